@@ -1,0 +1,79 @@
+"""Dealing (R-DEAL) and who leads each hand (R-LEAD, R-LEAD-DEALT, R-LEAD-WINNER, lead=fid)."""
+
+from __future__ import annotations
+
+import random
+
+from ..rules import Rules
+from ..tiles import N_TILES, heaviness, tile_id
+from .state import State
+
+_HIGHEST_FIRST = tuple(tile_id(n, n) for n in range(6, -1, -1))
+_LOWEST_FROM_ONE = tuple(tile_id(n, n) for n in (1, 2, 3, 4, 5, 6, 0))
+_NAMED_LEADS = {
+    "highest_double": _HIGHEST_FIRST,
+    "lowest_from_1": _LOWEST_FROM_ONE,
+    "1-1": (tile_id(1, 1),),
+    "6-6": (tile_id(6, 6),),
+}
+_TILE_IDS = tuple(range(N_TILES))
+
+
+def deal(rng: random.Random, rules: Rules) -> tuple[list[int], list[int]]:
+    """Shuffle the set; return each seat's hand as a bitmask and the boneyard in draw order."""
+    tiles = list(_TILE_IDS)
+    rng.shuffle(tiles)
+    size = rules.hand_size
+    hands = []
+    for seat in range(rules.players):
+        mask = 0
+        for t in tiles[seat * size:(seat + 1) * size]:
+            mask |= 1 << t
+        hands.append(mask)
+    return hands, tiles[rules.players * size:]
+
+
+def by_lot(rules: Rules) -> bool:
+    """Whether the first hand's leader is drawn by lot (and leads any tile)."""
+    return rules.variant.first_lead == "lot" or rules.lead == "fid"
+
+
+def first_lead(rules: Rules, hands: list[int]) -> tuple[int, int]:
+    """(seat, tile) of the first hand's lead among the dealt tiles; not for leads by lot."""
+    dealt = 0
+    for hand in hands:
+        dealt |= hand
+    for tile in _NAMED_LEADS[rules.variant.first_lead]:
+        if dealt >> tile & 1:
+            return _holder(hands, tile), tile
+    heaviest = max((t for t in _TILE_IDS if dealt >> t & 1), key=heaviness)
+    return _holder(hands, heaviest), heaviest
+
+
+def _holder(hands: list[int], tile: int) -> int:
+    return next(seat for seat, hand in enumerate(hands) if hand >> tile & 1)
+
+
+def next_leader(state: State) -> int:
+    """Who leads the hand after the one just finished (any tile)."""
+    rules = state.rules
+    last = state.hand_results[-1]
+    if rules.lead == "fid":
+        return (state.leader + 1) % state.n
+    if rules.variant.next_lead == "out_or_fish":
+        return last.maker
+    if len(last.winners) == 1:
+        return last.winners[0]
+    return (state.leader + 1) % state.n
+
+
+def start_next_hand(state: State, rng: random.Random) -> None:
+    """Deal the next hand of `state`'s match from the match generator and decide its lead."""
+    hands, boneyard = deal(rng, state.rules)
+    if state.hand_number < 0:
+        if by_lot(state.rules):
+            state.start_hand(hands, boneyard, rng.randrange(state.n))
+        else:
+            state.start_hand(hands, boneyard, *first_lead(state.rules, hands))
+    else:
+        state.start_hand(hands, boneyard, next_leader(state))

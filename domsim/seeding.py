@@ -1,0 +1,27 @@
+"""Seeds derived from a run's base seed (R-RNG): a game's seed depends on (base seed, game index)
+only, and every generator of a game derives from the game seed and a purpose label."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any tuple of labels, stable across processes and Python versions."""
+    text = "\x1f".join(map(str, parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def game_seed(base_seed: int, game_index: int) -> int:
+    return derive_seed("game", base_seed, game_index)
+
+
+def deal_rng(seed: int) -> random.Random:
+    """The match generator: shuffles and lots, nothing else, so the deals never depend on play."""
+    return random.Random(derive_seed("deal", seed))
+
+
+def seat_rng(seed: int, seat: int) -> random.Random:
+    """The generator domsim hands to the strategy at `seat`."""
+    return random.Random(derive_seed("seat", seed, seat))

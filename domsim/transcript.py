@@ -1,0 +1,71 @@
+"""A readable transcript of a game record: each deal, every action with the open ends after it,
+fives made, each hand's result and the running scores. Built by replaying the record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .engine import State
+from .engine.scoring import HandResult
+from .record import replay_steps
+
+
+def _ends(state: State) -> str:
+    return " ".join(str(state.ends[e]) for e in range(state.n_ends))
+
+
+def _side_label(state: State) -> str:
+    return "team" if state.rules.variant.teams else "seat"
+
+
+def transcript_lines(record: dict, game: int = 0) -> Iterator[str]:
+    seats = record.get("seats") or []
+    yield (f"{record.get('variant')}, {len(seats) or record.get('players')} players, "
+           f"seed {record.get('seed')}: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(seats)))
+    fives = record.get("variant") in ("fives", "allfives")
+    state = None
+    for kind, h, _, state, payload in replay_steps(record, game):
+        if kind == "hand":
+            yield from _hand_header(state, record["hands"][h], h)
+        elif kind == "action" and "play" in payload:
+            line = f"{_action_line(payload):<30} ends {_ends(state)}"
+            count = state.fives_count() if fives else 0
+            if count and count % 5 == 0:
+                line += f"   count {count}: scores {count}"
+            yield line
+        elif kind == "action":
+            yield _action_line(payload)
+        else:
+            yield _result_line(state, payload)
+    if state is not None and state.match_over:
+        yield f"Game over: winners seats {list(state.match_winners)}, scores {state.scores}"
+    elif state is not None:
+        yield f"Game not finished after {len(record['hands'])} hands: scores {state.scores}"
+
+
+def _hand_header(state: State, hand: dict, index: int) -> Iterator[str]:
+    yield f"Hand {index + 1}: seat {state.leader} leads"
+    for seat, tiles in enumerate(hand["deal"]["hands"]):
+        yield f"  seat {seat} holds {' '.join(tiles)}"
+    if state.boneyard:
+        label = "boneyard" if state.rules.variant.draws else "out of play"
+        yield f"  {label}: {len(state.boneyard)} tiles"
+
+
+def _action_line(action: dict) -> str:
+    seat = action["seat"]
+    if "play" in action:
+        where = f" on end {action['end']}" if "end" in action else ""
+        return f"  seat {seat} plays {action['play']}{where}"
+    if "draw" in action:
+        return f"  seat {seat} draws {action['draw']}"
+    return f"  seat {seat} passes"
+
+
+def _result_line(state: State, result: HandResult) -> str:
+    label = _side_label(state)
+    winners = ", ".join(map(str, result.winners)) or "nobody"
+    extra = " (capicú)" if result.capicu else ""
+    carry = f", carry {result.carry}" if result.carry else ""
+    return (f"  => {result.end}{extra}: seats {winners} win; points per {label} "
+            f"{list(result.points)}; scores {list(result.scores)}{carry}")

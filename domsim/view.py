@@ -1,0 +1,140 @@
+"""PlayerView (R-VIEW): what a person at one seat knows, as immutable plain values. A strategy
+gets nothing else: never another hand's tiles, never the boneyard order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .engine.state import (
+    PLAY,
+    State,
+    action_end,
+    action_kind,
+    action_open_numbers,
+    action_seat,
+    action_tile,
+)
+from .rules import Rules
+from .tiles import TILES, Tile, tiles_of
+
+KINDS = ("play", "draw", "pass")
+
+
+class Move(NamedTuple):
+    """A play: `tile` laid on open end `end` (the lead uses end 0)."""
+
+    tile: Tile
+    end: int
+
+    def __str__(self) -> str:
+        return f"{self.tile}@{self.end}"
+
+
+class Event(NamedTuple):
+    """One public action of the hand. `tile` and `end` are None for draws and passes (nobody sees
+    a drawn tile); `open_numbers` are the numbers the ends showed when a seat drew or passed,
+    which that seat is known not to have held at that moment."""
+
+    seat: int
+    kind: str  # play | draw | pass
+    tile: Tile | None
+    end: int | None
+    open_numbers: tuple[int, ...]
+
+
+_MOVES = tuple(Move(TILES[m >> 2], m & 3) for m in range(28 * 4))
+
+
+def move_value(move: int) -> Move:
+    return _MOVES[move]
+
+
+def move_int(move: Move) -> int:
+    return move.tile.id << 2 | move.end
+
+
+def event_of(action: int) -> Event:
+    kind = action_kind(action)
+    if kind == PLAY:
+        tile = TILES[action_tile(action)]
+        return Event(action_seat(action), "play", tile, action_end(action), ())
+    numbers = tuple(n for n in range(7) if action_open_numbers(action) >> n & 1)
+    return Event(action_seat(action), KINDS[kind], None, None, numbers)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """The information set of `seat` when it must choose a play.
+
+    `ends[e]` is the number showing on open end e (None: not open); `history` is every action of
+    this hand in order; `scores` are per side (seat, or team 0 = seats 0 and 2 in team games);
+    `legal_moves` are the plays allowed now (there is always at least one)."""
+
+    rules: Rules
+    seat: int
+    hand: tuple[Tile, ...]
+    ends: tuple[int | None, ...]
+    history: tuple[Event, ...]
+    hand_counts: tuple[int, ...]
+    boneyard_count: int
+    can_draw: bool
+    scores: tuple[int, ...]
+    carry: int
+    target: int
+    hand_number: int
+    leader: int
+    spinner: int | None
+    legal_moves: tuple[Move, ...]
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def variant(self) -> str:
+        return self.rules.name
+
+    @property
+    def line(self) -> tuple[Event, ...]:
+        """The plays of this hand in order (who, which tile, which end)."""
+        return tuple(e for e in self.history if e.kind == "play")
+
+    def partner(self) -> int | None:
+        """The partner's seat in team games, else None."""
+        return (self.seat + 2) % 4 if self.rules.variant.teams else None
+
+
+class ViewBuilder:
+    """Builds views for one match, converting each public action to an Event only once."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self._hand = -1
+
+    def view(self, state: State, moves: list[int]) -> PlayerView:
+        if state.hand_number != self._hand:
+            self._events, self._hand = [], state.hand_number
+        events = self._events
+        for action in state.history[len(events):]:
+            events.append(event_of(action))
+        seat = state.to_move
+        ends = tuple(state.ends[e] if e < state.n_ends else None for e in range(4))
+        spinner = state.spinner_number()
+        return PlayerView(
+            rules=state.rules,
+            seat=seat,
+            hand=tuple(TILES[t] for t in tiles_of(state.hands[seat])),
+            ends=ends if state.rules.variant.spinner else ends[:2],
+            history=tuple(events),
+            hand_counts=tuple(state.hand_counts()),
+            boneyard_count=state.boneyard_left(),
+            can_draw=state.can_draw(),
+            scores=tuple(state.scores),
+            carry=state.carry,
+            target=state.rules.target,
+            hand_number=state.hand_number,
+            leader=state.leader,
+            spinner=None if spinner < 0 else spinner,
+            legal_moves=tuple(_MOVES[m] for m in moves),
+        )

@@ -1,0 +1,1 @@
+"""The built-in strategy levels (installed as `domsim.strategies`) and examples to copy."""

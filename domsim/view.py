@@ -67,7 +67,9 @@ def event_of(action: int) -> Event:
 class PlayerView:
     """The information set of `seat` when it must choose a play.
 
-    `ends[e]` is the number showing on open end e (None: not open); `history` is every action of
+    `ends[e]` is the number showing on open end e (None: not open); `end_counts[e]` is what open
+    end e adds to the fives count now (a double there counts both halves, an empty short side of
+    the spinner 0); `history` is every action of
     this hand in order; `scores` are per side (seat, or team 0 = seats 0 and 2 in team games);
     `legal_moves` are the plays allowed now (there is always at least one)."""
 
@@ -85,6 +87,7 @@ class PlayerView:
     hand_number: int
     leader: int
     spinner: int | None
+    end_counts: tuple[int, ...]
     legal_moves: tuple[Move, ...]
 
     @property
@@ -136,5 +139,6 @@ class ViewBuilder:
             hand_number=state.hand_number,
             leader=state.leader,
             spinner=None if spinner < 0 else spinner,
+            end_counts=tuple(state.end_counts[:state.n_ends]),
             legal_moves=tuple(_MOVES[m] for m in moves),
         )

@@ -1,0 +1,99 @@
+"""The difficulty ladder (R-LEVEL): easy vs medium and medium vs hard in every variant, over
+duplicate deals (each deal played twice with the seats swapped), with 95% intervals.
+
+    python bench/ladder.py [--games 2000] [--variant V ...] [--workers 2]
+
+Prints, per variant and pairing, the stronger level's game win rate (Wilson interval) and its
+points margin per hand (interval over deal pairs), and whether the step is significant."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+
+from domsim.game import play_game
+from domsim.rules import VARIANTS, make_rules
+from domsim.seeding import game_seed
+from domsim.stats import mean_interval, wilson_interval
+
+LEVELS = {
+    "easy": "domsim.strategies.easy:Easy",
+    "medium": "domsim.strategies.medium:Medium",
+    "hard": "domsim.strategies.hard:Hard",
+}
+PAIRINGS = (("medium", "easy"), ("hard", "medium"))
+
+
+def seating(rules, first: str, second: str) -> list[str]:
+    """`first` at seat 0 (and 2 in team games), `second` at the others."""
+    return [LEVELS[first] if seat % 2 == 0 else LEVELS[second] for seat in range(rules.players)]
+
+
+def outcome(record: dict, seats_of_a: set[int]) -> tuple[float, float]:
+    """(win share of A, A's points margin per hand) for one game."""
+    winners = set(record["result"]["winners"])
+    share = len(winners & seats_of_a) / len(winners) if winners else 0.5
+    rules = make_rules(record["variant"], record["players"], record["options"])
+    sides_a = {rules.side_of(s) for s in seats_of_a}
+    margin = 0.0
+    for hand in record["hands"]:
+        points = hand["result"]["points"]
+        mine = sum(points[s] for s in sides_a) / len(sides_a)
+        theirs = sum(p for s, p in enumerate(points) if s not in sides_a) / (
+            len(points) - len(sides_a))
+        margin += mine - theirs
+    if rules.variant.scoring == "kozel":
+        margin = -margin  # kozel records points against the losers
+    return share, margin / len(record["hands"])
+
+
+def play_pair(job: tuple[str, int, str, str, int]) -> tuple[float, float]:
+    """Play deal `index` twice, seats swapped; return A's mean win share and margin per hand."""
+    variant, players, a, b, index = job
+    rules = make_rules(variant, players)
+    seed = game_seed(20261129, index)
+    shares, margins = [], []
+    for first, second in ((a, b), (b, a)):
+        record = play_game(rules, seating(rules, first, second), seed)
+        seats_a = {s for s in range(rules.players) if (s % 2 == 0) == (first == a)}
+        share, margin = outcome(record, seats_a)
+        shares.append(share)
+        margins.append(margin)
+    return sum(shares) / 2, sum(margins) / 2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per pairing (even)")
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS))
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    args = parser.parse_args()
+    variants = args.variant or list(VARIANTS)
+    print(f"{'variant':<16} {'pairing':<15} {'games':>6} {'win rate [95% CI]':>24} "
+          f"{'margin/hand [95% CI]':>26}  verdict   secs")
+    context = multiprocessing.get_context("fork")
+    with context.Pool(args.workers) as pool:
+        for variant in variants:
+            rules = make_rules(variant, args.players)
+            for a, b in PAIRINGS:
+                started = time.perf_counter()
+                jobs = [(variant, rules.players, a, b, i) for i in range(args.games // 2)]
+                pairs = pool.map(play_pair, jobs, chunksize=25)
+                report(variant, a, b, pairs, time.perf_counter() - started)
+
+
+def report(variant: str, a: str, b: str, pairs: list[tuple[float, float]], secs: float) -> None:
+    games = 2 * len(pairs)
+    wins = 2 * sum(share for share, _ in pairs)
+    low, high = wilson_interval(wins, games)
+    margin, m_low, m_high = mean_interval([m for _, m in pairs])
+    verdict = "ok" if low > 0.5 else "NOT SIG"
+    print(f"{variant:<16} {a + '>' + b:<15} {games:>6} "
+          f"{wins / games:>7.1%} [{low:.1%}, {high:.1%}] "
+          f"{margin:>8.2f} [{m_low:>6.2f}, {m_high:>6.2f}]  {verdict:<8} {secs:5.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+"""medium (R-LEVEL): dumps its heaviest playable tile first; in fives and allfives it takes the
+best immediate score first. In classic, where only going out counts, a double (the tile with
+the fewest places to go) is dumped before anything heavier."""
+
+from domsim.insight import count_after, fives_score
+from domsim.strategy import Strategy
+from domsim.view import Move, PlayerView
+
+
+class Medium(Strategy):
+    description = "heaviest playable tile first; in fives games the best immediate score"
+
+    def choose(self, view: PlayerView) -> Move:
+        scoring = view.rules.variant.scoring
+
+        def key(move: Move) -> tuple[int, int, int, int]:
+            points = fives_score(count_after(view, move)) if scoring == "fives" else 0
+            double_first = move.tile.is_double and scoring == "classic"
+            return points, double_first, move.tile.pips, move.tile.b
+
+        return max(view.legal_moves, key=key)

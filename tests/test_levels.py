@@ -1,0 +1,86 @@
+"""The built-in levels medium and hard (R-LEVEL) on hand-made positions, and their determinism."""
+
+from __future__ import annotations
+
+import random
+
+from positions import position
+
+from domsim.game import play_game
+from domsim.rules import make_rules
+from domsim.strategies.hard import Hard
+from domsim.strategies.medium import Medium
+from domsim.tiles import Tile
+from domsim.view import Move, ViewBuilder
+
+
+def choose(strategy, state):
+    strategy.rng = random.Random(0)
+    return strategy.choose(ViewBuilder().view(state, state.legal_moves()))
+
+
+def test_medium_dumps_heaviest_playable_tile():
+    """R-LEVEL medium: heaviest playable tile first. Ends 3 and 6: 4-6 (10) beats 2-6 (8)."""
+    state = position("block", ["6-6 2-6 4-6 1-2", "3-6 0-0"], moves="0:6-6 1:3-6@0")
+    assert choose(Medium(), state).tile == Tile(4, 6)
+
+
+def test_medium_takes_best_immediate_fives_score():
+    """R-LEVEL medium in fives: 3-4 on the 4 makes 12 + 3 = 15 and scores, so it beats the
+    heavier 5-6, which makes 5 + 4 = 9 (R-FIVES-COUNT: the 6-6 at an end counts 12)."""
+    state = position("fives", ["6-6 3-4 5-6 0-0", "4-6 1-1"], moves="0:6-6 1:4-6@1")
+    assert choose(Medium(), state) == (Tile(3, 4), 1)
+
+
+def _hard_table(state):
+    view = ViewBuilder().view(state, state.legal_moves())
+    hard = Hard()
+    return hard, view, hard._table(view)
+
+
+def test_hard_counts_ends_the_next_opponent_passed_on():
+    """R-LEVEL hard: seat 1 passed on 5 and 6, so ends 5-6 shut it out; 5-4 only half."""
+    state = position("block", ["5-6 5-5 4-6 0-0", "0-1 0-2 4-4", "0-4"],
+                     moves="0:5-6 1:pass 2:pass")
+    hard, view, table = _hard_table(state)
+    assert table.voids[1] == {5, 6}
+    assert hard._blocking(view, table, [5, 6]) == 2.0
+    assert hard._blocking(view, table, [5, 4]) == 0.5
+    assert choose(Hard(), state).tile == Tile(5, 5)
+
+
+def test_hard_locks_only_when_lighter():
+    """R-LEVEL hard: ends nobody else can match are good while we hold fewer pips."""
+    state = position("block", ["0-0 0-1 0-2 0-3 0-4 0-5 0-6", "6-6 5-5 4-4"],
+                     moves="0:0-0 1:pass")
+    hard, view, table = _hard_table(state)
+    light, heavy = [Tile(0, 1)], [Tile(6, 6), Tile(5, 6)]
+    assert hard._locking(table, [0, 0], light) == 1.0
+    assert hard._locking(table, [0, 0], heavy) == -1.0
+    assert hard._locking(table, [0, 6], light) == 0.0
+
+
+def test_hard_weighs_the_reply_in_fives():
+    """R-LEVEL hard in fives: after 3-3 led (ends 3 and 3-3 counting 6) and seat 1 passing on 3,
+    0-3 leaves 0 + 6 = 6, which 0-4 turns into 10 for seat 1; 3-4 scores 4 + 6 = 10 now and
+    leaves 4 + 6, which no tile seat 1 may hold can turn into a multiple of 5."""
+    state = position("fives", ["3-3 3-4 0-3", "1-1 2-2"], moves="0:3-3 1:pass")
+    hard, view, table = _hard_table(state)
+    zero_three, three_four = Move(Tile(0, 3), 0), Move(Tile(3, 4), 0)
+    assert hard._best_reply(view, table, zero_three, 6) > 0
+    assert hard._best_reply(view, table, three_four, 10) == 0
+    assert hard.choose(view) == three_four
+
+
+def test_levels_are_deterministic_given_the_seed():
+    """R-RNG: medium and hard play the same game twice from one seed."""
+    for variant, players in (("fives", 2), ("kozel", 4), ("allfives", 3)):
+        rules = make_rules(variant, players)
+        specs = ["domsim.strategies.hard:Hard", "domsim.strategies.medium:Medium"] * (players // 2)
+        specs += ["domsim.strategies.easy:Easy"] * (players - len(specs))
+        assert play_game(rules, specs, 11) == play_game(rules, specs, 11)
+
+
+def test_hard_weights_are_parameters():
+    hard = Hard(block=0.5, reply=2.0)
+    assert hard.weights["block"] == 0.5 and hard.weights["reply"] == 2.0

@@ -100,6 +100,8 @@ def read_records(path: str | Path) -> list[dict]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"cannot read {path}: not UTF-8 text") from None
     try:
         records = [json.loads(text)]
     except json.JSONDecodeError:
@@ -131,6 +133,8 @@ def rules_of(record: dict, where: str) -> Rules:
     players = record.get("players")
     if players is None and isinstance(record.get("seats"), list):
         players = len(record["seats"])
+    elif players is not None:
+        players = _field(record, "players", int, where)
     options = _field(record, "options", dict, where, {})
     try:
         return make_rules(variant, players, options)
@@ -254,6 +258,8 @@ def _play_move(state: State, action: dict, at: str) -> int:
         return tile << 2 | (a > b)
     fits = [e for e in range(state.n_ends) if NUMBER_MASK[state.ends[e]] >> tile & 1]
     end = action.get("end")
+    if end is not None and (not isinstance(end, int) or isinstance(end, bool)):
+        raise RecordError(f"{at}: end must be an integer 0..3, not {end!r}")
     if end is None:
         if len(fits) != 1:
             raise RecordError(f"{at}: {tile_name(tile)} fits "

@@ -58,9 +58,17 @@ def mask_of(tiles) -> int:
     return mask
 
 
+#: _BYTE_PIPS[k][m]: the pips of the tiles set in byte k of a mask being m.
+_BYTE_PIPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(PIPS[8 * k + i] for i in _BYTE_BITS[m] if 8 * k + i < N_TILES) for m in range(256))
+    for k in range(4)
+)
+
+
 def mask_pips(mask: int) -> int:
     """Sum of the pips of the tiles in a mask."""
-    return sum(PIPS[t] for t in tiles_of(mask))
+    return (_BYTE_PIPS[0][mask & 0xFF] + _BYTE_PIPS[1][mask >> 8 & 0xFF]
+            + _BYTE_PIPS[2][mask >> 16 & 0xFF] + _BYTE_PIPS[3][mask >> 24 & 0xFF])
 
 
 def heaviness(tile: int) -> tuple[int, int]:
@@ -98,6 +106,9 @@ def tile_name(tile: int) -> str:
     return f"{TILE_A[tile]}-{TILE_B[tile]}"
 
 
+_HOW = 'write it as "a-b" with 0 <= a, b <= 6'
+
+
 def parse_tile(value) -> tuple[int, int]:
     """Read a tile as written: "3-5", "5-3", "5|3" or [5, 3]. Returns the two numbers in the order
     written (the order matters for a lead's ends). Raises ValueError with a one-line message."""
@@ -106,14 +117,16 @@ def parse_tile(value) -> tuple[int, int]:
     elif isinstance(value, str):
         parts = value.replace("|", "-").split("-")
         if len(parts) != 2:
-            raise ValueError(f"bad tile {value!r}: write it as \"a-b\" with 0 <= a, b <= 6")
+            raise ValueError(f"bad tile {value!r}: {_HOW}")
         first, second = parts
     else:
-        raise ValueError(f"bad tile {value!r}: write it as \"a-b\" with 0 <= a, b <= 6")
+        raise ValueError(f"bad tile {value!r}: {_HOW}")
+    if any(isinstance(x, bool) or not isinstance(x, int | str) for x in (first, second)):
+        raise ValueError(f"bad tile {value!r}: {_HOW}")
     try:
         a, b = int(first), int(second)
     except (TypeError, ValueError):
-        raise ValueError(f"bad tile {value!r}: write it as \"a-b\" with 0 <= a, b <= 6") from None
+        raise ValueError(f"bad tile {value!r}: {_HOW}") from None
     if not (0 <= a <= 6 and 0 <= b <= 6):
         raise ValueError(f"bad tile {value!r}: numbers run 0..6")
     return a, b

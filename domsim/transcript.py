@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from .engine import State
 from .engine.scoring import HandResult
 from .record import replay_steps
+from .tiles import parse_tile, tile_name, tiles_of
 
 
 def _ends(state: State) -> str:
@@ -26,7 +27,7 @@ def transcript_lines(record: dict, game: int = 0) -> Iterator[str]:
     state = None
     for kind, h, _, state, payload in replay_steps(record, game):
         if kind == "hand":
-            yield from _hand_header(state, record["hands"][h], h)
+            yield from _hand_header(state, h)
         elif kind == "action" and "play" in payload:
             line = f"{_action_line(payload):<30} ends {_ends(state)}"
             count = state.fives_count() if fives else 0
@@ -43,22 +44,27 @@ def transcript_lines(record: dict, game: int = 0) -> Iterator[str]:
         yield f"Game not finished after {len(record['hands'])} hands: scores {state.scores}"
 
 
-def _hand_header(state: State, hand: dict, index: int) -> Iterator[str]:
+def _hand_header(state: State, index: int) -> Iterator[str]:
     yield f"Hand {index + 1}: seat {state.leader} leads"
-    for seat, tiles in enumerate(hand["deal"]["hands"]):
-        yield f"  seat {seat} holds {' '.join(tiles)}"
+    for seat, tiles in enumerate(state.hands):
+        yield f"  seat {seat} holds {' '.join(tile_name(t) for t in tiles_of(tiles))}"
     if state.boneyard:
         label = "boneyard" if state.rules.variant.draws else "out of play"
         yield f"  {label}: {len(state.boneyard)} tiles"
+
+
+def _written(tile) -> str:
+    """A tile as the record wrote it (a lead's order matters), spelled "a-b"."""
+    return "-".join(map(str, parse_tile(tile)))
 
 
 def _action_line(action: dict) -> str:
     seat = action["seat"]
     if "play" in action:
         where = f" on end {action['end']}" if "end" in action else ""
-        return f"  seat {seat} plays {action['play']}{where}"
+        return f"  seat {seat} plays {_written(action['play'])}{where}"
     if "draw" in action:
-        return f"  seat {seat} draws {action['draw']}"
+        return f"  seat {seat} draws {_written(action['draw'])}"
     return f"  seat {seat} passes"
 
 

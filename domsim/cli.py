@@ -11,13 +11,19 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .game import play_game
+from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
-from .strategy import StrategyError
+from .runner.config import OUTPUT_FORMATS
+from .runner.local import default_workers
+from .runner.pairings import FORMATS
+from .runner.session import BACKENDS, resolve_config, run_session
+from .runner.summary import summary_table
+from .runner.tourney import TourneyError
+from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
 
-USER_ERRORS = (RulesError, StrategyError, RecordError)
+USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError)
 
 
 def user_errors(command):
@@ -71,9 +77,15 @@ def _option_help(name: str) -> str:
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON) to this file; an existing file is refused.")
+@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+              show_default=True, metavar="SECONDS",
+              help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @user_errors
-def play(variant, players_specs, players, seed, options, record) -> None:
-    """Play one game and print its transcript.
+def play(variant, players_specs, players, seed, options, record, move_time_limit) -> None:
+    """Play one game and print its transcript, then any seat's faults.
+
+    A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
+    (package.module:Class) or a registered name, with optional parameters (hard?key=value).
 
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
@@ -84,12 +96,40 @@ def play(variant, players_specs, players, seed, options, record) -> None:
         specs *= rules.players
     if record is not None and record.exists():
         raise click.ClickException(f"{record} exists: choose another --record file")
-    game = play_game(rules, specs, seed)
+    game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None)
     for line in transcript_lines(game):
         click.echo(line)
+    for seat, faults in enumerate(game["faults"]):
+        if faults["first"] is not None:
+            click.echo(_fault_line(seat, specs[seat], faults))
     if record is not None:
-        record.write_text(json.dumps(game) + "\n", encoding="utf-8")
+        try:
+            with record.open("x", encoding="utf-8") as out:
+                out.write(json.dumps(game) + "\n")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
+
+
+def _fault_line(seat: int, spec: str, faults: dict) -> str:
+    counts = ", ".join(f"{faults[kind]} {kind}" for kind in ("errors", "illegal", "timeouts")
+                       if faults[kind])
+    taken = "; a bot took over the seat" if faults["replaced"] else ""
+    return f"Faults at seat {seat} ({spec}): {counts}; first: {faults['first']}{taken}"
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+def strategies(paths) -> None:
+    """List every strategy domsim can find, with where it comes from and what it does: the
+    registered ones (built-in levels and installed packages), the shipped examples, and the .py
+    files in PATHS (files or folders). Any listed SPEC works as `-p SPEC`.
+
+    Example: domsim strategies my_bots/
+    """
+    for info in strategy_catalog(paths):
+        click.echo(f"{info.spec:<40} {info.description}")
+        click.echo(f"{'':<40} from {info.origin}")
 
 
 @main.command()
@@ -121,3 +161,78 @@ def replay(file, as_json) -> None:
         sys.exit(1)
     if not as_json:
         click.echo(f"{len(records)} game(s) replayed: every action legal, every result agrees")
+
+
+TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)
+    "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
+    "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
+    "move_time_limit": "move_time_limit", "records": "records",
+}
+
+
+@main.command()
+@click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless --resume.")
+@click.option("--players", "-n", type=int, default=None, help="Number of players.")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Total number of games, spread over the pairings.")
+@click.option("--player", "-p", "entrants", multiple=True, metavar="SPEC",
+              help="An entrant (repeat; default: the built-in levels); a+b is a team.")
+@click.option("--format", "form", type=click.Choice(FORMATS), default="round-robin",
+              show_default=True, help="gauntlet: the first entrant against each other one.")
+@click.option("--seed", type=int, default=None, help="Run seed (default: random, kept in the "
+              "manifest).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+              show_default="all cores", help="Worker processes.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default results/<variant>-<timestamp>); never overwritten.")
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="parquet",
+              show_default=True, help="Format of the games table.")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Play each deal once per seating, so deal luck cancels.")
+@click.option("--target", type=click.IntRange(min=1), default=None, help="Points to win a game.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Rule option, e.g. capicu_bonus=25.")
+@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+              show_default=True, metavar="SECONDS",
+              help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
+@click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
+@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Where games are played: local processes or a Dask cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@click.pass_context
+@user_errors
+def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
+            **settings) -> None:
+    """Play a tournament between strategies in parallel; write games, summary and manifest.
+
+    Every pairing plays the same deals; by default each deal once per seating (2 players swap
+    hands, 3-4 players rotate seats, teams swap places). Results go to --out: games.parquet (or
+    .csv), summary.csv, manifest.json, run.log and, with --records, records.jsonl.
+
+    Example: domsim tourney --variant block --games 10000 -p easy -p medium -p hard
+    """
+    given = {TOURNEY_SETTINGS[name]: value for name, value in settings.items()
+             if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
+    if "entrants" in given:
+        given["entrants"] = tuple(given["entrants"])
+    if options or target is not None:
+        given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+    config, out = resolve_config(given, out, resume)
+    _tourney_session(config, out, resume, workers, backend, scheduler, silent)
+
+
+def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -> None:
+    """Run, print the summary table, and say how to resume a run that stopped early."""
+    command = ["domsim", *sys.argv[1:]]
+    outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
+                                   scheduler=scheduler, silent=silent, command=command)
+    for line in summary_table(out / "summary.csv"):
+        click.echo(line)
+    if outcome.partial:
+        reason = outcome.stopped or "stopped"
+        raise click.ClickException(
+            f"{reason} after {outcome.done} of {outcome.total} games; what finished is in "
+            f"{out}. Resume with: domsim tourney --out {out} --resume")
+    click.echo(f"{outcome.total} games written to {out}")

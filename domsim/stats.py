@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from statistics import fmean, stdev
 
 Z95 = 1.959963984540054
 
@@ -23,8 +22,18 @@ def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float, fl
     """Mean with a normal-approximation 95% interval: (mean, low, high)."""
     if not values:
         return 0.0, 0.0, 0.0
-    mean = fmean(values)
-    if len(values) < 2:
+    return moments_interval(len(values), math.fsum(values), math.fsum(v * v for v in values), z)
+
+
+def moments_interval(n: int, total: float, total_squares: float,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """`mean_interval` from running sums (n, sum, sum of squares), so a stream needs no list:
+    half-width z * s / sqrt(n) with the sample variance s^2 = (sum_sq - sum^2 / n) / (n - 1)."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = total / n
+    if n < 2:
         return mean, mean, mean
-    half = z * stdev(values) / math.sqrt(len(values))
+    variance = max(0.0, (total_squares - total * total / n) / (n - 1))
+    half = z * math.sqrt(variance / n)
     return mean, mean - half, mean + half

@@ -1,18 +1,46 @@
-"""The strategy contract and how a strategy is named.
+"""Strategies: the contract a bot implements, and the spec strings that name one.
 
-A strategy is a class with `choose(view) -> Move`. domsim builds one instance per seat per game,
-sets `self.rng` (a `random.Random` derived from the game seed and the seat) before the game, and
-calls the optional hooks `start_game(seat, rules)` and `end_game(view_of_final_scores)`. It is
-consulted only when it has a real choice to make: draws, passes and single legal plays are made
-for it."""
+Writing one: subclass `Strategy` and override `choose(view) -> Move` (see `Strategy`, and
+`strategies/example_greedy.py` and `strategies/example_counter.py` for files to copy).
+
+Naming one (a spec), wherever domsim takes a strategy:
+- a name registered under the entry-point group `domsim.strategies`: the built-in levels
+  (`easy`, `medium`, `hard`) and whatever installed packages register;
+- a file: `path/to/bot.py` (the file defines exactly one Strategy subclass) or
+  `path/to/bot.py:ClassName`;
+- a module: `package.module:ClassName`;
+- any of these with parameters for the constructor: `hard?aggression=0.7&depth=2`, coerced by the
+  constructor's annotations (int, float, bool or str).
+
+`load_strategy(spec)` resolves a spec once per process into a `StrategyFactory`. Worker processes
+load their strategies from the spec strings themselves; strategy objects are never pickled."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
 import random
+import re
+import sys
+import typing
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 from .rules import Rules
 from .view import Move, PlayerView
+
+ENTRY_POINT_GROUP = "domsim.strategies"
+EXAMPLES_PACKAGE = "domsim.strategies"
+PARAMETER_TYPES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+BOOLEANS = {"true": True, "yes": True, "on": True, "1": True,
+            "false": False, "no": False, "off": False, "0": False}
 
 
 class StrategyError(ValueError):
@@ -20,42 +48,280 @@ class StrategyError(ValueError):
 
 
 class Strategy:
-    """Base class for strategies. Subclasses override `choose`; `description` is one line."""
+    """Base class for strategies: override `choose`; set `description` to one line.
+
+    One instance plays one seat for one game. domsim builds it with the spec's parameters (the
+    keyword arguments of `__init__`, annotated int, float, bool or str), then sets `self.rng`, a
+    `random.Random` derived from the game seed and the seat: draw every random choice from it
+    (never the global `random`) so that every game replays. Then, in order: `start_game`,
+    `choose` for each decision, `end_game`.
+
+    A strategy is asked only when it has a real choice: draws, passes and a single legal play are
+    made for it. The per-move time limit and the fault rules (R-SEAT-FAULT) apply to every call:
+    past the limit the move is made for the seat; raising, or returning anything but one of
+    `view.legal_moves`, hands the seat to a built-in bot for the rest of the game."""
 
     description = ""
     rng: random.Random
 
     def start_game(self, seat: int, rules: Rules) -> None:
-        """Called once before the first hand of each game."""
+        """Optional hook, called once before the first hand of each game."""
 
     def choose(self, view: PlayerView) -> Move:
+        """Return one of `view.legal_moves`.
+
+        `view` (a frozen `domsim.view.PlayerView`, R-VIEW) holds what a person at the seat
+        knows: `seat`, its own `hand`, the open `ends`, `history` (this hand's plays, draws and
+        passes as `Event`s; a draw or pass carries the numbers the seat lacked), `hand_counts`,
+        `boneyard_count`, `can_draw`, `scores`, `carry`, `target`, `hand_number`, `leader`,
+        `spinner`, `end_counts`, `rules` and `legal_moves` (see PlayerView's docstring). A
+        `Move(tile, end)` lays `tile` (a `Tile(a, b)` with `pips` and `is_double`) on open end
+        `end`; for the lead, end 0 lays it as a-b and 1 flipped."""
         raise NotImplementedError
 
     def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
-        """Called once when the game is over."""
+        """Optional hook, called once when the game is over with the final scores and winners."""
 
 
-BUILTIN = {
-    "easy": "domsim.strategies.easy:Easy",
-}
+@dataclass(frozen=True)
+class StrategyFactory:
+    """A resolved spec: `factory(rng)` builds a fresh strategy for one seat of one game."""
+
+    spec: str
+    cls: type[Strategy]
+    params: dict[str, object]
+    origin: str
+
+    @property
+    def description(self) -> str:
+        return description_of(self.cls)
+
+    def __call__(self, rng: random.Random) -> Strategy:
+        strategy = self.cls(**self.params)
+        strategy.rng = rng
+        return strategy
 
 
-def load_strategy_class(spec: str) -> type[Strategy]:
-    """Resolve a spec to a strategy class: a built-in level or `package.module:ClassName`."""
-    target = BUILTIN.get(spec, spec)
-    module_name, sep, class_name = target.partition(":")
-    if not sep:
-        raise StrategyError(
-            f"unknown strategy {spec!r}: use {', '.join(BUILTIN)} or package.module:ClassName"
-        )
+def description_of(cls: type) -> str:
+    """The class's `description`, else the first line of its docstring."""
+    text = getattr(cls, "description", "") or (cls.__doc__ or "").strip()
+    return text.splitlines()[0] if text else ""
+
+
+def load_strategy(spec: str) -> StrategyFactory:
+    """Resolve a spec (module docstring) and check that its constructor accepts the parameters.
+
+    Raises StrategyError with a one-line message saying what to do when the spec cannot be
+    loaded. Loading the same file twice in a process gives the same class."""
+    return _load(spec, os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)
+def _load(spec: str, cwd: str) -> StrategyFactory:
+    # `cwd` is part of the cache key because relative file paths depend on it.
+    target, _, query = spec.strip().partition("?")
+    cls, origin = _resolve(target)
+    factory = StrategyFactory(spec, cls, _parameters(cls, target, query), origin)
     try:
-        cls = getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as exc:
-        raise StrategyError(f"cannot load strategy {spec!r}: {exc}") from None
-    return cls
+        factory(random.Random(0))
+    except Exception as exc:
+        raise StrategyError(f"cannot build strategy {spec!r}: {one_line(exc)}") from None
+    return factory
 
 
 def make_strategy(spec: str, rng: random.Random) -> Strategy:
-    strategy = load_strategy_class(spec)()
-    strategy.rng = rng
-    return strategy
+    """One fresh strategy for `spec` (StrategyError if it cannot be loaded)."""
+    return load_strategy(spec)(rng)
+
+
+def one_line(exc: BaseException) -> str:
+    """`Type: first line of the message`, for one-line errors and fault reports."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
+
+
+# -- resolving a spec ---------------------------------------------------------------------------
+def _resolve(target: str) -> tuple[type[Strategy], str]:
+    path, sep, name = target.rpartition(":")
+    if target.endswith(".py"):
+        path, name = target, ""
+    if path.endswith(".py"):
+        return _pick_class(file_module(path), name, path), f"file {Path(path).resolve()}"
+    if sep:
+        return _pick_class(_import(path, target), name, path), f"module {path}"
+    return _from_entry_point(target)
+
+
+def file_module(path_text: str) -> ModuleType:
+    """Load a strategy file as a module named after its resolved path, once per process."""
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise StrategyError(f"strategy file {path_text!r} not found (looked in {os.getcwd()}): "
+                            "check the path")
+    path = path.resolve()
+    digest = hashlib.blake2b(str(path).encode(), digest_size=6).hexdigest()
+    stem = re.sub(r"\W", "_", path.stem)
+    name = f"domsim_file_{stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module  # before running it, as an import would (dataclasses need it)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise StrategyError(f"cannot load strategy file {path_text}: {one_line(exc)}") from None
+    return module
+
+
+def _import(module_name: str, target: str) -> ModuleType:
+    try:
+        return importlib.import_module(module_name)
+    except Exception as exc:
+        raise StrategyError(f"cannot import {module_name!r} for strategy {target!r}: "
+                            f"{one_line(exc)} (is it installed or on PYTHONPATH?)") from None
+
+
+def strategy_classes(module: ModuleType) -> list[type[Strategy]]:
+    """The Strategy subclasses a module defines itself (not those it imports), in order."""
+    return [value for value in vars(module).values()
+            if isinstance(value, type) and issubclass(value, Strategy)
+            and value.__module__ == module.__name__]
+
+
+def _pick_class(module: ModuleType, name: str, where: str) -> type[Strategy]:
+    found = strategy_classes(module)
+    names = ", ".join(cls.__name__ for cls in found) or "none"
+    if name:
+        cls = getattr(module, name, None)
+        if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+            raise StrategyError(f"{where} has no Strategy subclass {name!r} (it defines: {names})")
+        return cls
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise StrategyError(f"{where} defines no Strategy subclass: write "
+                            "`class MyBot(Strategy)` with a choose(view) method")
+    raise StrategyError(f"{where} defines several strategies ({names}): name one, "
+                        f"e.g. {where}:{found[0].__name__}")
+
+
+@functools.cache
+def entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    """Strategies registered under `domsim.strategies`, the built-in levels first."""
+    found: dict[str, importlib.metadata.EntryPoint] = {}
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, entry)
+    return found
+
+
+def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
+    entry = entry_points().get(name)
+    if entry is None:
+        raise StrategyError(
+            f"unknown strategy {name!r}: use one of {', '.join(entry_points())}, "
+            "path/to/bot.py[:Class] or package.module:Class (see `domsim strategies`)")
+    dist = entry.dist.name if entry.dist else "an installed package"
+    origin = f"built-in {entry.value}" if dist == "domsim" else f"package {dist}: {entry.value}"
+    try:
+        cls = entry.load()
+    except Exception as exc:
+        raise StrategyError(f"cannot load strategy {name!r} ({origin}): {one_line(exc)}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise StrategyError(f"strategy {name!r} ({origin}) is not a Strategy subclass")
+    return cls, origin
+
+
+# -- parameters ---------------------------------------------------------------------------------
+def _parameters(cls: type[Strategy], target: str, query: str) -> dict[str, object]:
+    """`key=value&...` coerced by the constructor's annotations."""
+    if not query:
+        return {}
+    accepted = _accepted_parameters(cls)
+    allowed = ", ".join(accepted) or "none"
+    params: dict[str, object] = {}
+    for pair in query.split("&"):
+        key, sep, text = (part.strip() for part in pair.partition("="))
+        if key not in accepted:
+            raise StrategyError(f"strategy {target!r} has no parameter {key!r} "
+                                f"(its parameters: {allowed})")
+        if not sep or key in params:
+            raise StrategyError(f"parameter {key!r} of {target!r} needs one value: "
+                                f"write {key}=VALUE once")
+        params[key] = _coerce(accepted[key], text, key, target)
+    return params
+
+
+def _accepted_parameters(cls: type[Strategy]) -> dict[str, object]:
+    """Constructor parameter name -> annotated type (unannotated: the default's type, or str)."""
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:
+        hints = {}
+    out = {}
+    for param in inspect.signature(cls).parameters.values():
+        if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
+            default_type = type(param.default) if param.default not in (param.empty, None) else str
+            out[param.name] = hints.get(param.name, default_type)
+    return out
+
+
+def _coerce(kind: object, text: str, key: str, target: str) -> object:
+    if kind not in PARAMETER_TYPES:
+        raise StrategyError(f"parameter {key!r} of {target!r} is annotated {kind!r}: spec "
+                            "parameters can be int, float, bool or str")
+    if kind is bool and text.lower() in BOOLEANS:
+        return BOOLEANS[text.lower()]
+    if kind is not bool:
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    raise StrategyError(f"parameter {key!r} of {target!r} must be {PARAMETER_TYPES[kind]}, "
+                        f"got {text!r}")
+
+
+# -- the catalogue `domsim strategies` prints ----------------------------------------------------
+@dataclass(frozen=True)
+class StrategyInfo:
+    spec: str
+    origin: str
+    description: str
+
+
+def strategy_catalog(paths: Iterable[Path] = ()) -> list[StrategyInfo]:
+    """Every strategy domsim can find: the registered ones, the example files shipped in
+    `domsim.strategies`, and the .py files at `paths` (files or folders). One that fails to load
+    is listed with the reason instead of its description."""
+    infos = [_info(name) for name in entry_points()]
+    registered = {entry.module for entry in entry_points().values()}
+    examples = Path(importlib.import_module(EXAMPLES_PACKAGE).__file__).parent
+    for file in sorted(examples.glob("[!_]*.py")):
+        module = f"{EXAMPLES_PACKAGE}.{file.stem}"
+        if module not in registered:
+            infos += _module_infos(module, lambda m=module: _import(m, m), f"example {file}")
+    for path in paths:
+        for file in sorted(path.glob("[!_]*.py")) if path.is_dir() else [path]:
+            infos += _module_infos(str(file), lambda f=str(file): file_module(f),
+                                   f"file {file.resolve()}")
+    return infos
+
+
+def _info(spec: str, origin: str | None = None) -> StrategyInfo:
+    try:
+        factory = load_strategy(spec)
+    except StrategyError as exc:
+        return StrategyInfo(spec, origin or "entry point", f"error: {exc}")
+    return StrategyInfo(spec, origin or factory.origin, factory.description)
+
+
+def _module_infos(where: str, load: Callable[[], ModuleType], origin: str) -> list[StrategyInfo]:
+    """One entry per strategy class of a module or file (a lone class in a file needs no name)."""
+    try:
+        classes = strategy_classes(load())
+    except StrategyError as exc:
+        return [StrategyInfo(where, origin, f"error: {exc}")]
+    if len(classes) == 1 and where.endswith(".py"):
+        return [_info(where, origin)]
+    return [_info(f"{where}:{cls.__name__}", origin) for cls in classes]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domsim.engine import State
 from domsim.rules import Rules, make_rules
-from domsim.tiles import TILE_A, mask_of, parse_tile, tile_id, tile_name, tiles_of
+from domsim.tiles import TILE_A, mask_of, parse_tile, tile_id, tile_name
 
 
 def tile(text: str) -> int:
@@ -38,6 +38,12 @@ def position(rules: Rules | str, hands: list[str], boneyard: str = "", leader: i
     if scores is not None:
         state.scores = list(scores)
     state.carry = carry
+    return next_hand(state, hands, boneyard, leader, lead, moves)
+
+
+def next_hand(state: State, hands: list[str], boneyard: str = "", leader: int = 0,
+              lead: str | None = None, moves: str = "") -> State:
+    """Start another hand of `state`'s match from a written deal and apply `moves`."""
     lead_tile = tile(lead) if lead else -1
     state.start_hand([hand(h) for h in hands], tile_list(boneyard), leader, lead_tile)
     return apply(state, moves)
@@ -86,11 +92,31 @@ def _move(state: State, word: str) -> int:
     return fits[0]
 
 
+def legal(state: State) -> list[str]:
+    """The seat to move's legal plays as sorted "a-b@e" strings."""
+    return sorted(moves_text(state.legal_moves()))
+
+
 def moves_text(moves: list[int]) -> list[str]:
     """Moves as "a-b@e" strings (the lead as "a-b@0")."""
     return [f"{tile_name(m >> 2)}@{m & 3}" for m in moves]
 
 
-def hand_text(mask: int) -> str:
-    """A hand bitmask written back as "a-b ..." in id order."""
-    return " ".join(tile_name(t) for t in tiles_of(mask))
+# A whole 28-tile deal for the team games that blocks on 0: ten plays put all seven 0s on the
+# line with 0 at both ends, seat 1 making the fish; then every seat passes. Left in hand: seat 0
+# 6-6 5-5 4-6 4-5 (41), seat 2 1-1 1-3 2-2 1-4 1-6 (22), seat 1 1-5 2-3 2-4 2-5 (24), seat 3
+# 2-6 3-3 3-5 3-6 4-4 (39): both teams hold 63.
+ZERO_FISH_HANDS = [
+    "0-0 3-4 5-6 6-6 5-5 4-6 4-5",
+    "0-2 0-1 0-6 1-5 2-3 2-4 2-5",
+    "0-3 0-4 1-1 1-3 2-2 1-4 1-6",
+    "1-2 0-5 2-6 3-3 3-5 3-6 4-4",
+]
+ZERO_FISH_MOVES = ("0:0-0 1:0-2@0 2:0-3@1 3:1-2@0 0:3-4@1 1:0-1@0 2:0-4@1 3:0-5@1 0:5-6@1 "
+                   "1:0-6@1 2:pass 3:pass 0:pass 1:pass")
+
+
+def swapped(hands: list[str], first: str, second: str) -> list[str]:
+    """The written hands with tiles `first` and `second` exchanged between their holders."""
+    trade = {first: second, second: first}
+    return [" ".join(trade.get(word, word) for word in h.split()) for h in hands]

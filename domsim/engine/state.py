@@ -7,7 +7,16 @@ and 1 lays it flipped. Actions in `history` are ints too, see `action_*` below."
 from __future__ import annotations
 
 from ..rules import Rules
-from ..tiles import IS_DOUBLE, NUMBER_MASK, PIPS, TILE_A, TILE_B, tiles_of
+from ..tiles import (
+    ALL_TILES_MASK,
+    IS_DOUBLE,
+    N_TILES,
+    NUMBER_MASK,
+    TILE_A,
+    TILE_B,
+    other_number,
+    tiles_of,
+)
 from . import scoring
 
 PLAY, DRAW, PASS = 0, 1, 2
@@ -42,6 +51,33 @@ def move_end(move: int) -> int:
     return move & 3
 
 
+def _subsets(mask: int) -> list[int]:
+    subs = [0]
+    for t in tiles_of(mask):
+        subs += [s | 1 << t for s in subs]
+    return subs
+
+
+# Lookup tables for the hot path:
+# - _END_MOVES[e][fit]: the moves onto end e of the tiles in `fit`, a subset of a NUMBER_MASK;
+# - _LEAD_MOVES[k][byte]: the lead moves of the tiles in byte k of a hand;
+# - _PLAY_ACTION[move]: the history action of that play, but for the seat;
+# - _OTHER[tile << 3 | number]: the number an end shows once `tile` is laid against `number`,
+#   and _END_COUNT[same]: what that end then adds to the fives count (a double counts both
+#   halves; a spinner's short side starts counting with its first tile).
+_END_MOVES: tuple[dict[int, tuple[int, ...]], ...] = tuple(
+    {fit: tuple(t << 2 | end for t in tiles_of(fit)) for n in NUMBER_MASK for fit in _subsets(n)}
+    for end in range(4)
+)
+_LEAD_MOVES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(t << 2 for t in tiles_of(byte << 8 * k)) for byte in range(256)) for k in range(4)
+)
+_PLAY_ACTION: tuple[int, ...] = tuple((move >> 2) << 4 | (move & 3) << 9 for move in range(128))
+_OTHER: tuple[int, ...] = tuple(other_number(t, n) for t in range(N_TILES) for n in range(8))
+_END_COUNT: tuple[int, ...] = tuple(
+    _OTHER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1) for t in range(N_TILES) for n in range(8)
+)
+
 
 class State:
     """A match in progress. Build one with `State(rules)` and start hands with `start_hand`."""
@@ -50,12 +86,18 @@ class State:
         "rules", "n", "hands", "boneyard", "drawn", "ends", "end_counts", "n_ends", "spinner_arm",
         "spinner_depth", "arm_len", "line_count", "to_move", "passes", "last_player", "history",
         "hand_over", "hand_points", "scores", "carry", "leader", "hand_number", "match_over",
-        "hand_results", "match_winners", "lead_tile",
+        "hand_results", "match_winners", "lead_tile", "spinner", "fit", "next_seat", "draws",
+        "fives", "spins",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.n = rules.players
+        self.next_seat = tuple((seat + 1) % rules.players for seat in range(rules.players))
+        # The rule switches the hot path tests, read once instead of through rules.variant.
+        self.draws = rules.variant.draws
+        self.fives = rules.variant.scoring == "fives"
+        self.spins = rules.variant.spinner
         self.scores = [0] * rules.sides
         self.carry = 0
         self.hand_number = -1
@@ -76,8 +118,10 @@ class State:
         self.n_ends = 0
         self.spinner_arm = -1
         self.spinner_depth = 0
-        self.arm_len = [0, 0]
+        self.spinner = -1
+        self.arm_len = [0, 0]  # tiles on each long side, counted in spinner games only
         self.line_count = 0
+        self.fit = ALL_TILES_MASK if lead_tile < 0 else 1 << lead_tile
         self.to_move = leader
         self.leader = leader
         self.lead_tile = lead_tile
@@ -91,7 +135,7 @@ class State:
     def copy(self) -> State:
         """An independent copy for search; the rules and finished results are shared."""
         new = State.__new__(State)
-        for name in State.__slots__:
+        for name in _SHARED_SLOTS:
             setattr(new, name, getattr(self, name))
         new.hands = self.hands[:]
         new.ends = self.ends[:]
@@ -106,39 +150,35 @@ class State:
     # -- what may be done --------------------------------------------------------------------
     def open_numbers(self) -> int:
         """Bitmask of the numbers showing on the playable ends."""
+        if self.n_ends == 0:
+            return 0
         ends = self.ends
-        mask = 0
-        for e in range(self.n_ends):
-            mask |= 1 << ends[e]
-        return mask
+        if self.n_ends == 2:
+            return 1 << ends[0] | 1 << ends[1]
+        return 1 << ends[0] | 1 << ends[1] | 1 << ends[2] | 1 << ends[3]
 
     def playable_mask(self, seat: int) -> int:
         """Tiles of `seat` that fit some open end (the whole hand before the lead)."""
-        hand = self.hands[seat]
-        if self.line_count == 0:
-            return hand if self.lead_tile < 0 else hand & (1 << self.lead_tile)
-        ends = self.ends
-        fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
-        if self.n_ends == 4:
-            fit |= NUMBER_MASK[ends[2]] | NUMBER_MASK[ends[3]]
-        return hand & fit
+        return self.hands[seat] & self.fit
 
     def legal_moves(self) -> list[int]:
         """The plays open to the seat to move; empty when it must draw or pass."""
         hand = self.hands[self.to_move]
         if self.line_count == 0:
-            fit = hand if self.lead_tile < 0 else hand & (1 << self.lead_tile)
-            return [t << 2 for t in tiles_of(fit)]
-        moves = []
+            fit = hand & self.fit
+            return [*_LEAD_MOVES[0][fit & 255], *_LEAD_MOVES[1][fit >> 8 & 255],
+                    *_LEAD_MOVES[2][fit >> 16 & 255], *_LEAD_MOVES[3][fit >> 24]]
         ends = self.ends
-        for e in range(self.n_ends):
-            fit = hand & NUMBER_MASK[ends[e]]
-            if fit:
-                moves.extend(t << 2 | e for t in tiles_of(fit))
-        return moves
+        if self.n_ends == 2:
+            return [*_END_MOVES[0][hand & NUMBER_MASK[ends[0]]],
+                    *_END_MOVES[1][hand & NUMBER_MASK[ends[1]]]]
+        return [*_END_MOVES[0][hand & NUMBER_MASK[ends[0]]],
+                *_END_MOVES[1][hand & NUMBER_MASK[ends[1]]],
+                *_END_MOVES[2][hand & NUMBER_MASK[ends[2]]],
+                *_END_MOVES[3][hand & NUMBER_MASK[ends[3]]]]
 
     def can_draw(self) -> bool:
-        return self.rules.variant.draws and self.drawn < len(self.boneyard)
+        return self.draws and self.drawn < len(self.boneyard)
 
     # -- actions -----------------------------------------------------------------------------
     def play(self, move: int) -> None:
@@ -146,22 +186,36 @@ class State:
         seat = self.to_move
         tile = move >> 2
         end = move & 3
-        self.hands[seat] &= ~(1 << tile)
-        self.history.append(seat << 2 | tile << 4 | end << 9)
-        capicu = False
-        if self.line_count == 0:
-            self._lay_lead(tile, end)
-        else:
-            capicu = self._attach(tile, end)
-        self.line_count += 1
+        hand = self.hands[seat] & ~(1 << tile)
+        self.hands[seat] = hand
+        self.history.append(seat << 2 | _PLAY_ACTION[move])
         self.passes = 0
         self.last_player = seat
-        if self.rules.variant.scoring == "fives" and self._score_fives(seat, tile):
-            return
-        if not self.hands[seat]:
-            self._finish(scoring.settle_domino(self, seat, capicu))
+        capicu = False
+        if self.line_count:
+            if not hand:
+                capicu = self._capicu(tile)
+            # Attach to an open end (inline: this is the hottest path of the engine).
+            ends = self.ends
+            key = tile << 3 | ends[end]
+            new = ends[end] = _OTHER[key]
+            self.end_counts[end] = _END_COUNT[key]
+            if self.spins and end < 2:
+                self._grow_spinner(end, IS_DOUBLE[tile], new)
+            if self.n_ends == 2:
+                self.fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
+            else:
+                self.fit = (NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]] | NUMBER_MASK[ends[2]]
+                            | NUMBER_MASK[ends[3]])
         else:
-            self.to_move = (seat + 1) % self.n
+            self._lay_lead(tile, end)
+        self.line_count += 1
+        if self.fives and self._score_fives(seat, tile):
+            return
+        if hand:
+            self.to_move = self.next_seat[seat]
+        else:
+            self._finish(scoring.settle_domino(self, seat, capicu))
 
     def _lay_lead(self, tile: int, flipped: int) -> None:
         a, b = (TILE_B[tile], TILE_A[tile]) if flipped else (TILE_A[tile], TILE_B[tile])
@@ -169,35 +223,29 @@ class State:
         weight = 2 if a == b else 1
         self.end_counts[0], self.end_counts[1] = a * weight, b * weight
         self.n_ends = 2
-        if a == b and self.rules.variant.spinner:
+        self.fit = NUMBER_MASK[a] | NUMBER_MASK[b]
+        if a == b and self.spins:
             self.spinner_arm = 2  # the lead itself: both long sides are arms 0 and 1
+            self.spinner = a
 
-    def _attach(self, tile: int, end: int) -> bool:
-        """Attach to an open end; returns whether this play is a capicú (R-DETAIL)."""
+    def _capicu(self, tile: int) -> bool:
+        """Whether `tile`, played last onto the open ends, makes a capicú (R-DETAIL)."""
         ends = self.ends
-        capicu = (
+        return (
             self.n_ends == 2 and ends[0] != ends[1] and not IS_DOUBLE[tile]
             and {TILE_A[tile], TILE_B[tile]} == {ends[0], ends[1]}
         )
-        number = ends[end]
-        new = TILE_B[tile] if TILE_A[tile] == number else TILE_A[tile]
-        ends[end] = new
-        double = IS_DOUBLE[tile]
-        # A short side's first tile starts counting there; a double at an end counts both halves.
-        self.end_counts[end] = new * 2 if double else new
-        if end < 2:
-            self.arm_len[end] += 1
-            if self.rules.variant.spinner:
-                self._grow_spinner(end, double)
-        return capicu
 
-    def _grow_spinner(self, arm: int, double: bool) -> None:
+    def _grow_spinner(self, arm: int, double: bool, number: int) -> None:
         """R-SPINNER: the first double becomes the spinner; once both of its long sides hold a
-        tile, its two short sides open as ends 2 and 3 (counting nothing until played on)."""
+        tile, its two short sides open as ends 2 and 3 (counting nothing until played on).
+        A tile showing `number` was just laid on long side `arm`, which it lengthens."""
+        self.arm_len[arm] += 1
         if self.spinner_arm == -1:
             if double:
                 self.spinner_arm = arm
                 self.spinner_depth = self.arm_len[arm]
+                self.spinner = number
             return
         if self.n_ends == 4:
             return
@@ -206,24 +254,17 @@ class State:
         else:
             both_long = arm == self.spinner_arm and self.arm_len[arm] > self.spinner_depth
         if both_long:
-            number = self.spinner_number()
-            self.ends[2] = self.ends[3] = number
+            self.ends[2] = self.ends[3] = self.spinner
             self.n_ends = 4
 
     def spinner_number(self) -> int:
         """The spinner's number, or -1 before any double was played (allfives)."""
-        if self.spinner_arm == -1:
-            return -1
-        for action in self.history:
-            tile = action >> 4 & 31
-            if action & 3 == PLAY and IS_DOUBLE[tile]:
-                return TILE_A[tile]
-        return -1
+        return self.spinner
 
     def fives_count(self) -> int:
         """R-FIVES-COUNT / R-SPINNER: the open-end total after the last play."""
-        if self.line_count == 1:
-            return PIPS[self.history[-1] >> 4 & 31]
+        if self.line_count == 1:  # the lone lead's two ends are its two numbers
+            return self.ends[0] + self.ends[1]
         counts = self.end_counts
         total = counts[0] + counts[1]
         if self.n_ends == 4:
@@ -258,13 +299,13 @@ class State:
         if self.passes == self.n:
             self._finish(scoring.settle_block(self))
         else:
-            self.to_move = (seat + 1) % self.n
+            self.to_move = self.next_seat[seat]
 
     def step_forced(self) -> bool:
         """Draw or pass for a seat with no play; returns False when the seat can play."""
-        if self.playable_mask(self.to_move):
+        if self.hands[self.to_move] & self.fit:
             return False
-        if self.can_draw():
+        if self.draws and self.drawn < len(self.boneyard):
             self.draw()
         else:
             self.pass_turn()
@@ -284,3 +325,9 @@ class State:
 
     def boneyard_left(self) -> int:
         return len(self.boneyard) - self.drawn
+
+
+# What `copy()` may share: everything but the lists that play mutates.
+_COPIED_LISTS = ("hands", "ends", "end_counts", "arm_len", "history", "hand_points", "scores",
+                 "hand_results")
+_SHARED_SLOTS = tuple(name for name in State.__slots__ if name not in _COPIED_LISTS)

@@ -1,0 +1,109 @@
+"""insane against hard, and a cheater that sees every hand against hard, per variant, over
+duplicate deals (each deal played twice with the seats swapped), with 95% intervals.
+
+    python bench/strength.py [--games 400] [--variant V ...] [--insane 'insane?samples=24']
+
+Prints per variant: insane's game win rate over hard (Wilson interval) and points margin per
+hand (interval over deal pairs), the cheater's margin over hard, the fraction insane/cheater, and
+insane's median and p95 decision time (decisions with more than one legal move). The targets:
+insane beats hard at 95% everywhere, fraction >= 0.5, median <= 20 ms with 2 players and <= 50 ms
+with 4. Timings are wall-clock in worker processes: a busy machine inflates them."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import time
+
+import cheater  # bench/cheater.py: the script's own directory is first on sys.path
+from ladder import outcome  # bench/ladder.py
+
+from domsim.game import play_game
+from domsim.rules import VARIANTS, make_rules
+from domsim.seeding import game_seed
+from domsim.stats import mean_interval, wilson_interval
+
+HARD = "hard"
+BOTS = "cheater"  # bench/cheater.py, imported by module name so its hooks are shared
+
+
+def play_pair(job: tuple[str, int, str, int]) -> tuple[float, float, list[float]]:
+    """Deal `index` played twice, seats swapped: A's mean win share and margin per hand, and
+    the decision times recorded meanwhile."""
+    variant, players, spec_a, index = job
+    rules = make_rules(variant, players)
+    seed = game_seed(20261130, index)
+    shares, margins = [], []
+    for a_seats_even in (True, False):
+        specs = [spec_a if (seat % 2 == 0) == a_seats_even else HARD
+                 for seat in range(rules.players)]
+        record = play_game(rules, specs, seed, move_time_limit=None)
+        share, margin = outcome(record, {s for s in range(rules.players)
+                                         if (s % 2 == 0) == a_seats_even})
+        shares.append(share)
+        margins.append(margin)
+    times = cheater.DECISION_TIMES[:]
+    cheater.DECISION_TIMES.clear()
+    return sum(shares) / 2, sum(margins) / 2, times
+
+
+def timed(spec: str) -> str:
+    """The insane spec as the timed bot of bench/cheater.py, parameters kept."""
+    _, _, query = spec.partition("?")
+    return f"{BOTS}:TimedInsane" + (f"?{query}" if query else "")
+
+
+def run(pool, variant: str, players: int, spec: str, games: int):
+    jobs = [(variant, players, spec, i) for i in range(games // 2)]
+    return pool.map(play_pair, jobs, chunksize=4)
+
+
+def summary(pairs) -> tuple[float, float, float, float, float, float]:
+    games = 2 * len(pairs)
+    wins = 2 * sum(p[0] for p in pairs)
+    low, high = wilson_interval(wins, games)
+    margin, m_low, m_high = mean_interval([p[1] for p in pairs])
+    return wins / games, low, high, margin, m_low, m_high
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per pairing (even)")
+    parser.add_argument("--cheater-games", type=int, default=None,
+                        help="games for the cheater (default: --games)")
+    parser.add_argument("--variant", action="append", choices=list(VARIANTS))
+    parser.add_argument("--insane", default="insane", help="insane's spec, e.g. insane?samples=16")
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    args = parser.parse_args()
+    cheater.install()
+    print(f"{'variant':<16} {'n':>1} {'games':>5} {'insane win [95% CI]':>22} "
+          f"{'insane margin [95% CI]':>24} {'cheater margin [95% CI]':>25} {'frac':>5} "
+          f"{'p50 ms':>6} {'p95 ms':>6}  verdict  secs")
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for variant in args.variant or list(VARIANTS):
+            players = make_rules(variant).players
+            started = time.perf_counter()
+            pairs = run(pool, variant, players, timed(args.insane), args.games)
+            cheats = run(pool, variant, players, f"{BOTS}:Cheater",
+                         args.cheater_games or args.games)
+            report(variant, players, pairs, cheats, time.perf_counter() - started)
+
+
+def report(variant: str, players: int, pairs, cheats, secs: float) -> None:
+    win, low, high, margin, m_low, m_high = summary(pairs)
+    c_margin, c_low, c_high = summary(cheats)[3:]
+    times = sorted(t * 1000 for p in pairs for t in p[2])
+    p50 = statistics.median(times) if times else 0.0
+    p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
+    fraction = margin / c_margin if c_margin > 0 else float("nan")
+    limit = 20 if players == 2 else 50
+    ok = low > 0.5 and m_low > 0 and fraction >= 0.5 and p50 <= limit
+    print(f"{variant:<16} {players:>1} {2 * len(pairs):>5} {win:>6.1%} [{low:.1%}, {high:.1%}] "
+          f"{margin:>6.2f} [{m_low:>6.2f}, {m_high:>6.2f}] "
+          f"{c_margin:>7.2f} [{c_low:>6.2f}, {c_high:>6.2f}] {fraction:>5.2f} "
+          f"{p50:>6.1f} {p95:>6.1f}  {'ok' if ok else 'SHORT':<7} {secs:5.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

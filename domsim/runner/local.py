@@ -1,0 +1,27 @@
+"""The local backend: a process pool of forked workers.
+
+`concurrent.futures.ProcessPoolExecutor` with an explicit fork context (never the platform
+default: multiprocessing-logging needs fork, and Python 3.14 defaults to forkserver) rather than
+`multiprocessing.Pool`, because a worker killed outright breaks the executor (BrokenProcessPool)
+instead of leaving its batch pending forever. Workers ignore SIGINT: Ctrl-C reaches the parent,
+which lets running batches finish and writes them."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_executor(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_ignore_sigint)

@@ -1,0 +1,155 @@
+"""Result files: the games table (one row per game), its part files, records, and atomic writes.
+
+Crash safety: every finished batch is written as its own part file (`parts/games-<first id>.*`)
+through a temporary file and `os.replace`, so a part is either whole or absent, and the set of
+parts is exactly what `--resume` trusts. The final `games.parquet`/`games.csv` and `records.jsonl`
+are assembled from the parts in game-id order, one part at a time (memory stays flat), again
+through a temporary file; the parts are removed only once every game is in."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from ..rules import Rules
+from .pairings import Entrant, pairing_label
+from .schedule import Slot
+
+PARTS = "parts"
+TIMING_PREFIX = "time_"
+
+
+def options_hash(rules: Rules) -> str:
+    """A short hash of everything that decides the rules of a game."""
+    text = json.dumps([rules.name, rules.players, rules.options()], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def games_schema(rules: Rules) -> pa.Schema:
+    seats, sides = range(rules.players), range(rules.sides)
+    columns = [("game_id", pa.int64()), ("deal_id", pa.int64()), ("pairing", pa.string()),
+               ("seating", pa.int64()), ("variant", pa.string()), ("options_hash", pa.string()),
+               ("seed", pa.int64())]
+    columns += [(f"seat_{s}", pa.string()) for s in seats]
+    columns += [("winners", pa.string())]
+    columns += [(f"score_{side}", pa.int64()) for side in sides]
+    columns += [("hands", pa.int64()), ("blocked_hands", pa.int64()),
+                ("capicu_hands", pa.int64()), ("dry", pa.bool_()), ("hand_points", pa.string())]
+    columns += [(f"faults_{s}", pa.int64()) for s in seats]
+    columns += [(f"{TIMING_PREFIX}p50_ms_{s}", pa.float64()) for s in seats]
+    columns += [(f"{TIMING_PREFIX}max_ms_{s}", pa.float64()) for s in seats]
+    return pa.schema(columns)
+
+
+def game_row(rules: Rules, slot: Slot, entrants: list[Entrant], pairing: tuple[int, ...],
+             record: dict) -> dict:
+    """The games-table row of one played game."""
+    result, hands = record["result"], record["hands"]
+    row = {"game_id": slot.game_id, "deal_id": slot.deal_id,
+           "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
+           "variant": rules.name, "options_hash": options_hash(rules), "seed": slot.seed}
+    row.update({f"seat_{s}": spec for s, spec in enumerate(record["seats"])})
+    row["winners"] = ",".join(map(str, result["winners"]))
+    row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})
+    row.update({
+        "hands": len(hands),
+        "blocked_hands": sum(hand["result"]["end"] == "blocked" for hand in hands),
+        "capicu_hands": sum(bool(hand["result"].get("capicu")) for hand in hands),
+        "dry": bool(result.get("dry", False)),
+        "hand_points": json.dumps([hand["result"]["points"] for hand in hands]),
+    })
+    faults = record.get("faults") or [{}] * rules.players
+    timing = record.get("timing") or [{}] * rules.players
+    for s in range(rules.players):
+        row[f"faults_{s}"] = sum(faults[s].get(k, 0) for k in ("timeouts", "errors", "illegal"))
+        row[f"{TIMING_PREFIX}p50_ms_{s}"] = timing[s].get("p50_ms")
+        row[f"{TIMING_PREFIX}max_ms_{s}"] = timing[s].get("max_ms")
+    return row
+
+
+# -- atomic files ---------------------------------------------------------------------------------
+def temp_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    temp = temp_path(path)
+    temp.write_text(text, encoding="utf-8")
+    os.replace(temp, path)
+
+
+def write_json(path: Path, data: dict) -> None:
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
+
+
+# -- parts ----------------------------------------------------------------------------------------
+def write_part(out: Path, schema: pa.Schema, game_ids: tuple[int, ...], rows: list[dict],
+               records: list[str]) -> None:
+    """One finished batch: its records first, then its rows (the rows mark the batch as done)."""
+    parts = out / PARTS
+    name = f"{game_ids[0]:09d}"
+    if records:
+        write_atomic(parts / f"records-{name}.jsonl", "".join(line + "\n" for line in records))
+    path = parts / f"games-{name}.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), temp_path(path))
+    os.replace(temp_path(path), path)
+
+
+def game_parts(out: Path) -> list[Path]:
+    return sorted((out / PARTS).glob("games-*.parquet"))
+
+
+def done_game_ids(out: Path) -> set[int]:
+    done: set[int] = set()
+    for part in game_parts(out):
+        done.update(pq.read_table(part, columns=["game_id"]).column("game_id").to_pylist())
+    return done
+
+
+def read_rows(out: Path) -> Iterator[dict]:
+    """Every finished row, in game-id order, one part in memory at a time."""
+    for part in game_parts(out):
+        yield from pq.read_table(part).to_pylist()
+
+
+def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) -> Path:
+    """Write games.<format> (and records.jsonl) from the parts, atomically; return the table."""
+    path = out / f"games.{output_format}"
+    temp = temp_path(path)
+    opener = pq.ParquetWriter if output_format == "parquet" else pacsv.CSVWriter
+    with opener(str(temp), schema) as writer:
+        for part in game_parts(out):
+            writer.write_table(pq.read_table(part, schema=schema))
+    os.replace(temp, path)
+    if records:
+        records_path = out / "records.jsonl"
+        with open(temp_path(records_path), "w", encoding="utf-8") as target:
+            for part in sorted((out / PARTS).glob("records-*.jsonl")):
+                target.write(part.read_text(encoding="utf-8"))
+        os.replace(temp_path(records_path), records_path)
+    return path
+
+
+def remove_parts(out: Path) -> None:
+    for part in (out / PARTS).iterdir():
+        part.unlink()
+    (out / PARTS).rmdir()
+
+
+def clean_parts(out: Path) -> None:
+    """Drop what a crash may leave: temp files, and records of a batch whose rows are absent."""
+    parts = out / PARTS
+    for temp in parts.glob(".*.tmp"):
+        temp.unlink()
+    finished = {part.name.removeprefix("games-").removesuffix(".parquet")
+                for part in game_parts(out)}
+    for part in parts.glob("records-*.jsonl"):
+        if part.name.removeprefix("records-").removesuffix(".jsonl") not in finished:
+            part.unlink()

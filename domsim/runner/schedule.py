@@ -1,0 +1,66 @@
+"""Which game is which: game ids map to (pairing, deal, seating), and a game's seed comes from the
+run seed and its deal id only, so every pairing and every seating of a deal gets the same deals
+whatever the worker, backend or resume (R-RNG).
+
+Game ids run deal set by deal set: round j holds deal j for every pairing in turn, each played in
+every seating (duplicate) or in one seating that rotates with j. Any prefix of the ids is thus
+spread evenly over the pairings, and `games` need not be a multiple of anything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..seeding import game_seed
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one game id falls."""
+
+    game_id: int
+    deal_id: int
+    pairing: int
+    seating: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Schedule:
+    games: int
+    pairings: int
+    sides: int
+    duplicate: bool
+    seed: int
+
+    @property
+    def seatings_per_deal(self) -> int:
+        return self.sides if self.duplicate else 1
+
+    def slot(self, game_id: int) -> Slot:
+        per_deal = self.seatings_per_deal
+        deal, rest = divmod(game_id, self.pairings * per_deal)
+        pairing, within = divmod(rest, per_deal)
+        seating = within if self.duplicate else deal % self.sides
+        return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal))
+
+    def games_per_pairing(self) -> list[int]:
+        counts = [0] * self.pairings
+        for game_id in range(self.games):
+            counts[self.slot(game_id).pairing] += 1
+        return counts
+
+    @property
+    def whole_deal_sets(self) -> bool:
+        """Whether every deal is played in every seating of every pairing."""
+        return self.games % (self.pairings * self.seatings_per_deal) == 0
+
+
+def batches(game_ids: list[int], size: int) -> list[list[int]]:
+    """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file)."""
+    out: list[list[int]] = []
+    for game_id in game_ids:
+        if out and out[-1][-1] == game_id - 1 and len(out[-1]) < size:
+            out[-1].append(game_id)
+        else:
+            out.append([game_id])
+    return out

@@ -1,0 +1,162 @@
+"""The summary: per entrant over all pairings and per pairing, games, wins, losses, shared games,
+win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners) and
+points margin per game and per hand (95% interval).
+
+The margin interval is taken over *units* — one deal of one pairing, i.e. all its seatings — not
+over games, because the seatings of a duplicate deal are correlated; a unit's value is the
+entrant's mean margin over its games. Rows must arrive in game-id order, in which each unit's
+games are consecutive, so only running sums are kept and memory stays flat."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..rules import Rules
+from ..stats import moments_interval, wilson_interval
+from .pairings import Entrant, pairing_label
+
+ALL = "all"
+COLUMNS = ("pairing", "entrant", "games", "wins", "losses", "shared", "win_rate", "win_rate_low",
+           "win_rate_high", "margin_per_game", "margin_per_game_low", "margin_per_game_high",
+           "margin_per_hand", "margin_per_hand_low", "margin_per_hand_high", "faults")
+
+
+@dataclass
+class Moments:
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    def interval(self) -> tuple[float, float, float]:
+        return moments_interval(self.n, self.total, self.squares)
+
+
+@dataclass
+class Line:
+    """One summary line being accumulated."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    shared: int = 0
+    share: float = 0.0
+    faults: int = 0
+    per_game: Moments = field(default_factory=Moments)
+    per_hand: Moments = field(default_factory=Moments)
+    unit: object = None
+    unit_sums: list[float] = field(default_factory=lambda: [0.0, 0.0, 0])
+
+    def add(self, unit: object, share: float, margin: float, hands: int, faults: int) -> None:
+        if unit != self.unit:
+            self.close_unit()
+            self.unit = unit
+        self.games += 1
+        self.share += share
+        self.wins += share == 1
+        self.losses += share == 0
+        self.shared += 0 < share < 1
+        self.faults += faults
+        self.unit_sums[0] += margin
+        self.unit_sums[1] += margin / hands
+        self.unit_sums[2] += 1
+
+    def close_unit(self) -> None:
+        game_sum, hand_sum, count = self.unit_sums
+        if count:
+            self.per_game.add(game_sum / count)
+            self.per_hand.add(hand_sum / count)
+        self.unit_sums = [0.0, 0.0, 0]
+
+    def values(self) -> list:
+        self.close_unit()
+        self.unit = None
+        low, high = wilson_interval(self.share, self.games)
+        rate = self.share / self.games if self.games else 0.0
+        return [self.games, self.wins, self.losses, self.shared, rate, low, high,
+                *self.per_game.interval(), *self.per_hand.interval(), self.faults]
+
+
+def outcome(rules: Rules, sides: set[int], winners: list[int]) -> float:
+    """An entrant's share of a game's win: 1 win, 0 loss, in between shared (no winner: even)."""
+    if not winners:
+        return len(sides) / rules.sides
+    mine = sum(rules.side_of(seat) in sides for seat in winners)
+    return mine / len(winners)
+
+
+def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float:
+    """The entrant's points minus its opponents' (mean per side), summed over the hands; kozel
+    records points against a side, so its sign is turned."""
+    total = 0.0
+    for points in hand_points:
+        mine = [p for side, p in enumerate(points) if side in sides]
+        theirs = [p for side, p in enumerate(points) if side not in sides] or mine
+        total += sum(mine) / len(mine) - sum(theirs) / len(theirs)
+    return -total if rules.variant.scoring == "kozel" else total
+
+
+class Tally:
+    """Summary lines fed with games-table rows in game-id order."""
+
+    def __init__(self, rules: Rules, entrants: list[Entrant],
+                 pairings: list[tuple[int, ...]]) -> None:
+        self.rules = rules
+        self.entrants = entrants
+        self.pairings = {pairing_label(entrants, p): p for p in pairings}
+        self.lines: dict[tuple[str, int], Line] = {(ALL, e): Line() for e in range(len(entrants))}
+        for label, pairing in self.pairings.items():
+            for e in dict.fromkeys(pairing):
+                self.lines[label, e] = Line()
+
+    def add(self, row: dict) -> None:
+        rules, label = self.rules, row["pairing"]
+        pairing = self.pairings[label]
+        winners = [int(s) for s in row["winners"].split(",") if s]
+        hand_points = json.loads(row["hand_points"])
+        for e in dict.fromkeys(pairing):
+            sides = {side for side in range(rules.sides)
+                     if pairing[(side - row["seating"]) % rules.sides] == e}
+            faults = sum(row[f"faults_{s}"] for s in range(rules.players)
+                         if rules.side_of(s) in sides)
+            values = (outcome(rules, sides, winners), margin(rules, sides, hand_points),
+                      row["hands"], faults)
+            unit = (label, row["deal_id"])
+            self.lines[label, e].add(unit, *values)
+            self.lines[ALL, e].add(unit, *values)
+
+    def leader(self) -> tuple[str, float] | None:
+        """The entrant with the best win rate over all pairings so far."""
+        played = [(line.share / line.games, e) for (scope, e), line in self.lines.items()
+                  if scope == ALL and line.games]
+        if not played:
+            return None
+        rate, e = max(played)
+        return self.entrants[e].name, rate
+
+    def rows(self) -> list[list]:
+        return [[scope, self.entrants[e].name, *line.values()]
+                for (scope, e), line in self.lines.items()]
+
+
+def summary_table(path: Path) -> list[str]:
+    """A short text table of summary.csv for the terminal."""
+    lines = [f"{'pairing':<28} {'entrant':<16} {'games':>6} {'W-L-S':>14} "
+             f"{'win rate [95% CI]':>23} {'margin/game [95% CI]':>27}"]
+    with path.open(encoding="utf-8", newline="") as source:
+        for row in csv.DictReader(source):
+            score = f"{row['wins']}-{row['losses']}-{row['shared']}"
+            rate = (f"{float(row['win_rate']):.1%} [{float(row['win_rate_low']):.1%}, "
+                    f"{float(row['win_rate_high']):.1%}]")
+            low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
+            margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
+            lines.append(f"{row['pairing']:<28} {row['entrant']:<16} {row['games']:>6} "
+                         f"{score:>14} {rate:>23} {margin:>27}")
+    return lines

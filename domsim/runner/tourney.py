@@ -1,0 +1,258 @@
+"""Running a tourney: prepare the output folder (or resume one), stream batches through a
+backend in game-id order, and write the games table, summary.csv and manifest.json."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import inspect
+import io
+import json
+import platform
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+
+from .. import __version__
+from ..rules import Rules
+from ..strategy import StrategyError, load_strategy
+from .config import TourneyConfig
+from .output import (
+    PARTS,
+    assemble,
+    clean_parts,
+    done_game_ids,
+    games_schema,
+    read_rows,
+    remove_parts,
+    write_atomic,
+    write_json,
+    write_part,
+)
+from .pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from .schedule import Schedule, batches
+from .summary import COLUMNS, Tally
+from .worker import Batch, BatchResult, play_batch
+
+MANIFEST = "manifest.json"
+MAX_BATCH = 100
+
+
+class TourneyError(ValueError):
+    """An output folder or resume request that cannot be honoured; the message is one line."""
+
+
+@dataclass
+class Tourney:
+    """A resolved tourney: its settings, entrants, pairings and schedule, bound to a folder."""
+
+    config: TourneyConfig
+    out: Path
+    entrants: list[Entrant] = field(init=False)
+    pairings: list[tuple[int, ...]] = field(init=False)
+    schedule: Schedule = field(init=False)
+    rules: Rules = field(init=False)
+    schema: pa.Schema = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.config.check()
+        rules = self.rules = self.config.rules()
+        self.entrants = parse_entrants(self.config.entrant_names(), rules)
+        for entrant in self.entrants:
+            for spec in entrant.members:
+                load_strategy(spec)
+        self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
+        self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
+                                 self.config.duplicate, self.config.seed)
+        self.schema = games_schema(rules)
+
+    def tally(self) -> Tally:
+        return Tally(self.rules, self.entrants, self.pairings)
+
+    def batch(self, game_ids: list[int]) -> Batch:
+        return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
+                     tuple(game_ids))
+
+
+@dataclass
+class Outcome:
+    """How a session ended: games done of the total, and why it stopped early if it did."""
+
+    done: int
+    total: int
+    played: int
+    stopped: str | None = None  # "interrupted", or what broke
+
+    @property
+    def partial(self) -> bool:
+        return self.done < self.total
+
+
+def open_tourney(config: TourneyConfig, out: Path, resume: bool) -> Tourney:
+    """Check the folder (new, or a resumable run with the same settings) and create it."""
+    if resume:
+        saved = TourneyConfig.from_dict(read_manifest(out)["config"])
+        if saved != config:
+            raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
+                               f"{describe_difference(saved, config)}")
+    elif out.exists():
+        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
+                           "finish the run in it")
+    config = replace(config, entrants=tuple(config.entrant_names()))
+    tourney = Tourney(config, out)
+    (out / PARTS).mkdir(parents=True, exist_ok=True)
+    if resume:
+        clean_parts(out)
+    return tourney
+
+
+def read_manifest(out: Path) -> dict:
+    if not (out / MANIFEST).is_file():
+        raise TourneyError(f"--resume: {out} holds no {MANIFEST}: nothing to resume")
+    try:
+        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise TourneyError(f"cannot read {out / MANIFEST}: {exc}") from None
+
+
+def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
+    old, new = saved.to_dict(), given.to_dict()
+    return "; ".join(f"{key} was {old[key]!r}, now {new[key]!r}"
+                     for key in old if old[key] != new[key])
+
+
+def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
+                backend: str, command: list[str],
+                progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
+    """Play every game id not yet in the folder, then write the result files (also when the
+    session is interrupted or a worker dies: then the manifest says partial)."""
+    out, config = tourney.out, tourney.config
+    done = done_game_ids(out)
+    missing = [g for g in range(config.games) if g not in done]
+    size = max(1, min(MAX_BATCH, len(missing) // (workers * 8) or 1))
+    started = now()
+    manifest = new_manifest(tourney, out, command) if not done else read_manifest(out)
+    session = {"command": command, "workers": workers, "backend": backend, "started": started}
+    manifest["sessions"] = [*manifest.get("sessions", []), session]
+    write_json(out / MANIFEST, {**manifest, "partial": True})
+    tally = tourney.tally()
+    played = 0
+
+    def keep(result: BatchResult) -> None:
+        nonlocal played
+        write_part(out, tourney.schema, result.game_ids, result.rows, result.records)
+        for row in result.rows:
+            tally.add(row)
+        played += len(result.rows)
+        progress(len(result.rows), tally)
+
+    stopped = None
+    try:
+        stream(executor_factory, (tourney.batch(ids) for ids in batches(missing, size)),
+               2 * workers + 2, keep)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    except BrokenProcessPool:
+        stopped = "a worker process died"
+    finally:
+        outcome = Outcome(len(done) + played, config.games, played, stopped)
+        finish(tourney, manifest, session, outcome)
+    return outcome
+
+
+def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
+           keep: Callable[[BatchResult], None]) -> None:
+    """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
+    on any exception, let running batches finish and keep those that did before re-raising."""
+    executor = executor_factory()
+    pending: deque[Future] = deque()
+    try:
+        for job in jobs:
+            pending.append(executor.submit(play_batch, job))
+            if len(pending) >= window:
+                keep(pending.popleft().result())
+        while pending:
+            keep(pending.popleft().result())
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
+        for future in pending:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                keep(future.result())
+        raise
+    executor.shutdown(wait=True)
+
+
+def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome) -> None:
+    """Write the games table, summary and manifest for whatever is finished."""
+    out, config = tourney.out, tourney.config
+    assemble(out, tourney.schema, config.output_format, config.records)
+    tally = tourney.tally()
+    for row in read_rows(out):
+        tally.add(row)
+    write_atomic(out / "summary.csv", summary_csv(tally))
+    session.update(ended=now(), games_played=outcome.played)
+    if outcome.stopped:
+        session["stopped"] = outcome.stopped
+    manifest.update(ended=session["ended"], games_completed=outcome.done,
+                    partial=outcome.partial)
+    write_json(out / MANIFEST, manifest)
+    if not outcome.partial:
+        remove_parts(out)
+
+
+def summary_csv(tally: Tally) -> str:
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in tally.rows():
+        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value for value in row])
+    return text.getvalue()
+
+
+def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
+    config, rules = tourney.config, tourney.rules
+    per_pairing = tourney.schedule.games_per_pairing()
+    return {
+        "domsim_version": __version__,
+        "python": platform.python_version(),
+        "command": command,
+        "variant": rules.name,
+        "players": rules.players,
+        "options": rules.options(),
+        "seed": config.seed,
+        "games": config.games,
+        "duplicate": config.duplicate,
+        "entrants": [entrant_info(entrant) for entrant in tourney.entrants],
+        "pairings": [{"pairing": pairing_label(tourney.entrants, p), "games": n}
+                     for p, n in zip(tourney.pairings, per_pairing, strict=True)],
+        "config": config.to_dict(),
+        "started": now(),
+    }
+
+
+def entrant_info(entrant: Entrant) -> dict:
+    return {"name": entrant.name, "members": [strategy_info(spec) for spec in entrant.members]}
+
+
+def strategy_info(spec: str) -> dict:
+    """The spec, where its class comes from, and a sha256 of the file that defines it."""
+    factory = load_strategy(spec)
+    try:
+        source = Path(inspect.getsourcefile(factory.cls) or "")
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    except (OSError, TypeError) as exc:
+        raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
+    return {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__,
+            "source": str(source), "sha256": digest}
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

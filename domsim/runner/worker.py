@@ -1,0 +1,50 @@
+"""A worker's job: play a batch of game ids and return their table rows (and records).
+
+A batch carries plain values only (settings and ids, never strategy objects), so it pickles to any
+process or Dask worker, and each game depends on (run seed, game id) alone."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+
+from ..game import play_game
+from .config import TourneyConfig
+from .output import game_row
+from .pairings import Entrant, seat_specs
+from .schedule import Schedule
+
+log = logging.getLogger("domsim.runner")
+
+
+@dataclass(frozen=True)
+class Batch:
+    config: TourneyConfig
+    entrants: tuple[Entrant, ...]
+    pairings: tuple[tuple[int, ...], ...]
+    schedule: Schedule
+    game_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    game_ids: tuple[int, ...]
+    rows: list[dict]
+    records: list[str]  # JSON lines, empty unless the run keeps records
+
+
+def play_batch(batch: Batch) -> BatchResult:
+    config = batch.config
+    rules = config.rules()
+    rows, records = [], []
+    for game_id in batch.game_ids:
+        slot = batch.schedule.slot(game_id)
+        pairing = batch.pairings[slot.pairing]
+        specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
+        record = play_game(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None)
+        rows.append(game_row(rules, slot, list(batch.entrants), pairing, record))
+        if config.records:
+            records.append(json.dumps({"game_id": game_id, **record}))
+    log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
+    return BatchResult(batch.game_ids, rows, records)

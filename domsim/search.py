@@ -1,0 +1,247 @@
+"""Determinized search (R-LEVEL insane): every legal move is played out to the end of the hand
+on the same sampled deals, and the move with the best average value is chosen.
+
+A deal is a referee `State` at the view's position with the hidden hands filled in. From it a
+move is valued by a fast playout (every seat dumps its heaviest playable tile, now and then a
+random one) or, once few tiles remain, no boneyard is left and the game has two sides, by an
+exact alpha-beta solver with a transposition table. Values are in the variant's own currency
+(`Judge`)."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from statistics import fmean
+
+from .belief import belief_of
+from .engine import State
+from .rules import Rules
+from .tiles import ALL_TILES_MASK, PIPS, TILE_B
+from .view import Move, PlayerView, move_int, move_value
+
+#: Share of the target that winning (or losing) the match is worth on top of the hand's points.
+MATCH_SHARE = 0.5
+#: Samples between two checks for a clear winner, and the paired z-score that stops the search.
+BATCH = 8
+CLEAR_Z = 3.0
+
+_HEAVIEST = tuple(PIPS[m >> 2] * 8 + TILE_B[m >> 2] for m in range(28 * 4))
+
+
+class Judge:
+    """The value of a finished hand for one seat, in the variant's currency: its side's points
+    minus the others' (kozel: the records against, reversed), classic's win share, and a bonus
+    or penalty of `MATCH_SHARE * target` when the hand decides the match (kozel: the goats)."""
+
+    def __init__(self, rules: Rules, seat: int) -> None:
+        self.seat = seat
+        self.side = rules.side_of(seat)
+        self.scheme = rules.variant.scoring
+        self.bonus = MATCH_SHARE * rules.target
+
+    def __call__(self, state: State) -> float:
+        result = state.hand_results[-1]
+        if self.scheme == "classic":
+            return 1 / len(result.winners) if self.seat in result.winners else 0.0
+        points = result.points
+        mine = points[self.side]
+        others = (sum(points) - mine) / (len(points) - 1)
+        value = others - mine if self.scheme == "kozel" else mine - others
+        if state.match_over:
+            value += self.bonus if self.seat in state.match_winners else -self.bonus
+        return value
+
+
+def position(view: PlayerView) -> State:
+    """A referee State at the view's position: the line, the fives points, the scores and the
+    seat to move as in the game; every hand holds placeholder tiles until `with_deal`."""
+    rules = view.rules
+    played = [0] * rules.players
+    draws = 0
+    for event in view.history:
+        if event.kind == "play":
+            played[event.seat] |= 1 << event.tile.id
+        draws += event.kind == "draw"
+    # Unplayed tiles in every hand keep hands from emptying while the history is replayed.
+    filler = ALL_TILES_MASK & ~sum(played)
+    state = State(rules)
+    state.carry = view.carry
+    state.start_hand([p | filler for p in played], [0] * draws, view.leader)
+    for event in view.history:
+        if event.kind == "play":
+            state.play(event.tile.id << 2 | event.end)
+        elif event.kind == "draw":
+            state.draw()
+        else:
+            state.pass_turn()
+    state.scores = list(view.scores)
+    return state
+
+
+def with_deal(template: State, hands: list[int], boneyard: list[int]) -> State:
+    """A copy of `template` holding a full deal: every hand, and the boneyard in draw order."""
+    state = template.copy()
+    state.hands = hands
+    state.boneyard = boneyard if state.rules.variant.draws else []
+    state.drawn = 0
+    return state
+
+
+def playout(state: State, random_share: float, rng: random.Random) -> State:
+    """Play `state` to the end of the hand: heaviest playable tile first, a random legal one with
+    probability `random_share`. Returns the (mutated) state."""
+    draws = state.rules.variant.draws
+    heaviest = _HEAVIEST.__getitem__
+    chance = rng.random
+    while not state.hand_over:
+        moves = state.legal_moves()
+        if not moves:
+            if draws and state.can_draw():
+                state.draw()
+            else:
+                state.pass_turn()
+        elif len(moves) == 1:
+            state.play(moves[0])
+        elif random_share and chance() < random_share:
+            state.play(moves[int(chance() * len(moves))])
+        else:
+            state.play(max(moves, key=heaviest))
+    return state
+
+
+def solvable(state: State, max_tiles: int) -> bool:
+    """Whether the exact solver applies: two sides, no spinner, nothing left to draw, and at
+    most `max_tiles` tiles in hands."""
+    return (state.rules.sides == 2 and not state.rules.variant.spinner
+            and not state.can_draw() and sum(state.hand_counts()) <= max_tiles)
+
+
+class Solver:
+    """Exact minimax value of a fully known position for the judge's side (alpha-beta, fail-soft,
+    with a transposition table of bounds keyed on the hands, ends, seat to move and passes, and
+    in fives the end counts and points made)."""
+
+    def __init__(self, judge: Judge) -> None:
+        self.judge = judge
+        self.table: dict[tuple, tuple[float, float]] = {}
+        self.nodes = 0
+
+    def value(self, state: State, alpha: float = -math.inf, beta: float = math.inf) -> float:
+        if state.hand_over:
+            return self.judge(state)
+        self.nodes += 1
+        key = (*state.hands, *state.ends[:2], state.to_move, state.passes)
+        if state.rules.variant.scoring == "fives":
+            key += (*state.end_counts[:2], *state.hand_points)
+        low, high = self.table.get(key, (-math.inf, math.inf))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        moves = state.legal_moves()
+        if not moves:
+            child = state.copy()
+            child.pass_turn()
+            best = self.value(child, alpha, beta)
+        else:
+            best = self._search(state, sorted(moves, key=_HEAVIEST.__getitem__, reverse=True),
+                                alpha, beta)
+        if best <= alpha:
+            self.table[key] = (low, best)
+        elif best >= beta:
+            self.table[key] = (best, high)
+        else:
+            self.table[key] = (best, best)
+        return best
+
+    def _search(self, state: State, moves: list[int], alpha: float, beta: float) -> float:
+        maximize = state.rules.side_of(state.to_move) == self.judge.side
+        best = -math.inf if maximize else math.inf
+        for move in moves:
+            child = state.copy()
+            child.play(move)
+            value = self.value(child, alpha, beta)
+            if maximize:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+
+class Search:
+    """Evaluates moves on a stream of deals. `deals(rng)` returns the next full deal as a State
+    at the position to decide (the seat to move being the judge's)."""
+
+    def __init__(self, judge: Judge, *, samples: int, budget_ms: float = 0.0,
+                 exact_tiles: int = 10, random_share: float = 0.1) -> None:
+        self.judge = judge
+        self.samples = samples
+        self.budget_ms = budget_ms
+        self.exact_tiles = exact_tiles
+        self.random_share = random_share
+
+    def best(self, moves: list[int], deals: Callable[[random.Random], State],
+             rng: random.Random) -> int:
+        values = self.evaluate(moves, deals, rng)
+        means = [fmean(v) for v in values]
+        return moves[max(range(len(moves)), key=lambda i: (means[i], _HEAVIEST[moves[i]]))]
+
+    def evaluate(self, moves: list[int], deals: Callable[[random.Random], State],
+                 rng: random.Random) -> list[list[float]]:
+        """Per move, its value on each deal drawn (the same deals for every move)."""
+        deadline = time.perf_counter() + self.budget_ms / 1000 if self.budget_ms else math.inf
+        values: list[list[float]] = [[] for _ in moves]
+        for done in range(1, self.samples + 1):
+            base = deals(rng)
+            solver = Solver(self.judge) if solvable(base, self.exact_tiles + 1) else None
+            for move, row in zip(moves, values, strict=True):
+                child = base.copy()
+                child.play(move)
+                if solver is not None:
+                    row.append(solver.value(child))
+                else:
+                    row.append(self.judge(playout(child, self.random_share, rng)))
+            if done % BATCH == 0 and (clear_winner(values)
+                                      or time.perf_counter() > deadline):
+                break
+        return values
+
+
+def clear_winner(values: list[list[float]]) -> bool:
+    """Whether the move with the best mean beats every other on the same deals by more than
+    CLEAR_Z standard errors of the paired difference."""
+    means = [fmean(v) for v in values]
+    best = max(range(len(values)), key=means.__getitem__)
+    n = len(values[best])
+    for i, row in enumerate(values):
+        if i == best:
+            continue
+        diffs = [a - b for a, b in zip(values[best], row, strict=True)]
+        mean = fmean(diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if mean <= CLEAR_Z * spread or mean <= 0:
+            return False
+    return True
+
+
+def choose(view: PlayerView, rng: random.Random, search: Search) -> Move:
+    """The move of the view's seat found by `search` on deals sampled from its belief."""
+    moves = [move_int(m) for m in view.legal_moves]
+    belief = belief_of(view)
+    template = position(view)
+    mine = sum(1 << t.id for t in view.hand)
+
+    def deals(rng: random.Random) -> State:
+        others, rest = belief.sample(rng)
+        hands = [mine if seat == view.seat else sum(1 << t for t in others[seat])
+                 for seat in range(view.players)]
+        return with_deal(template, hands, rest)
+
+    return move_value(search.best(moves, deals, rng))

@@ -1,0 +1,293 @@
+"""`domsim tourney` and `domsim/runner`: pairings and duplicate seatings (R-DUP), the schedule and
+its seeds (R-RNG), result files, resume after an interruption or a killed worker, and every
+option and error of the command."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from domsim.cli import main
+from domsim.rules import make_rules
+from domsim.runner import session
+from domsim.runner.pairings import make_pairings, parse_entrants, seat_specs
+from domsim.runner.schedule import Schedule, batches
+from domsim.runner.summary import margin, outcome
+from domsim.seeding import game_seed
+from domsim.strategy import StrategyError
+
+FAST = ["--variant", "classic", "-p", "easy", "-p", "medium", "--seed", "5", "--silent"]
+
+
+def tourney(*args, **env):
+    result = CliRunner().invoke(main, ["tourney", *args], catch_exceptions=False, env=env)
+    return result
+
+
+def table(out, name="games.parquet"):
+    """The games table without its timing columns (the only ones allowed to differ)."""
+    if name.endswith(".csv"):
+        with (out / name).open(newline="") as source:
+            rows = list(csv.DictReader(source))
+    else:
+        rows = pq.read_table(out / name).to_pylist()
+    return [{k: v for k, v in row.items() if not k.startswith("time_")} for row in rows]
+
+
+# -- pairings, seatings and schedule ----------------------------------------------------------
+def test_two_player_duplicate_swaps_hands():
+    """R-DUP, 2 players: seating 1 seats the pair the other way round."""
+    rules = make_rules("block", 2)
+    entrants = parse_entrants(["easy", "hard"], rules)
+    assert seat_specs(rules, entrants, (0, 1), 0) == ["easy", "hard"]
+    assert seat_specs(rules, entrants, (0, 1), 1) == ["hard", "easy"]
+
+
+def test_four_individual_players_rotate_seats():
+    """R-DUP, 3-4 individual players: each seating moves every entrant one seat on."""
+    rules = make_rules("block", 4)
+    entrants = parse_entrants(["a.b:A", "a.b:B", "a.b:C", "a.b:D"], rules)
+    seatings = [seat_specs(rules, entrants, (0, 1, 2, 3), r) for r in range(4)]
+    assert seatings[0] == ["a.b:A", "a.b:B", "a.b:C", "a.b:D"]
+    assert seatings[1] == ["a.b:D", "a.b:A", "a.b:B", "a.b:C"]
+    assert {tuple(s[seat] for s in seatings) for seat in range(4)} == {
+        ("a.b:A", "a.b:D", "a.b:C", "a.b:B"), ("a.b:B", "a.b:A", "a.b:D", "a.b:C"),
+        ("a.b:C", "a.b:B", "a.b:A", "a.b:D"), ("a.b:D", "a.b:C", "a.b:B", "a.b:A")}
+
+
+def test_team_entrant_takes_seats_0_and_2_and_teams_swap():
+    """R-DUP, team games: `hard+easy` sits at seats 0 and 2, then the teams swap places."""
+    rules = make_rules("kozel", 4)
+    entrants = parse_entrants(["hard+easy", "medium"], rules)
+    assert seat_specs(rules, entrants, (0, 1), 0) == ["hard", "medium", "easy", "medium"]
+    assert seat_specs(rules, entrants, (0, 1), 1) == ["medium", "hard", "medium", "easy"]
+
+
+def test_entrant_errors():
+    block, kozel = make_rules("block", 2), make_rules("kozel", 4)
+    with pytest.raises(StrategyError, match="not a team game"):
+        parse_entrants(["easy+hard", "medium"], block)
+    with pytest.raises(StrategyError, match="two specs"):
+        parse_entrants(["easy+hard+medium", "medium"], kozel)
+    with pytest.raises(StrategyError, match="given twice"):
+        parse_entrants(["easy", "easy"], block)
+    with pytest.raises(StrategyError, match="at least 2 entrants"):
+        parse_entrants(["easy"], block)
+
+
+def test_round_robin_and_gauntlet_pairings():
+    assert make_pairings(3, 2, "round-robin") == [(0, 1), (0, 2), (1, 2)]
+    assert make_pairings(4, 2, "gauntlet") == [(0, 1), (0, 2), (0, 3)]
+    assert make_pairings(4, 3, "gauntlet") == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+    assert make_pairings(2, 3, "round-robin") == [(0, 1, 0)]
+
+
+def test_schedule_every_seating_and_pairing_of_a_deal_shares_its_seed():
+    """R-RNG: a game's seed depends on (run seed, deal id) only."""
+    schedule = Schedule(games=12, pairings=3, sides=2, duplicate=True, seed=9)
+    slots = [schedule.slot(g) for g in range(12)]
+    assert [(s.deal_id, s.pairing, s.seating) for s in slots[:6]] == [
+        (0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (0, 2, 0), (0, 2, 1)]
+    assert {s.seed for s in slots[:6]} == {game_seed(9, 0)}
+    assert slots[6].deal_id == 1 and slots[6].seed == game_seed(9, 1)
+    assert schedule.games_per_pairing() == [4, 4, 4] and schedule.whole_deal_sets
+
+
+def test_schedule_without_duplicate_rotates_the_seating_per_deal():
+    schedule = Schedule(games=4, pairings=2, sides=2, duplicate=False, seed=0)
+    assert [(s.deal_id, s.pairing, s.seating) for s in map(schedule.slot, range(4))] == [
+        (0, 0, 0), (0, 1, 0), (1, 0, 1), (1, 1, 1)]
+
+
+def test_batches_cut_runs_of_consecutive_ids():
+    assert batches([0, 1, 2, 5, 6, 9], 2) == [[0, 1], [2], [5, 6], [9]]
+
+
+def test_outcome_and_margin_of_a_side():
+    rules = make_rules("block", 3)
+    assert outcome(rules, {0}, [0]) == 1 and outcome(rules, {1}, [0]) == 0
+    assert outcome(rules, {1}, [0, 1]) == 0.5
+    assert margin(rules, {0}, [[10, 0, 4], [0, 6, 0]]) == (10 - 2) + (0 - 3)
+    kozel = make_rules("kozel", 4)
+    assert margin(kozel, {1}, [[20, 0]]) == 20  # points recorded against team 0
+
+
+# -- the command: results, determinism, resume -------------------------------------------------
+def test_tourney_writes_games_summary_manifest_and_log(tmp_path):
+    out = tmp_path / "run"
+    result = tourney(*FAST, "--games", "12", "-j", "2", "--out", str(out), "--records")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "games.parquet", "manifest.json", "records.jsonl", "run.log", "summary.csv"]
+    rows = table(out)
+    assert [r["game_id"] for r in rows] == list(range(12))
+    assert [r["seating"] for r in rows[:2]] == [0, 1]
+    assert (rows[0]["seat_0"], rows[1]["seat_0"]) == ("easy", "medium")
+    assert rows[0]["seed"] == rows[1]["seed"] == game_seed(5, 0)
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert [r["game_id"] for r in records] == list(range(12))
+    assert records[0]["hands"][0]["deal"] == records[1]["hands"][0]["deal"]
+    summary = list(csv.DictReader((out / "summary.csv").open()))
+    easy = summary[0]
+    assert (easy["pairing"], easy["entrant"], easy["games"]) == ("all", "easy", "12")
+    assert int(easy["wins"]) + int(easy["losses"]) + int(easy["shared"]) == 12
+    wins = sum(r["winners"] in ("0",) and r["seat_0"] == "easy"
+               or r["winners"] == "1" and r["seat_1"] == "easy" for r in rows)
+    assert int(easy["wins"]) == wins
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["partial"] is False and manifest["games_completed"] == 12
+    assert manifest["seed"] == 5 and manifest["pairings"] == [
+        {"pairing": "easy vs medium", "games": 12}]
+    assert len(manifest["entrants"][0]["members"][0]["sha256"]) == 64
+    assert "ForkProcess" in (out / "run.log").read_text()  # worker records reach run.log
+    assert result.stdout.splitlines()[1].startswith("all ")
+    assert result.stdout.splitlines()[-1] == f"12 games written to {out}"
+
+
+def test_one_and_two_workers_write_identical_results(tmp_path):
+    """R-RNG: the files do not depend on the worker count (timing columns aside)."""
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        assert tourney(*FAST, "--games", "16", "-j", workers, "--out", str(out)).exit_code == 0
+    assert table(tmp_path / "1") == table(tmp_path / "2")
+    assert (tmp_path / "1" / "summary.csv").read_text() == (tmp_path / "2" / "summary.csv"
+                                                            ).read_text()
+
+
+def test_interrupted_then_resumed_equals_a_straight_run(tmp_path, monkeypatch):
+    straight, broken = tmp_path / "straight", tmp_path / "broken"
+    args = [*FAST, "--games", "30", "-j", "2", "--output-format", "csv", "--records"]
+    assert tourney(*args, "--out", str(straight)).exit_code == 0
+    calls = []
+
+    def interrupt(self, games, tally):  # Ctrl-C once, after the first batch
+        calls.append(games)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(session.ProgressBar, "__call__", interrupt)
+    result = tourney(*args, "--out", str(broken))
+    assert result.exit_code == 1
+    assert f"Resume with: domsim tourney --out {broken} --resume" in result.output
+    manifest = json.loads((broken / "manifest.json").read_text())
+    assert manifest["partial"] is True and 0 < manifest["games_completed"] < 30
+    assert len(table(broken, "games.csv")) == manifest["games_completed"]
+    monkeypatch.undo()
+    result = tourney("--out", str(broken), "--resume", "--silent", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert table(broken, "games.csv") == table(straight, "games.csv")
+    assert (broken / "summary.csv").read_text() == (straight / "summary.csv").read_text()
+    assert not (broken / "parts").exists()
+    assert json.loads((broken / "manifest.json").read_text())["partial"] is False
+
+    def untimed(out):
+        return [{k: v for k, v in json.loads(line).items() if k != "timing"}
+                for line in (out / "records.jsonl").read_text().splitlines()]
+    assert untimed(broken) == untimed(straight)
+
+
+KILLER = '''
+import os
+import signal
+from pathlib import Path
+
+from domsim.strategy import Strategy
+
+class Killer(Strategy):
+    """Dies outright (SIGKILL) the first time it is asked, then plays the first legal move."""
+    def choose(self, view):
+        marker = Path(__file__).with_suffix(".fired")
+        if not marker.exists():
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return view.legal_moves[0]
+'''
+
+
+def test_a_killed_worker_loses_only_its_batch_and_resume_completes(tmp_path):
+    bot = tmp_path / "killer.py"
+    bot.write_text(KILLER)
+    args = ["--variant", "classic", "-p", "easy", "-p", str(bot), "--seed", "2", "--silent",
+            "--games", "24", "-j", "2"]
+    broken, straight = tmp_path / "broken", tmp_path / "straight"
+    result = tourney(*args, "--out", str(broken))
+    assert result.exit_code == 1 and "a worker process died" in result.output
+    assert json.loads((broken / "manifest.json").read_text())["partial"] is True
+    assert tourney("--out", str(broken), "--resume", "--silent").exit_code == 0
+    assert tourney(*args, "--out", str(straight)).exit_code == 0
+    assert table(broken) == table(straight)
+
+
+def test_team_entrants_gauntlet_and_options(tmp_path):
+    out = tmp_path / "kozel"
+    result = tourney("--variant", "kozel", "-p", "easy+medium", "-p", "easy", "-p", "medium",
+                     "--format", "gauntlet", "--games", "8", "--target", "30", "--seed", "1",
+                     "--no-duplicate", "--move-time-limit", "0", "--silent", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    rows = table(out)
+    assert [r["pairing"] for r in rows[:4]] == ["easy+medium vs easy", "easy+medium vs medium"] * 2
+    assert [r["seating"] for r in rows[:4]] == [0, 0, 1, 1]
+    assert rows[0]["deal_id"] == rows[1]["deal_id"] == 0
+    assert (rows[0]["seat_0"], rows[0]["seat_2"]) == ("easy", "medium")
+    assert (rows[2]["seat_1"], rows[2]["seat_3"]) == ("easy", "medium")
+    config = json.loads((out / "manifest.json").read_text())["config"]
+    assert config["options"] == {"target": "30"} and config["duplicate"] is False
+    assert config["move_time_limit"] == 0
+
+
+def test_default_entrants_are_the_registered_levels(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = tourney("--variant", "classic", "--games", "3", "-j", "1")
+    assert result.exit_code == 0, result.output
+    (run,) = (tmp_path / "results").iterdir()
+    assert run.name.startswith("classic-")
+    entrants = [e["name"] for e in json.loads((run / "manifest.json").read_text())["entrants"]]
+    assert entrants[:2] == ["easy", "medium"]
+    assert "do not fill whole deal sets" in result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([], "missing --variant"),
+    (["--variant", "nope", "-p", "easy", "-p", "medium"], "unknown variant 'nope'"),
+    (["--variant", "block", "--players", "5", "-p", "easy", "-p", "medium"], "not 5"),
+    (["--variant", "block", "-p", "easy"], "at least 2 entrants"),
+    (["--variant", "block", "-p", "easy", "-p", "nobot"], "unknown strategy 'nobot'"),
+    (["--variant", "block", "-p", "easy+hard", "-p", "medium"], "not a team game"),
+    (["--variant", "block", "-p", "easy", "-p", "medium", "-o", "bad"], "KEY=VALUE"),
+    (["--variant", "classic", "-p", "easy", "-p", "medium", "--target", "5"], "no option"),
+    (["--resume"], "nothing to resume"),
+    (["--variant", "block", "-p", "easy", "-p", "medium", "--backend", "dask"], "--scheduler"),
+    (["--variant", "block", "-p", "easy", "-p", "medium", "--scheduler", "x"], "--backend dask"),
+    (["--variant", "block", "-p", "easy", "-p", "medium", "--backend", "dask", "--scheduler",
+      "tcp://127.0.0.1:1"], "not built yet"),
+])
+def test_errors_are_one_line(tmp_path, args, message):
+    result = tourney(*args, "--out", str(tmp_path / "x"), "--silent")
+    assert result.exit_code == 1
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--workers", "0"], ["--format", "swiss"],
+                                  ["--output-format", "xlsx"], ["--move-time-limit", "-1"]])
+def test_bad_option_values_are_usage_errors(args):
+    result = tourney(*FAST, *args)
+    assert result.exit_code == 2 and "Invalid value" in result.stderr
+
+
+def test_existing_folder_is_refused_and_resume_checks_settings(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    result = tourney(*FAST, "--games", "2", "--out", str(out))
+    assert result.exit_code == 1 and "already exists" in result.stderr
+    assert "--resume needs --out" in tourney("--resume").stderr
+    out.rmdir()
+    assert tourney(*FAST, "--games", "2", "-j", "1", "--out", str(out)).exit_code == 0
+    result = tourney("--out", str(out), "--resume", "--games", "4", "--seed", "6")
+    assert result.exit_code == 1
+    assert "games was 2, now 4; seed was 5, now 6" in result.stderr
+    result = tourney("--out", str(out), "--resume", "--silent")
+    assert result.exit_code == 0 and "2 games written" in result.stdout

@@ -43,7 +43,7 @@ class Cheater(Strategy):
         assert state.to_move == view.seat, "install() the view hook before playing"
         search = Search(Judge(view.rules, view.seat), **self.options)
         moves = [move_int(m) for m in view.legal_moves]
-        return move_value(search.best(moves, lambda rng: state.copy(), self.rng))
+        return move_value(search.best(moves, lambda rng: (state.copy(), 1.0), self.rng))
 
 
 class TimedInsane(Insane):

@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from statistics import fmean
 
-from .belief import belief_of
+from .belief import PlayModel, belief_of
 from .engine import State
 from .rules import Rules
-from .tiles import ALL_TILES_MASK, PIPS, TILE_B
+from .tiles import ALL_TILES_MASK, NUMBER_MASK, PIPS, TILE_B
 from .view import Move, PlayerView, move_int, move_value
 
 #: Share of the target that winning (or losing) the match is worth on top of the hand's points.
@@ -28,6 +28,9 @@ BATCH = 8
 CLEAR_Z = 3.0
 
 _HEAVIEST = tuple(PIPS[m >> 2] * 8 + TILE_B[m >> 2] for m in range(28 * 4))
+#: _FITTING[numbers]: the tiles showing any number of the bitmask `numbers`.
+_FITTING = tuple(sum(NUMBER_MASK[n] for n in range(7) if numbers >> n & 1)
+                 for numbers in range(128))
 
 
 class Judge:
@@ -54,9 +57,10 @@ class Judge:
         return value
 
 
-def position(view: PlayerView) -> State:
+def position(view: PlayerView) -> tuple[State, list[int]]:
     """A referee State at the view's position: the line, the fives points, the scores and the
-    seat to move as in the game; every hand holds placeholder tiles until `with_deal`."""
+    seat to move as in the game; every hand holds placeholder tiles until `with_deal`. Also the
+    tiles that fitted the open ends before each action of the history."""
     rules = view.rules
     played = [0] * rules.players
     draws = 0
@@ -69,7 +73,9 @@ def position(view: PlayerView) -> State:
     state = State(rules)
     state.carry = view.carry
     state.start_hand([p | filler for p in played], [0] * draws, view.leader)
+    fits = []
     for event in view.history:
+        fits.append(_FITTING[state.open_numbers()] if fits else ALL_TILES_MASK)
         if event.kind == "play":
             state.play(event.tile.id << 2 | event.end)
         elif event.kind == "draw":
@@ -77,7 +83,7 @@ def position(view: PlayerView) -> State:
         else:
             state.pass_turn()
     state.scores = list(view.scores)
-    return state
+    return state, fits
 
 
 def with_deal(template: State, hands: list[int], boneyard: list[int]) -> State:
@@ -187,61 +193,79 @@ class Search:
         self.exact_tiles = exact_tiles
         self.random_share = random_share
 
-    def best(self, moves: list[int], deals: Callable[[random.Random], State],
+    def best(self, moves: list[int], deals: Callable[[random.Random], tuple[State, float]],
              rng: random.Random) -> int:
-        values = self.evaluate(moves, deals, rng)
-        means = [fmean(v) for v in values]
+        values, weights = self.evaluate(moves, deals, rng)
+        means = [weighted_mean(v, weights) for v in values]
         return moves[max(range(len(moves)), key=lambda i: (means[i], _HEAVIEST[moves[i]]))]
 
-    def evaluate(self, moves: list[int], deals: Callable[[random.Random], State],
-                 rng: random.Random) -> list[list[float]]:
-        """Per move, its value on each deal drawn (the same deals for every move)."""
+    def evaluate(self, moves: list[int], deals: Callable[[random.Random], tuple[State, float]],
+                 rng: random.Random) -> tuple[list[list[float]], list[float]]:
+        """Per move, its value on each deal drawn (the same deals for every move), and each
+        deal's weight."""
         deadline = time.perf_counter() + self.budget_ms / 1000 if self.budget_ms else math.inf
         values: list[list[float]] = [[] for _ in moves]
+        weights: list[float] = []
+        solver = Solver(self.judge)  # its table holds whole deals, so every deal may share it
         for done in range(1, self.samples + 1):
-            base = deals(rng)
-            solver = Solver(self.judge) if solvable(base, self.exact_tiles + 1) else None
+            base, weight = deals(rng)
+            weights.append(weight)
+            exact = solvable(base, self.exact_tiles + 1)
             for move, row in zip(moves, values, strict=True):
                 child = base.copy()
                 child.play(move)
-                if solver is not None:
+                if exact:
                     row.append(solver.value(child))
                 else:
                     row.append(self.judge(playout(child, self.random_share, rng)))
-            if done % BATCH == 0 and (clear_winner(values)
+            if done % BATCH == 0 and (clear_winner(values, weights)
                                       or time.perf_counter() > deadline):
                 break
-        return values
+        return values, weights
 
 
-def clear_winner(values: list[list[float]]) -> bool:
-    """Whether the move with the best mean beats every other on the same deals by more than
-    CLEAR_Z standard errors of the paired difference."""
-    means = [fmean(v) for v in values]
+def weighted_mean(values: list[float], weights: list[float]) -> float:
+    total = sum(weights)
+    if not total:
+        return fmean(values)
+    return sum(v * w for v, w in zip(values, weights, strict=True)) / total
+
+
+def clear_winner(values: list[list[float]], weights: list[float]) -> bool:
+    """Whether the move with the best weighted mean beats every other on the same deals by more
+    than CLEAR_Z standard errors of the paired difference (over the effective sample size)."""
+    total = sum(weights)
+    if not total:
+        return False
+    means = [weighted_mean(v, weights) for v in values]
     best = max(range(len(values)), key=means.__getitem__)
-    n = len(values[best])
+    effective = total * total / sum(w * w for w in weights)
+    if effective < 2:
+        return False
     for i, row in enumerate(values):
         if i == best:
             continue
         diffs = [a - b for a, b in zip(values[best], row, strict=True)]
-        mean = fmean(diffs)
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        if mean <= CLEAR_Z * spread or mean <= 0:
+        mean = weighted_mean(diffs, weights)
+        variance = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total
+        if mean <= 0 or mean <= CLEAR_Z * math.sqrt(variance / (effective - 1)):
             return False
     return True
 
 
-def choose(view: PlayerView, rng: random.Random, search: Search) -> Move:
-    """The move of the view's seat found by `search` on deals sampled from its belief."""
+def choose(view: PlayerView, rng: random.Random, search: Search, beta: float) -> Move:
+    """The move of the view's seat found by `search` on deals sampled from its belief, each
+    weighted by how likely the other seats' plays were on it (`PlayModel`; beta 0: not)."""
     moves = [move_int(m) for m in view.legal_moves]
     belief = belief_of(view)
-    template = position(view)
+    template, fits = position(view)
+    model = PlayModel(view, fits, beta) if beta else None
     mine = sum(1 << t.id for t in view.hand)
 
-    def deals(rng: random.Random) -> State:
+    def deals(rng: random.Random) -> tuple[State, float]:
         others, rest = belief.sample(rng)
         hands = [mine if seat == view.seat else sum(1 << t for t in others[seat])
                  for seat in range(view.players)]
-        return with_deal(template, hands, rest)
+        return with_deal(template, hands, rest), model.likelihood(hands) if model else 1.0
 
     return move_value(search.best(moves, deals, rng))

@@ -3,6 +3,7 @@ gets nothing else: never another hand's tiles, never the boneyard order."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -69,9 +70,9 @@ class PlayerView:
 
     `ends[e]` is the number showing on open end e (None: not open); `end_counts[e]` is what open
     end e adds to the fives count now (a double there counts both halves, an empty short side of
-    the spinner 0); `history` is every action of
-    this hand in order; `scores` are per side (seat, or team 0 = seats 0 and 2 in team games);
-    `legal_moves` are the plays allowed now (there is always at least one)."""
+    the spinner 0; while the lead is alone the count is its pip total instead); `history` is
+    every action of this hand in order; `scores` are per side (seat, or team 0 = seats 0 and 2
+    in team games); `legal_moves` are the plays allowed now (there is always at least one)."""
 
     rules: Rules
     seat: int
@@ -108,6 +109,16 @@ class PlayerView:
         return (self.seat + 2) % 4 if self.rules.variant.teams else None
 
 
+# Events are immutable, so one per distinct action serves every view.
+_event_of_cached = functools.cache(event_of)
+_NO_ENDS = (None, None, None, None)
+#: _BYTE_TILES[k][m]: the Tiles set in byte k of a hand mask being m (tile ids end at 27).
+_BYTE_TILES: tuple[tuple[tuple[Tile, ...], ...], ...] = tuple(
+    tuple(tuple(TILES[t] for t in tiles_of(byte << 8 * k)) for byte in range(256 if k < 3 else 16))
+    for k in range(4)
+)
+
+
 class ViewBuilder:
     """Builds views for one match, converting each public action to an Event only once."""
 
@@ -119,18 +130,20 @@ class ViewBuilder:
         if state.hand_number != self._hand:
             self._events, self._hand = [], state.hand_number
         events = self._events
-        for action in state.history[len(events):]:
-            events.append(event_of(action))
+        events.extend(map(_event_of_cached, state.history[len(events):]))
         seat = state.to_move
-        ends = tuple(state.ends[e] if e < state.n_ends else None for e in range(4))
+        width = 4 if state.spins else 2
+        ends = tuple(state.ends[:state.n_ends]) + _NO_ENDS[state.n_ends:width]
         spinner = state.spinner_number()
+        hand = state.hands[seat]
         return PlayerView(
             rules=state.rules,
             seat=seat,
-            hand=tuple(TILES[t] for t in tiles_of(state.hands[seat])),
-            ends=ends if state.rules.variant.spinner else ends[:2],
+            hand=(_BYTE_TILES[0][hand & 0xFF] + _BYTE_TILES[1][hand >> 8 & 0xFF]
+                  + _BYTE_TILES[2][hand >> 16 & 0xFF] + _BYTE_TILES[3][hand >> 24]),
+            ends=ends,
             history=tuple(events),
-            hand_counts=tuple(state.hand_counts()),
+            hand_counts=tuple(map(int.bit_count, state.hands)),
             boneyard_count=state.boneyard_left(),
             can_draw=state.can_draw(),
             scores=tuple(state.scores),
@@ -140,5 +153,5 @@ class ViewBuilder:
             leader=state.leader,
             spinner=None if spinner < 0 else spinner,
             end_counts=tuple(state.end_counts[:state.n_ends]),
-            legal_moves=tuple(_MOVES[m] for m in moves),
+            legal_moves=tuple(map(_MOVES.__getitem__, moves)),
         )

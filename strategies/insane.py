@@ -19,9 +19,11 @@ class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
     def __init__(self, *, samples: int = 24, budget_ms: float = 0.0, exact_tiles: int = 10,
-                 random_share: float = 0.1) -> None:
+                 random_share: float = 0.1, beta: float = 0.4) -> None:
         self.options = dict(samples=samples, budget_ms=budget_ms, exact_tiles=exact_tiles,
                             random_share=random_share)
+        self.beta = beta
 
     def choose(self, view: PlayerView) -> Move:
-        return choose(view, self.rng, Search(Judge(view.rules, view.seat), **self.options))
+        search = Search(Judge(view.rules, view.seat), **self.options)
+        return choose(view, self.rng, search, self.beta)

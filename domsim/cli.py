@@ -6,24 +6,31 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import click
 
 from . import __version__
+from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
-from .runner.config import OUTPUT_FORMATS
+from .runner.calibrate import calibration_variants, run_calibration
+from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, compare_lines, run_compare
+from .runner.config import OUTPUT_FORMATS, ConfigError
 from .runner.local import default_workers
 from .runner.pairings import FORMATS
-from .runner.session import BACKENDS, resolve_config, run_session
+from .runner.scenario import ScenarioError, load_scenario
+from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
 from .runner.tourney import TourneyError
+from .stats import ELO_MODELS, Sprt
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
 
-USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError)
+USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
+               RunError)
 
 
 def user_errors(command):
@@ -182,7 +189,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--seed", type=int, default=None, help="Run seed (default: random, kept in the "
               "manifest).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
-              show_default="all cores", help="Worker processes.")
+              show_default="all cores",
+              help="Worker processes (with --backend dask: the cluster's threads).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/<variant>-<timestamp>); never overwritten.")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="parquet",
@@ -223,6 +231,39 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     _tourney_session(config, out, resume, workers, backend, scheduler, silent)
 
 
+@main.command()
+@click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--games", "-g", type=click.IntRange(min=1), help="Instead of the file's games.")
+@click.option("--seed", type=int, help="Instead of the file's seed.")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the file's, else all cores).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: the file's, else results/<scenario>-<timestamp>).")
+@click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
+@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@click.option("--backend", type=click.Choice(BACKENDS), default=None,
+              help="Instead of the file's backend (default local).")
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@user_errors
+def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler) -> None:
+    """Run the tourney a SCENARIO file (TOML) describes, as `domsim tourney` would.
+
+    Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
+    seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
+    records, backend, scheduler. The options given here override the file's.
+
+    Example: domsim run scenarios/block-levels.toml --games 4000
+    """
+    loaded = load_scenario(scenario)
+    given = loaded.settings | {key: value for key, value in (("games", games), ("seed", seed))
+                               if value is not None}
+    config, out = resolve_config(given, out or loaded.out, resume, name=scenario.stem)
+    backend = backend or loaded.backend or "local"
+    scheduler = scheduler or (loaded.scheduler if backend == "dask" else None)
+    _tourney_session(config, out, resume, workers or loaded.workers or default_workers(),
+                     backend, scheduler, silent)
+
+
 def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -> None:
     """Run, print the summary table, and say how to resume a run that stopped early."""
     command = ["domsim", *sys.argv[1:]]
@@ -233,6 +274,164 @@ def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -
     if outcome.partial:
         reason = outcome.stopped or "stopped"
         raise click.ClickException(
-            f"{reason} after {outcome.done} of {outcome.total} games; what finished is in "
-            f"{out}. Resume with: domsim tourney --out {out} --resume")
+            f"{reason} after {outcome.done} of {outcome.total} games; {resume_hint(out)}")
     click.echo(f"{outcome.total} games written to {out}")
+
+
+SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, show_default=True,
+                       help="Bootstrap resamplings of whole deals for the rating intervals.")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object.")
+@SAMPLES
+@user_errors
+def stats(run_dir, as_json, samples) -> None:
+    """Print the statistics of a finished or partial run: joint ratings with bootstrap intervals
+    and the probability each entrant is stronger than each other, the ladder verdict, and per
+    pair of entrants the win rate, Elo, normalized Elo and LOS over duplicate deals with the
+    deal outcomes and the variance saved by duplicate play.
+
+    Example: domsim stats results/block-20261129-101500 --json
+    """
+    figures = run_statistics(load_run(run_dir), samples)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    for line in statistics_lines(figures):
+        click.echo(line)
+
+
+@main.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.option("--players", "-n", type=int, default=None, help="Number of players.")
+@click.option("--elo0", type=float, default=None,
+              help=f"Elo of A over B under H0 [{DEFAULT_BOUNDS[0]:g}].")
+@click.option("--elo1", type=float, default=None,
+              help=f"Elo of A over B under H1 [{DEFAULT_BOUNDS[1]:g}].")
+@click.option("--elo-model", type=click.Choice(ELO_MODELS), default="logistic",
+              show_default=True, help="Unit of --elo0/--elo1 (normalized: fishtest's nElo).")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=None,
+              help="Without --elo0/--elo1: play exactly this many games, no test; with them: "
+                   f"the most to play [{COMPARE_LIMIT}].")
+@click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+              show_default="all cores", help="Worker processes.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default results/compare-<timestamp>); never overwritten.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Rule option, e.g. target=200.")
+@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@user_errors
+def compare(a, b, variant, players, elo0, elo1, elo_model, games, seed, workers, out, options,
+            silent) -> None:
+    """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
+    sequential probability ratio test on the deals (fishtest's GSPRT, alpha = beta = 0.05)
+    accepts H0 (Elo of A = elo0) or H1 (= elo1), then print the verdict, the Elo estimate with
+    its interval, the games it took and the variance duplicate play saved.
+
+    Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
+    """
+    sprt = _sequential_test(elo0, elo1, elo_model, games)
+    given = {"variant": variant, "players": players, "entrants": (a, b),
+             "games": games or COMPARE_LIMIT, "options": parse_options(options)}
+    if seed is not None:
+        given["seed"] = seed
+    config, out = resolve_config(given, out, False, name="compare")
+    result = run_compare(config, out, sprt, workers=workers, silent=silent,
+                         command=["domsim", *sys.argv[1:]])
+    for line in compare_lines(result):
+        click.echo(line)
+    if result.stopped:
+        raise click.ClickException(f"{result.stopped} after {result.progress.games} games; what "
+                                   f"finished is in {out}")
+
+
+def _sequential_test(elo0, elo1, model: str, games: int | None) -> Sprt | None:
+    """The test --elo0/--elo1 ask for (both or neither); none for --games alone."""
+    if (elo0 is None) != (elo1 is None):
+        raise click.ClickException("give --elo0 and --elo1 together")
+    if elo0 is None:
+        if games is not None:
+            return None
+        elo0, elo1 = DEFAULT_BOUNDS
+    if elo1 <= elo0:
+        raise click.ClickException(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
+    return Sprt(elo0, elo1, model=model)
+
+
+@main.command()
+@click.option("--variant", "-v", "variants", multiple=True,
+              help="Rule set to calibrate (repeat for more).")
+@click.option("--all", "every", is_flag=True, help="Calibrate every rule set.")
+@click.option("--players", "-n", type=int, default=None, help="Number of players.")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games per rule set, spread over the pairings of levels.")
+@click.option("--level", "levels", multiple=True, metavar="SPEC",
+              help="A level to calibrate, weakest first (repeat; default: every built-in one).")
+@click.option("--seed", type=int, default=None, help="Run seed (default: random).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+              show_default="all cores", help="Worker processes.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
+@SAMPLES
+@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@user_errors
+def calibrate(variants, every, players, games, levels, seed, workers, out, samples,
+              silent) -> None:
+    """Play the built-in levels against each other in each rule set and write the calibration
+    report: report.html with the rating ladder, the head-to-head win rates, points per hand,
+    how hands end and decision times, the charts as PNG and every table as CSV; the runs are in
+    the folder too, one per rule set. In kozel each level plays with a partner of at least hard.
+
+    Example: domsim calibrate --all --games 4000 --out results/calibration
+    """
+    names = calibration_variants(variants, every)
+    config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
+                                 out, False, name="calibrate")
+    command = ["domsim", *sys.argv[1:]]
+
+    def run(config, folder):
+        return run_session(config, folder, resume=False, workers=workers, backend="local",
+                           scheduler=None, silent=silent, command=command)
+
+    folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
+                                       players=players, levels=levels, run=run)
+    _write_report(folders, out, samples)
+    if outcome.partial:
+        raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "
+                                   f"{outcome.done} of {outcome.total} games; the report covers "
+                                   "what finished")
+
+
+@main.command()
+@click.argument("run_dirs", metavar="RUN_DIR...", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Report folder (default results/report-<timestamp>); never overwritten.")
+@SAMPLES
+@user_errors
+def report(run_dirs, out, samples) -> None:
+    """Build the calibration report (report.html, PNG charts, CSV tables) from finished or
+    partial runs, one section per run.
+
+    Example: domsim report results/block-levels results/kozel-levels --out results/report
+    """
+    if not run_dirs:
+        raise click.ClickException("give at least one RUN_DIR: a tourney's --out folder")
+    out = out or Path("results") / f"report-{datetime.now():%Y%m%d-%H%M%S}"
+    if out.exists():
+        raise click.ClickException(f"{out} already exists: choose another --out")
+    _write_report(run_dirs, out, samples)
+
+
+def _write_report(run_dirs, out: Path, samples: int) -> None:
+    from .report import write_report  # matplotlib takes a third of a second to import
+
+    runs = [run_statistics(load_run(path), samples) for path in run_dirs]
+    page = write_report(runs, out)
+    for figures in runs:
+        click.echo(f"{figures['variant']}: {ladder_line(figures['ladder'])}")
+    click.echo(f"report written to {page}")

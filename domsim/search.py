@@ -5,7 +5,8 @@ A deal is a referee `State` at the view's position with the hidden hands filled 
 move is valued by a fast playout (every seat dumps its heaviest playable tile, now and then a
 random one) or, once few tiles remain, no boneyard is left and the game has two sides, by an
 exact alpha-beta solver with a transposition table. Values are in the variant's own currency
-(`Judge`)."""
+(`Judge`). Each deal is weighted by how likely the other seats' plays were on it
+(`belief.PlayModel`), and sampling stops early once one move is clearly best."""
 
 from __future__ import annotations
 
@@ -28,9 +29,18 @@ BATCH = 8
 CLEAR_Z = 3.0
 
 _HEAVIEST = tuple(PIPS[m >> 2] * 8 + TILE_B[m >> 2] for m in range(28 * 4))
-#: _FITTING[numbers]: the tiles showing any number of the bitmask `numbers`.
-_FITTING = tuple(sum(NUMBER_MASK[n] for n in range(7) if numbers >> n & 1)
-                 for numbers in range(128))
+
+
+def _fitting(numbers: int) -> int:
+    """The tiles showing any number of the bitmask `numbers`."""
+    mask = 0
+    for n in range(7):
+        if numbers >> n & 1:
+            mask |= NUMBER_MASK[n]
+    return mask
+
+
+_FITTING = tuple(_fitting(numbers) for numbers in range(128))
 
 
 class Judge:
@@ -132,12 +142,10 @@ class Solver:
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
         self.table: dict[tuple, tuple[float, float]] = {}
-        self.nodes = 0
 
     def value(self, state: State, alpha: float = -math.inf, beta: float = math.inf) -> float:
         if state.hand_over:
             return self.judge(state)
-        self.nodes += 1
         key = (*state.hands, *state.ends[:2], state.to_move, state.passes)
         if state.rules.variant.scoring == "fives":
             key += (*state.end_counts[:2], *state.hand_points)
@@ -186,7 +194,9 @@ class Search:
     at the position to decide (the seat to move being the judge's)."""
 
     def __init__(self, judge: Judge, *, samples: int, budget_ms: float = 0.0,
-                 exact_tiles: int = 10, random_share: float = 0.1) -> None:
+                 exact_tiles: int = 7, random_share: float = 0.1) -> None:
+        """`exact_tiles`: solve exactly once at most this many tiles are in hands after the
+        move; `budget_ms` (0: none) stops sampling at the first check past it."""
         self.judge = judge
         self.samples = samples
         self.budget_ms = budget_ms

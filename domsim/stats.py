@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 Z95 = 1.959963984540054
 
@@ -37,3 +42,404 @@ def moments_interval(n: int, total: float, total_squares: float,
     variance = max(0.0, (total_squares - total * total / n) / (n - 1))
     half = z * math.sqrt(variance / n)
     return mean, mean - half, mean + half
+
+
+# -- Elo, normalized Elo and LOS of a head-to-head score ------------------------------------------
+#: fishtest's `nelo_divided_by_nt`: normalized Elo per unit of t-value (the slope 800/ln 10).
+NELO_PER_T = 800 / math.log(10)
+SCORE_CLAMP = 1e-3  # as fishtest: a score of 0 or 1 maps to about -/+1200 Elo, not infinity
+
+
+def phi(x: float) -> float:
+    """Standard normal distribution function, from erfc."""
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def elo_from_score(score: float, ref: float = 0.5) -> float:
+    """Logistic Elo of an expected score: 400 log10(odds(score) / odds(ref)), odds(p) = p/(1-p).
+
+    `ref` is the score of two equals: 1/2 head to head; k/(k+m) when one entrant holds k seats of
+    a game to the other's m (then this is the Bradley-Terry strength ratio per seat)."""
+    score = min(max(score, SCORE_CLAMP), 1 - SCORE_CLAMP)
+    return 400 * math.log10(score / (1 - score) * (1 - ref) / ref)
+
+
+def score_from_elo(elo: float, ref: float = 0.5) -> float:
+    """The inverse of `elo_from_score`: odds(ref) * 10^(elo/400) turned back into a probability."""
+    odds = ref / (1 - ref) * 10 ** (elo / 400)
+    return odds / (1 + odds)
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """A head-to-head estimate from N units (games, or deals over all their seatings)."""
+
+    units: int
+    score: float
+    score_low: float
+    score_high: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    nelo: float
+    nelo_low: float
+    nelo_high: float
+    los: float
+
+
+def unit_moments(unit_scores: Sequence[float]) -> tuple[int, float, float]:
+    """(N, mean, population variance) of the unit scores, the moments fishtest works with."""
+    n = len(unit_scores)
+    if n == 0:
+        return 0, 0.0, 0.0
+    mean = math.fsum(unit_scores) / n
+    return n, mean, math.fsum((s - mean) ** 2 for s in unit_scores) / n
+
+
+def elo_estimate(unit_scores: Sequence[float], games_per_unit: float = 1.0, ref: float = 0.5,
+                 z: float = Z95) -> EloEstimate:
+    """Elo, normalized Elo and LOS from the mean score of each unit (fishtest's get_elo; with
+    units of 2 seatings these are its pentanomial game pairs).
+
+    score interval: mu +/- z sigma_u / sqrt(N), mapped through `elo_from_score`;
+    LOS = Phi((mu - ref) / (sigma_u / sqrt(N)));
+    nElo = (mu - ref) / sigma_g * 800 / ln 10 with the per-game deviation
+    sigma_g = sigma_u * sqrt(games per unit) (fishtest: sqrt(2 var_pair))."""
+    n, mean, variance = unit_moments(unit_scores)
+    if n == 0:  # nothing known: the widest (clamped, so finite) interval
+        return EloEstimate(0, ref, 0.0, 1.0, 0.0, elo_from_score(0.0, ref),
+                           elo_from_score(1.0, ref), 0.0, 0.0, 0.0, 0.5)
+    error = math.sqrt(variance / n)
+    low, high = mean - z * error, mean + z * error
+    if error > 0:
+        los = phi((mean - ref) / error)
+    else:
+        los = 1.0 if mean > ref else 0.0 if mean < ref else 0.5
+    sigma_game = math.sqrt(variance * games_per_unit)
+
+    def nelo(score: float) -> float:
+        return (score - ref) / sigma_game * NELO_PER_T if sigma_game > 0 else 0.0
+
+    return EloEstimate(n, mean, max(low, 0.0), min(high, 1.0), elo_from_score(mean, ref),
+                       elo_from_score(low, ref), elo_from_score(high, ref), nelo(mean), nelo(low),
+                       nelo(high), los)
+
+
+# -- pairs of games on one deal -----------------------------------------------------------------
+def outcome_counts(unit_scores: Sequence[float]) -> list[tuple[float, int]]:
+    """How often each unit score occurs, lowest first. With 2 seatings and game scores 0, 1/2, 1
+    the values 0, 1/4, 1/2, 3/4, 1 are fishtest's pentanomial LL, LD, WL+DD, WD, WW."""
+    counts = Counter(round(s, 9) for s in unit_scores)
+    return sorted(counts.items())
+
+
+@dataclass(frozen=True)
+class VarianceSaving:
+    """What duplicate play saves: independent games would give the mean of `games_per_unit`
+    games a variance of game_variance / games_per_unit; the units show unit_variance."""
+
+    game_variance: float
+    unit_variance: float
+    games_per_unit: float
+
+    @property
+    def ratio(self) -> float:
+        """unit variance / (game variance / games per unit): 1 is no saving; 0.5 means duplicate
+        play needs half the games of independent play for the same precision."""
+        independent = self.game_variance / self.games_per_unit if self.games_per_unit else 0.0
+        return self.unit_variance / independent if independent > 0 else 1.0
+
+
+def variance_saving(units: Sequence[Sequence[float]]) -> VarianceSaving:
+    """Measured saving of duplicate play from the game scores of each unit (population
+    variances: of every game's score, and of every unit's mean score)."""
+    games = [score for unit in units for score in unit]
+    means = [sum(unit) / len(unit) for unit in units if unit]
+    _, _, game_variance = unit_moments(games)
+    _, _, unit_variance = unit_moments(means)
+    per_unit = len(games) / len(means) if means else 0.0
+    return VarianceSaving(game_variance, unit_variance, per_unit)
+
+
+# -- GSPRT (fishtest's generalized SPRT on a discrete distribution of unit scores) --------------
+def _secular_root(values: Sequence[float], probs: Sequence[float]) -> float:
+    """The x solving sum p_i a_i / (1 + x a_i) = 0 between -1/max(a) and -1/min(a), where the sum
+    falls from +inf to -inf (needs min(a) < 0 < max(a)); by bisection."""
+    low, high = -1 / max(values), -1 / min(values)
+    for _ in range(200):
+        middle = (low + high) / 2
+        total = sum(p * a / (1 + middle * a) for a, p in zip(values, probs, strict=True))
+        if total > 0:
+            low = middle
+        else:
+            high = middle
+        if high - low < 1e-15:
+            break
+    return (low + high) / 2
+
+
+def mle_with_mean(values: Sequence[float], probs: Sequence[float], mean: float) -> list[float]:
+    """The most likely distribution on `values` with expectation `mean`, given the empirical
+    `probs`: q_i = p_i / (1 + x (a_i - mean)) with x the secular-equation root (Van den Bergh,
+    "support_MLE_multinomial", Proposition 1.1)."""
+    shifted = [a - mean for a in values]
+    x = _secular_root(shifted, probs)
+    return [p / (1 + x * a) for a, p in zip(shifted, probs, strict=True)]
+
+
+def mle_with_t(values: Sequence[float], probs: Sequence[float], ref: float,
+               t: float) -> list[float]:
+    """The most likely distribution on `values` with t-value (mu - ref) / sigma = t, by the
+    fixed-point iteration of Van den Bergh, "normalized_elo_practical", section 4.1."""
+    q = [1 / len(values)] * len(values)
+    for _ in range(100):
+        mu = sum(a * p for a, p in zip(values, q, strict=True))
+        sigma = math.sqrt(sum(p * (a - mu) ** 2 for a, p in zip(values, q, strict=True)))
+        shifted = [a - ref - t * sigma * (1 + ((mu - a) / sigma) ** 2) / 2 for a in values]
+        x = _secular_root(shifted, probs)
+        new = [p / (1 + x * a) for a, p in zip(shifted, probs, strict=True)]
+        if max(abs(a - b) for a, b in zip(new, q, strict=True)) < 1e-12:
+            return new
+        q = new
+    return q
+
+
+def _empirical(counts: dict[float, float]) -> tuple[list[float], list[float], float]:
+    """(values, probabilities, N) of unit-score counts; as fishtest regularizes empty bins, the
+    extreme scores 0 and 1 get a count of 1e-3 when absent, so every hypothesis in (0, 1) has a
+    solution."""
+    n = sum(counts.values())
+    counts = {0.0: 1e-3, 1.0: 1e-3} | dict(counts)
+    values = sorted(counts)
+    total = sum(counts.values())
+    return values, [counts[v] / total for v in values], n
+
+
+def gsprt_llr(unit_scores: Sequence[float] | dict[float, float], s0: float, s1: float) -> float:
+    """Generalized log-likelihood ratio of mean score s1 against s0: N sum p_i log(q1_i / q0_i),
+    q0, q1 the most likely distributions with those means (fishtest's LLR_logistic). The units
+    are given as scores or as {score: count}."""
+    values, probs, n = _empirical(_counts(unit_scores))
+    if n == 0:
+        return 0.0
+    q0, q1 = (mle_with_mean(values, probs, s) for s in (s0, s1))
+    return n * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1, strict=True))
+
+
+def gsprt_llr_t(unit_scores: Sequence[float] | dict[float, float], ref: float, t0: float,
+                t1: float) -> float:
+    """As `gsprt_llr` for the t-value (mu - ref) / sigma (fishtest's LLR_normalized)."""
+    values, probs, n = _empirical(_counts(unit_scores))
+    if n == 0:
+        return 0.0
+    q0, q1 = (mle_with_t(values, probs, ref, t) for t in (t0, t1))
+    return n * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1, strict=True))
+
+
+def _counts(unit_scores: Sequence[float] | dict[float, float]) -> dict[float, float]:
+    return unit_scores if isinstance(unit_scores, dict) else dict(outcome_counts(unit_scores))
+
+
+ELO_MODELS = ("logistic", "normalized")
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """H0: Elo = elo0 against H1: Elo = elo1 with error rates alpha and beta, on unit scores;
+    Wald's bounds log(beta / (1 - alpha)) and log((1 - beta) / alpha)."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"  # or "normalized": the bounds are in normalized Elo
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, unit_scores: Sequence[float] | dict[float, float],
+            games_per_unit: float = 1.0, ref: float = 0.5) -> float:
+        """Logistic: the scores of the two bounds; normalized: their t-values per unit,
+        t = nElo / (800 / ln 10) * sqrt(games per unit) (fishtest: * sqrt 2 for pairs)."""
+        if self.model == "normalized":
+            t0, t1 = (e / NELO_PER_T * math.sqrt(games_per_unit) for e in (self.elo0, self.elo1))
+            return gsprt_llr_t(unit_scores, ref, t0, t1)
+        return gsprt_llr(unit_scores, score_from_elo(self.elo0, ref),
+                         score_from_elo(self.elo1, ref))
+
+    def verdict(self, llr: float) -> str | None:
+        """"H1" or "H0" once the LLR leaves the bounds, else None (go on playing)."""
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+
+# -- joint ratings: multinomial-logit Bradley-Terry over every game ------------------------------
+ELO_PER_NATURAL = 400 / math.log(10)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Elo per entrant (the anchor entrant at 0) and per side (side 0 at 0: the advantage of
+    sitting on that side, i.e. the seat and lead term)."""
+
+    elo: np.ndarray
+    side_elo: np.ndarray
+
+
+def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
+                weights: np.ndarray | None = None, prior_draws: float = 1.0,
+                anchor: int = 0) -> Ratings:
+    """Maximum-likelihood ratings of every entrant from every game.
+
+    side_entrants[g, j] is the entrant on side j of game g, shares[g, j] that side's share of the
+    win (a shared win splits it; no winner: equal shares). Model (Bradley-Terry / Elo, as
+    Plackett-Luce's first place for 3-4 sides): P(side j wins) = exp(u_j) / sum_k exp(u_k) with
+    u_j = r[entrant on j] + theta_j; the log-likelihood sum_g w_g sum_j share_gj log P_gj is
+    concave, maximized by Newton's method. `prior_draws` virtual drawn games of each entrant and
+    side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses."""
+    games = GameTypes.of(side_entrants, shares, entrants)
+    return games.ratings(games.maximize(games.counts(weights), prior_draws), anchor)
+
+
+@dataclass(frozen=True)
+class GameTypes:
+    """Identical games merged once, so a refit (a bootstrap sample) only re-counts them:
+    design[t, j, p] = d u_j / d param p, targets[t, j] the shares, index[g] the type of game g."""
+
+    design: np.ndarray
+    targets: np.ndarray
+    index: np.ndarray
+    entrants: int
+
+    @classmethod
+    def of(cls, side_entrants: np.ndarray, shares: np.ndarray, entrants: int) -> GameTypes:
+        side_entrants = np.asarray(side_entrants, dtype=np.int64)
+        sides = side_entrants.shape[1]
+        keys = np.concatenate([side_entrants, np.round(np.asarray(shares) * 1e9)], axis=1)
+        unique, index = np.unique(keys, axis=0, return_inverse=True)
+        design = np.zeros((len(unique), sides, entrants + sides - 1))
+        types, side_index = np.indices((len(unique), sides))
+        np.add.at(design, (types, side_index, unique[:, :sides].astype(np.int64)), 1.0)
+        for j in range(1, sides):
+            design[:, j, entrants + j - 1] = 1.0
+        return cls(design, unique[:, sides:] / 1e9, index.ravel(), entrants)
+
+    def counts(self, weights: np.ndarray | None) -> np.ndarray:
+        return np.bincount(self.index, weights=weights, minlength=len(self.targets))
+
+    def maximize(self, counts: np.ndarray, prior: float,
+                 start: np.ndarray | None = None) -> np.ndarray:
+        """The most likely parameters (natural units), by Newton's method with step halving,
+        from `start` (a bootstrap sample starts from the full fit: a few steps suffice)."""
+        params = np.zeros(self.design.shape[2]) if start is None else start
+        current = _log_likelihood(self.design, self.targets, counts, params, prior)
+        for _ in range(100):
+            step = _newton_step(self.design, self.targets, counts, params, prior)
+            scale = 1.0
+            while True:
+                trial = _log_likelihood(self.design, self.targets, counts, params + scale * step,
+                                        prior)
+                if trial >= current - 1e-12 or scale < 1e-4:
+                    break
+                scale /= 2
+            params, current = params + scale * step, trial
+            if np.max(np.abs(scale * step), initial=0.0) < 1e-9:
+                break
+        return params
+
+    def ratings(self, params: np.ndarray, anchor: int) -> Ratings:
+        elo = params[:self.entrants] * ELO_PER_NATURAL
+        side_elo = np.concatenate([[0.0], params[self.entrants:] * ELO_PER_NATURAL])
+        return Ratings(elo - elo[anchor], side_elo)
+
+
+def _probabilities(design: np.ndarray, params: np.ndarray) -> np.ndarray:
+    logits = design @ params
+    logits -= logits.max(axis=1, keepdims=True)
+    exp = np.exp(logits)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def _log_likelihood(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
+                    params: np.ndarray, prior: float) -> float:
+    logits = design @ params
+    top = logits.max(axis=1, keepdims=True)
+    log_p = logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
+    prior_term = prior * np.sum(-np.logaddexp(0, -params) / 2 - np.logaddexp(0, params) / 2)
+    return float(np.sum(counts[:, None] * targets * log_p) + prior_term)
+
+
+def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
+                 params: np.ndarray, prior: float) -> np.ndarray:
+    """The Newton step, by least squares since without a prior a shift of every rating
+    leaves the likelihood unchanged."""
+    p = _probabilities(design, params)
+    weight_sum = (counts[:, None] * targets).sum(axis=1, keepdims=True)
+    residual = counts[:, None] * targets - weight_sum * p
+    gradient = np.einsum("tj,tjp->p", residual, design)
+    mixed = np.einsum("tj,tjp->tp", p, design)
+    weighted = design * (weight_sum * p)[:, :, None]
+    hessian = -(np.tensordot(weighted, design, axes=([0, 1], [0, 1]))
+                - (mixed * weight_sum).T @ mixed)
+    sigmoid = 1 / (1 + np.exp(-params))
+    gradient += prior * (0.5 - sigmoid)
+    hessian -= np.diag(prior * sigmoid * (1 - sigmoid))
+    return np.linalg.lstsq(-hessian, gradient, rcond=None)[0]
+
+
+# -- bootstrap over whole deals -----------------------------------------------------------------
+def deal_weights(deal_index: np.ndarray, deals: int, rng: np.random.Generator) -> np.ndarray:
+    """One bootstrap sample as game weights: `deals` deals drawn with replacement, each game
+    weighted by how often its deal (deal_index[g] in 0..deals-1) was drawn, so the games of a
+    deal (every pairing and seating) stay together with the correlation duplicate play builds."""
+    drawn = np.bincount(rng.integers(0, deals, deals), minlength=deals)
+    return drawn[deal_index].astype(float)
+
+
+@dataclass(frozen=True)
+class RatingIntervals:
+    """Ratings with percentile bootstrap intervals, and p_better[i, j]: the fraction of samples
+    in which entrant i is rated above entrant j (ties count one half)."""
+
+    ratings: Ratings
+    low: np.ndarray
+    high: np.ndarray
+    side_low: np.ndarray
+    side_high: np.ndarray
+    p_better: np.ndarray
+    samples: int
+
+
+def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: np.ndarray,
+                      entrants: int, samples: int = 1000, seed: int = 0,
+                      prior_draws: float = 1.0, anchor: int = 0) -> RatingIntervals:
+    """`fit_ratings` on the games and on `samples` resamplings of whole deals."""
+    games = GameTypes.of(side_entrants, shares, entrants)
+    best = games.maximize(games.counts(None), prior_draws)
+    point = games.ratings(best, anchor)
+    rng = np.random.default_rng(seed)
+    deals, deal_index = np.unique(deal_ids, return_inverse=True)
+    elos, sides = [], []
+    for _ in range(samples):
+        weights = deal_weights(deal_index.ravel(), len(deals), rng)
+        fitted = games.ratings(games.maximize(games.counts(weights), prior_draws, best), anchor)
+        elos.append(fitted.elo)
+        sides.append(fitted.side_elo)
+    elo = np.array(elos).reshape(samples, entrants)
+    side = np.array(sides).reshape(samples, len(point.side_elo))
+    above = (elo[:, :, None] > elo[:, None, :]) + 0.5 * (elo[:, :, None] == elo[:, None, :])
+    p_better = above.mean(axis=0) if samples else np.full((entrants, entrants), 0.5)
+    np.fill_diagonal(p_better, 0.5)
+    tails = [2.5, 97.5]
+    low, high = np.percentile(elo, tails, axis=0) if samples else (point.elo, point.elo)
+    side_low, side_high = (np.percentile(side, tails, axis=0) if samples
+                           else (point.side_elo, point.side_elo))
+    return RatingIntervals(point, low, high, side_low, side_high, p_better, samples)

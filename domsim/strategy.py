@@ -76,7 +76,7 @@ class Strategy:
         `boneyard_count`, `can_draw`, `scores`, `carry`, `target`, `hand_number`, `leader`,
         `spinner`, `end_counts`, `rules` and `legal_moves` (see PlayerView's docstring). A
         `Move(tile, end)` lays `tile` (a `Tile(a, b)` with `pips` and `is_double`) on open end
-        `end`; for the lead, end 0 lays it as a-b and 1 flipped."""
+        `end`; a lead is offered with end 0 only."""
         raise NotImplementedError
 
     def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
@@ -141,20 +141,37 @@ def one_line(exc: BaseException) -> str:
 
 
 # -- resolving a spec ---------------------------------------------------------------------------
+def spec_file(spec: str) -> str | None:
+    """The strategy file a spec names, as written in it (None for a name or a module)."""
+    target = spec.strip().partition("?")[0]
+    path = target if target.endswith(".py") else target.rpartition(":")[0]
+    return path if path.endswith(".py") else None
+
+
 def _resolve(target: str) -> tuple[type[Strategy], str]:
-    path, sep, name = target.rpartition(":")
-    if target.endswith(".py"):
-        path, name = target, ""
-    if path.endswith(".py"):
+    path = spec_file(target)
+    if path:
+        name = target[len(path) + 1:]
         return _pick_class(file_module(path), name, path), f"file {Path(path).resolve()}"
+    module, sep, name = target.rpartition(":")
     if sep:
-        return _pick_class(_import(path, target), name, path), f"module {path}"
+        return _pick_class(_import(module, target), name, module), f"module {module}"
     return _from_entry_point(target)
+
+
+_received_files: dict[str, Path] = {}
+
+
+def receive_file(path_text: str, copy: Path) -> None:
+    """From now on, load `copy` for specs naming the file `path_text`: a strategy file shipped to
+    this process (a Dask worker) by the one where the spec was written."""
+    _received_files[path_text] = copy
+    _load.cache_clear()
 
 
 def file_module(path_text: str) -> ModuleType:
     """Load a strategy file as a module named after its resolved path, once per process."""
-    path = Path(path_text).expanduser()
+    path = _received_files.get(path_text) or Path(path_text).expanduser()
     if not path.is_file():
         raise StrategyError(f"strategy file {path_text!r} not found (looked in {os.getcwd()}): "
                             "check the path")

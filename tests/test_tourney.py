@@ -262,8 +262,6 @@ def test_default_entrants_are_the_registered_levels(tmp_path, monkeypatch):
     (["--resume"], "nothing to resume"),
     (["--variant", "block", "-p", "easy", "-p", "medium", "--backend", "dask"], "--scheduler"),
     (["--variant", "block", "-p", "easy", "-p", "medium", "--scheduler", "x"], "--backend dask"),
-    (["--variant", "block", "-p", "easy", "-p", "medium", "--backend", "dask", "--scheduler",
-      "tcp://127.0.0.1:1"], "not built yet"),
 ])
 def test_errors_are_one_line(tmp_path, args, message):
     result = tourney(*args, "--out", str(tmp_path / "x"), "--silent")

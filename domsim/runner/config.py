@@ -3,14 +3,68 @@ do not). The same settings come from the command line, a scenario file or a run'
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
-from ..strategy import StrategyError
 from .pairings import FORMATS, builtin_levels
 
 OUTPUT_FORMATS = ("parquet", "csv")
+
+
+class ConfigError(ValueError):
+    """A setting no run can use; the message is one line naming the setting and what it allows."""
+
+
+def is_integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_positive_integer(value: object) -> bool:
+    return is_integer(value) and value >= 1
+
+
+def _is_specs(value: object) -> bool:
+    return isinstance(value, list | tuple) and all(isinstance(spec, str) for spec in value)
+
+
+def _is_options(value: object) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, str) or is_integer(v)
+                                           for v in value.values())
+
+
+def _is_seconds(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+
+
+Check = tuple[Callable[[object], bool], str]  # (test, what is allowed)
+
+#: Every tourney setting with what it accepts, for each source of settings: command line,
+#: scenario file, a resumed run's manifest.
+SETTINGS: dict[str, Check] = {
+    "variant": (lambda v: isinstance(v, str), "a rule set (see `domsim variants`)"),
+    "players": (lambda v: v is None or is_integer(v), "an integer number of players"),
+    "games": (is_positive_integer, "a positive integer"),
+    "entrants": (_is_specs, "a list of strategy specs (a+b: a team)"),
+    "format": (lambda v: v in FORMATS, " or ".join(FORMATS)),
+    "seed": (is_integer, "an integer"),
+    "duplicate": (lambda v: isinstance(v, bool), "true or false"),
+    "options": (_is_options, "a table of rule options, each an integer or a string"),
+    "move_time_limit": (_is_seconds, "a number of seconds >= 0 (0: no limit)"),
+    "records": (lambda v: isinstance(v, bool), "true or false"),
+    "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
+}
+
+
+def check_settings(values: dict, accepted: dict[str, Check]) -> None:
+    """Refuse an unknown key or a value its check does not accept (ConfigError)."""
+    for key, value in values.items():
+        if key not in accepted:
+            raise ConfigError(f"unknown key {key!r} (allowed: {', '.join(accepted)})")
+        test, allowed = accepted[key]
+        if not test(value):
+            raise ConfigError(f"{key} must be {allowed}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -35,14 +89,7 @@ class TourneyConfig:
 
     def check(self) -> None:
         """Refuse values no run can use (rules and specs are checked when they are loaded)."""
-        if self.games < 1:
-            raise StrategyError(f"games must be at least 1, got {self.games}")
-        if self.format not in FORMATS:
-            raise StrategyError(f"format {self.format!r}: use {' or '.join(FORMATS)}")
-        if self.output_format not in OUTPUT_FORMATS:
-            raise StrategyError(f"output format {self.output_format!r}: use parquet or csv")
-        if self.move_time_limit < 0:
-            raise StrategyError(f"move time limit must be >= 0, got {self.move_time_limit}")
+        check_settings(self.to_dict(), SETTINGS)
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -51,8 +98,9 @@ class TourneyConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> TourneyConfig:
-        known = {f.name for f in fields(cls)}
-        values = {key: value for key, value in data.items() if key in known}
+        """Settings from plain values (ConfigError names the first bad key)."""
+        check_settings(data, SETTINGS)
+        values = dict(data)
         values["entrants"] = tuple(values.get("entrants", ()))
         values["options"] = {str(k): str(v) for k, v in values.get("options", {}).items()}
         return cls(**values)

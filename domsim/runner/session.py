@@ -3,24 +3,35 @@ the run's log and progress bar, and the backend's executor."""
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import random
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..strategy import one_line
 from .config import TourneyConfig
 from .console import ProgressBar, run_logging
 from .local import local_executor
 from .output import done_game_ids
-from .tourney import Outcome, TourneyError, open_tourney, read_manifest, run_tourney
+from .tourney import Outcome, Tourney, TourneyError, open_tourney, read_manifest, run_tourney
+
+if TYPE_CHECKING:
+    from .dask import DaskCluster
 
 BACKENDS = ("local", "dask")
 log = logging.getLogger("domsim.runner")
 
 
-def resolve_config(given: dict, out: Path | None, resume: bool) -> tuple[TourneyConfig, Path]:
+def resolve_config(given: dict, out: Path | None, resume: bool,
+                   name: str | None = None) -> tuple[TourneyConfig, Path]:
     """Settings from the user (`given`: only what was set explicitly) over, with --resume, those
-    of the run in `out`; a new run gets a random seed unless one is given."""
+    of the run in `out`; a new run gets a random seed unless one is given, and a folder under
+    results/ named after `name` (default: the variant) unless `out` is given."""
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the run to finish")
@@ -29,30 +40,61 @@ def resolve_config(given: dict, out: Path | None, resume: bool) -> tuple[Tourney
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
         values = {"seed": random.randrange(2**32), **given}
-        out = out or Path("results") / f"{given['variant']}-{datetime.now():%Y%m%d-%H%M%S}"
+        out = out or Path("results") / f"{name or given['variant']}-{datetime.now():%Y%m%d-%H%M%S}"
     return TourneyConfig.from_dict(values), out
 
 
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
                 scheduler: str | None, silent: bool, command: list[str]) -> Outcome:
+    """Run the tourney on the backend (dask: `workers` are the cluster's threads)."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
-    if backend == "dask":
-        raise TourneyError("--backend dask is not built yet: use the local backend")
     if backend == "local" and scheduler:
         raise TourneyError("--scheduler is for --backend dask")
-    tourney = open_tourney(config, out, resume)
-    with run_logging(out / "run.log", silent):
-        if not tourney.schedule.whole_deal_sets:
-            log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): the "
-                        "last deal is not played by every pairing and seating", config.games,
-                        tourney.schedule.pairings, tourney.schedule.seatings_per_deal)
-        bar = ProgressBar(config.games, len(done_game_ids(out)), silent)
-        try:
-            def executor_factory():
-                return local_executor(workers)
-            outcome = run_tourney(tourney, executor_factory, workers=workers, backend=backend,
-                                  command=command, progress=bar)
-        finally:
-            bar.close()
-    return outcome
+    cluster = connect_dask(scheduler) if backend == "dask" else None  # before making the folder
+    lost_cluster = cluster.failures if cluster else ()
+    try:
+        workers = cluster.threads if cluster else workers
+        tourney = open_tourney(config, out, resume)
+        with run_logging(out / "run.log", silent), executors(tourney, workers, cluster) as factory:
+            if not tourney.schedule.whole_deal_sets:
+                log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
+                            "the last deal is not played by every pairing and seating",
+                            config.games, tourney.schedule.pairings,
+                            tourney.schedule.seatings_per_deal)
+            bar = ProgressBar(config.games, len(done_game_ids(out)), silent)
+            try:
+                return run_tourney(tourney, factory, workers=workers, backend=backend,
+                                   command=command, progress=bar)
+            except lost_cluster as exc:
+                raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
+                                   f"{resume_hint(out)}") from None
+            finally:
+                bar.close()
+    finally:
+        if cluster:
+            cluster.close()
+
+
+def resume_hint(out: Path) -> str:
+    return f"what finished is in {out}. Resume with: domsim tourney --out {out} --resume"
+
+
+def connect_dask(address: str) -> DaskCluster:
+    if importlib.util.find_spec("distributed") is None:
+        raise TourneyError("--backend dask needs Dask: pip install 'domsim[dask]'")
+    from .dask import DaskCluster
+
+    return DaskCluster(address)
+
+
+@contextmanager
+def executors(tourney: Tourney, workers: int,
+              cluster: DaskCluster | None) -> Iterator[Callable[[], Executor]]:
+    """What makes the executor: local worker processes, or the Dask cluster readied for the
+    tourney."""
+    if cluster is None:
+        yield lambda: local_executor(workers)
+    else:
+        with cluster.serving(tourney) as factory:
+            yield factory

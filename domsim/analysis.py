@@ -1,0 +1,456 @@
+"""A run's games as the statistics see them, and every statistic of a run: head-to-head pair
+statistics over duplicate deals, joint ratings with bootstrap intervals, the summary lines, how
+hands end, points per hand and decision times. Used by `domsim stats`, `compare` and `report`.
+
+A run is read from its folder: manifest.json for the settings, then the part files while they
+exist (a partial or running run: they hold every finished game) or else games.parquet/.csv."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+from itertools import combinations, pairwise
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from .rules import Rules
+from .runner.config import TourneyConfig
+from .runner.output import TIMING_PREFIX, game_parts, games_schema
+from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from .runner.summary import COLUMNS, Tally, margin, outcome
+from .runner.tourney import MANIFEST
+from .stats import (
+    EloEstimate,
+    RatingIntervals,
+    VarianceSaving,
+    bootstrap_ratings,
+    elo_estimate,
+    outcome_counts,
+    variance_saving,
+    wilson_interval,
+)
+
+#: A step of the ladder is significant when the stronger level is rated higher in at least this
+#: fraction of the bootstrap samples (one side of a 95% two-sided interval).
+SIGNIFICANT = 0.975
+PERCENTILES = (50, 95, 99)
+
+
+class RunError(ValueError):
+    """A folder that holds no readable run; the message is one line."""
+
+
+@dataclass
+class Run:
+    """A run folder read back: its settings, entrants, pairings and finished games."""
+
+    path: Path
+    manifest: dict
+    config: TourneyConfig
+    rules: Rules
+    entrants: list[Entrant]
+    pairings: list[tuple[int, ...]]
+    table: pa.Table
+
+    @property
+    def names(self) -> list[str]:
+        return [entrant.name for entrant in self.entrants]
+
+    @property
+    def seatings_per_deal(self) -> int:
+        return self.rules.sides if self.config.duplicate else 1
+
+
+def load_run(path: Path) -> Run:
+    """Read the run in `path` (RunError if there is none or it has no finished game)."""
+    if not path.is_dir():
+        raise RunError(f"{path} is not a folder: give the --out folder of a tourney")
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        config = TourneyConfig.from_dict(manifest["config"])
+    except FileNotFoundError:
+        raise RunError(f"{path} holds no {MANIFEST}: it is not a tourney folder") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RunError(f"cannot read {path / MANIFEST}: {exc}") from None
+    rules = config.rules()
+    entrants = parse_entrants(config.entrant_names(), rules)
+    pairings = make_pairings(len(entrants), rules.sides, config.format)
+    table = read_games(path, rules)
+    if table.num_rows == 0:
+        raise RunError(f"{path} holds no finished game yet")
+    return Run(path, manifest, config, rules, entrants, pairings, table)
+
+
+def read_games(path: Path, rules: Rules) -> pa.Table:
+    """The finished games in game-id order: the parts while they exist, else the games file."""
+    schema = games_schema(rules)
+    parts = game_parts(path)
+    if parts:
+        table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
+    elif (path / "games.parquet").is_file():
+        table = pq.read_table(path / "games.parquet", schema=schema)
+    elif (path / "games.csv").is_file():
+        options = pacsv.ConvertOptions(column_types=schema, strings_can_be_null=False)
+        table = pacsv.read_csv(path / "games.csv", convert_options=options)
+    else:
+        return schema.empty_table()
+    return table.sort_by("game_id")
+
+
+# -- outcomes per game ----------------------------------------------------------------------------
+@dataclass
+class Outcomes:
+    """Per game g: its deal and pairing index, the entrant on each side and each side's share of
+    the win (as the summary counts it)."""
+
+    deal_id: np.ndarray
+    pairing: np.ndarray
+    side_entrants: np.ndarray
+    shares: np.ndarray
+
+
+def outcomes(run: Run) -> Outcomes:
+    index = {pairing_label(run.entrants, p): i for i, p in enumerate(run.pairings)}
+    columns = run.table.select(["deal_id", "pairing", "seating", "winners"]).to_pydict()
+    pairing = [index[label] for label in columns["pairing"]]
+    sides = [side_outcome(run.rules, run.pairings[p], seating, winners)
+             for p, seating, winners in zip(pairing, columns["seating"], columns["winners"],
+                                            strict=True)]
+    return Outcomes(np.array(columns["deal_id"], dtype=np.int64), np.array(pairing),
+                    np.array([entrants for entrants, _ in sides], dtype=np.int64),
+                    np.array([shares for _, shares in sides], dtype=float))
+
+
+def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
+                 winners: str) -> tuple[list[int], list[float]]:
+    """(entrant on each side, each side's share of the win) of a game: seating r puts slot
+    (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
+    won = [int(seat) for seat in winners.split(",") if seat]
+    return (side_entrants(rules, pairing, seating),
+            [outcome(rules, {side}, won) for side in range(rules.sides)])
+
+
+def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
+    return [pairing[(side - seating) % rules.sides] for side in range(rules.sides)]
+
+
+def pair_scores(side_entrants: np.ndarray, shares: np.ndarray, a: int,
+                b: int) -> tuple[np.ndarray, np.ndarray]:
+    """(which games count, a's score in them): a's share / (a's + b's share), for the games in
+    which a or b won something."""
+    mine = (shares * (side_entrants == a)).sum(axis=1)
+    theirs = (shares * (side_entrants == b)).sum(axis=1)
+    counted = mine + theirs > 0
+    return counted, mine[counted] / (mine[counted] + theirs[counted])
+
+
+# -- head to head ---------------------------------------------------------------------------------
+@dataclass
+class HeadToHead:
+    """Entrant a against entrant b over the games both sat in. A game's score for a is
+    a's share / (a's + b's share) (games neither won are left out); a unit is one deal of one
+    pairing, scored by the mean over its counted games; only units with every seating played
+    count for the pair statistics, so every unit is seat-balanced."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    losses: int
+    shared: int
+    win_rate: float
+    wilson_low: float
+    wilson_high: float
+    ref: float
+    estimate: EloEstimate
+    outcomes: list[tuple[float, int]]
+    saving: VarianceSaving
+
+    def to_dict(self) -> dict:
+        out = {key: value for key, value in asdict(self).items()
+               if key not in ("estimate", "saving", "outcomes")}
+        out.update(asdict(self.estimate))
+        out["outcomes"] = [[value, count] for value, count in self.outcomes]
+        out.update(games_per_unit=self.saving.games_per_unit,
+                   game_variance=self.saving.game_variance,
+                   unit_variance=self.saving.unit_variance, variance_ratio=self.saving.ratio)
+        return out
+
+
+def head_to_head(run: Run, games: Outcomes) -> list[HeadToHead]:
+    """Every pair of entrants that met, in entrant order."""
+    met = defaultdict(list)
+    for p, pairing in enumerate(run.pairings):
+        for a, b in combinations(sorted(set(pairing)), 2):
+            met[a, b].append(p)
+    return [pair_statistics(run, games, a, b, pairings) for (a, b), pairings in sorted(met.items())]
+
+
+def pair_statistics(run: Run, games: Outcomes, a: int, b: int,
+                    pairings: list[int]) -> HeadToHead:
+    met = np.isin(games.pairing, pairings)
+    keys = np.stack([games.pairing[met], games.deal_id[met]], axis=1)
+    counted, scores = pair_scores(games.side_entrants[met], games.shares[met], a, b)
+    units: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for key, score in zip(map(tuple, keys[counted].tolist()), scores.tolist(), strict=True):
+        units[key].append(score)
+    played = Counter(map(tuple, keys.tolist()))
+    complete = [units[key] for key in units if played[key] == run.seatings_per_deal]
+    return head_to_head_of(run.names[a], run.names[b], scores.tolist(), complete,
+                           pair_reference(run.pairings[pairings[0]], a, b))
+
+
+def pair_reference(pairing: tuple[int, ...], a: int, b: int) -> float:
+    """The score of a against an equal b: the share of their sides a holds."""
+    return pairing.count(a) / (pairing.count(a) + pairing.count(b))
+
+
+def head_to_head_of(a: str, b: str, scores: list[float], complete: list[list[float]],
+                    ref: float) -> HeadToHead:
+    """The pair statistics from a's game scores and the complete units' game scores."""
+    total = math.fsum(scores)
+    low, high = wilson_interval(total, len(scores))
+    unit_scores = [sum(unit) / len(unit) for unit in complete]
+    per_unit = sum(map(len, complete)) / len(complete) if complete else 1.0
+    return HeadToHead(
+        a, b, len(scores), sum(s == 1 for s in scores), sum(s == 0 for s in scores),
+        sum(0 < s < 1 for s in scores), total / len(scores) if scores else 0.0, low, high, ref,
+        elo_estimate(unit_scores, per_unit, ref), outcome_counts(unit_scores),
+        variance_saving(complete))
+
+
+# -- ratings --------------------------------------------------------------------------------------
+def ratings(run: Run, games: Outcomes, samples: int = 1000, seed: int = 0) -> RatingIntervals:
+    """Joint ratings of every entrant (the first at 0), bootstrapped over whole deals."""
+    return bootstrap_ratings(games.deal_id, games.side_entrants, games.shares,
+                             len(run.entrants), samples, seed)
+
+
+def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
+    names = run.names
+    return {
+        "anchor": names[0],
+        "samples": fitted.samples,
+        "entrants": [{"name": name, "elo": float(fitted.ratings.elo[i]),
+                      "low": float(fitted.low[i]), "high": float(fitted.high[i])}
+                     for i, name in enumerate(names)],
+        "sides": [{"side": j, "elo": float(fitted.ratings.side_elo[j]),
+                   "low": float(fitted.side_low[j]), "high": float(fitted.side_high[j])}
+                  for j in range(len(fitted.ratings.side_elo))],
+        "p_better": {a: {b: float(fitted.p_better[i, j]) for j, b in enumerate(names)}
+                     for i, a in enumerate(names)},
+    }
+
+
+def ladder(rating: dict) -> dict:
+    """The verdict on entrants listed weakest first: is every next one rated higher, and is
+    every step significant (P(stronger) >= 97.5% over the bootstrap samples)?"""
+    rows = rating["entrants"]
+    steps = []
+    for lower, upper in pairwise(rows):
+        p = rating["p_better"][upper["name"]][lower["name"]]
+        steps.append({"from": lower["name"], "to": upper["name"],
+                      "elo": upper["elo"] - lower["elo"], "p_stronger": p,
+                      "significant": p >= SIGNIFICANT})
+    return {"increasing": all(step["elo"] > 0 for step in steps),
+            "significant": all(step["significant"] for step in steps), "steps": steps}
+
+
+def ladder_line(verdict: dict) -> str:
+    shape = ("strictly increasing in entrant order" if verdict["increasing"]
+             else "NOT strictly increasing in entrant order")
+    proof = ("every step significant" if verdict["significant"]
+             else "NOT every step significant")
+    steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo "
+                      f"(P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
+                      for s in verdict["steps"])
+    return f"ladder {shape}, {proof}: {steps}"
+
+
+# -- summary, hands, points and time --------------------------------------------------------------
+def rows(run: Run):
+    """The games as dicts, one record batch in memory at a time."""
+    for batch in run.table.to_batches():
+        yield from batch.to_pylist()
+
+
+def summary_rows(run: Run) -> list[dict]:
+    """The summary lines (as summary.csv) recomputed from the games."""
+    tally = Tally(run.rules, run.entrants, run.pairings)
+    for row in rows(run):
+        tally.add(row)
+    return [dict(zip(COLUMNS, line, strict=True)) for line in tally.rows()]
+
+
+def hand_endings(run: Run) -> list[dict]:
+    """Per pairing and over all: games, hands, and the share of hands ended by a domino (a player
+    going out), blocked, with a capicú, and of games won dry."""
+    columns = run.table.select(["pairing", "hands", "blocked_hands", "capicu_hands",
+                                "dry"]).to_pydict()
+    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for label, hands, blocked, capicu, dry in zip(*columns.values(), strict=True):
+        for key in (label, "all"):
+            group = groups[key]
+            for i, value in enumerate((1, hands, blocked, capicu, int(dry))):
+                group[i] += value
+    out = []
+    for label in [*dict.fromkeys(columns["pairing"]), "all"]:
+        games, hands, blocked, capicu, dry = groups[label]
+        out.append({"pairing": label, "games": games, "hands": hands,
+                    "domino": (hands - blocked) / hands, "blocked": blocked / hands,
+                    "capicu": capicu / hands, "dry_games": dry / games})
+    return out
+
+
+def points_per_hand(run: Run) -> list[dict]:
+    """Per entrant over all its games: points per hand of its side(s) and of the opponents (as
+    recorded: kozel records points against), and its margin per hand (summary sign)."""
+    rules = run.rules
+    totals = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    index = {pairing_label(run.entrants, p): p for p in run.pairings}
+    for row in rows(run):
+        pairing = index[row["pairing"]]
+        hand_points = json.loads(row["hand_points"])
+        on_side = side_entrants(rules, pairing, row["seating"])
+        for e in dict.fromkeys(pairing):
+            own = {side for side, entrant in enumerate(on_side) if entrant == e}
+            total = totals[e]
+            total[0] += len(hand_points)
+            for points in hand_points:
+                mine = [p for s, p in enumerate(points) if s in own]
+                theirs = [p for s, p in enumerate(points) if s not in own] or mine
+                total[1] += sum(mine) / len(mine)
+                total[2] += sum(theirs) / len(theirs)
+            total[3] += margin(rules, own, hand_points)
+    return [{"entrant": run.names[e], "hands": hands, "points": own / hands,
+             "opponents": theirs / hands, "margin": diff / hands}
+            for e, (hands, own, theirs, diff) in sorted(totals.items())]
+
+
+def decision_times(run: Run) -> list[dict]:
+    """Per strategy spec: percentiles over its games of the seat's median decision time, and of
+    its slowest decision (the games table keeps a median and a maximum per seat and game)."""
+    medians, slowest = defaultdict(list), defaultdict(list)
+    columns = run.table.select([name for name in run.table.column_names
+                                if name.startswith(("seat_", TIMING_PREFIX))]).to_pydict()
+    for seat in range(run.rules.players):
+        for spec, median, top in zip(columns[f"seat_{seat}"],
+                                     columns[f"{TIMING_PREFIX}p50_ms_{seat}"],
+                                     columns[f"{TIMING_PREFIX}max_ms_{seat}"], strict=True):
+            if median is not None:
+                medians[spec].append(median)
+                slowest[spec].append(top)
+    out = []
+    for spec in dict.fromkeys(spec for member in run.entrants for spec in member.members):
+        if not medians[spec]:
+            continue
+        line = {"strategy": spec, "games": len(medians[spec])}
+        for q in PERCENTILES:
+            line[f"median_p{q}_ms"] = float(np.percentile(medians[spec], q))
+        for q in PERCENTILES:
+            line[f"slowest_p{q}_ms"] = float(np.percentile(slowest[spec], q))
+        out.append(line)
+    return out
+
+
+# -- everything ----------------------------------------------------------------------------------
+def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
+    """Every statistic of a run as plain values (what `domsim stats --json` prints)."""
+    games = outcomes(run)
+    rating = ratings_dict(run, ratings(run, games, samples, seed))
+    manifest = run.manifest
+    return {
+        "run": str(run.path),
+        "variant": run.rules.name,
+        "players": run.rules.players,
+        "games": run.table.num_rows,
+        "games_planned": run.config.games,
+        "partial": manifest.get("partial", run.table.num_rows < run.config.games),
+        "duplicate": run.config.duplicate,
+        "seatings_per_deal": run.seatings_per_deal,
+        "seed": manifest.get("seed", run.config.seed),
+        "entrants": run.names,
+        "ratings": rating,
+        "ladder": ladder(rating),
+        "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
+        "summary": summary_rows(run),
+        "hands": hand_endings(run),
+        "points": points_per_hand(run),
+        "timing": decision_times(run),
+    } | ({"compare": manifest["compare"]} if "compare" in manifest else {})
+
+
+def statistics_lines(stats: dict) -> list[str]:
+    """`domsim stats` as text."""
+    played = (f"{stats['games']} of {stats['games_planned']} games (partial)" if stats["partial"]
+              else f"{stats['games']} games (complete)")
+    lines = [f"{stats['run']}: {stats['variant']}, {stats['players']} players, {played}, "
+             f"{stats['seatings_per_deal']} seating(s) per deal", "",
+             f"Ratings (Elo, {stats['ratings']['anchor']} = 0; 95% bootstrap interval over "
+             f"{stats['ratings']['samples']} resamplings of whole deals)"]
+    for line in stats["ratings"]["entrants"]:
+        lines.append(f"  {line['name']:<24} {line['elo']:>7.0f}  "
+                     f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
+    for line in stats["ratings"]["sides"][1:]:
+        lines.append(f"  {'side ' + str(line['side']) + ' vs side 0':<24} {line['elo']:>7.0f}  "
+                     f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
+    lines += ["", "P(row stronger than column)"]
+    names = stats["entrants"]
+    width = max(8, *(len(name) for name in names)) + 1
+    lines.append(" " * (width + 2) + "".join(f"{name[:width - 1]:>{width}}" for name in names))
+    for a in names:
+        cells = "".join(f"{stats['ratings']['p_better'][a][b]:>{width}.1%}" for b in names)
+        lines.append(f"  {a:<{width}}{cells}")
+    lines += ["", ladder_line(stats["ladder"]), "", "Head to head (a vs b; units: deals over "
+              "all their seatings)"]
+    for pair in stats["pairs"]:
+        lines += pair_lines(pair)
+    lines += ["", "Points margin per game and per hand (95% interval over deals)"]
+    for row in stats["summary"]:
+        lines.append(f"  {row['pairing'] + ': ' + row['entrant']:<40} "
+                     f"{row['margin_per_game']:>+8.2f} [{row['margin_per_game_low']:+.2f}, "
+                     f"{row['margin_per_game_high']:+.2f}]  {row['margin_per_hand']:>+7.2f} "
+                     f"[{row['margin_per_hand_low']:+.2f}, {row['margin_per_hand_high']:+.2f}]")
+    if "compare" in stats:
+        lines += ["", compare_line(stats["compare"])]
+    return lines
+
+
+def compare_line(test: dict) -> str:
+    """The sequential test of a `domsim compare` run, from its manifest."""
+    if "sprt" not in test:
+        return f"fixed comparison of {test['a']} and {test['b']}: {test['games']} games"
+    sprt = test["sprt"]
+    llr = "-" if test["llr"] is None else f"{test['llr']:.2f}"
+    return (f"SPRT of {test['a']} against {test['b']} ({sprt['model']} Elo, H0: {sprt['elo0']:g}, "
+            f"H1: {sprt['elo1']:g}): LLR {llr}, {test['verdict'] or 'no decision'} after "
+            f"{test['games']} games")
+
+
+def pair_lines(pair: dict) -> list[str]:
+    outcomes_text = " ".join(f"{_fraction(value)}:{count}" for value, count in pair["outcomes"])
+    return [
+        f"  {pair['a']} vs {pair['b']}: {pair['games']} games, W-L-S {pair['wins']}-"
+        f"{pair['losses']}-{pair['shared']}, win rate {pair['win_rate']:.1%} "
+        f"[{pair['wilson_low']:.1%}, {pair['wilson_high']:.1%}]",
+        f"    Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
+        f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}], "
+        f"LOS {pair['los']:.1%}, {pair['units']} complete deals",
+        f"    deal outcomes (score of {pair['a']}: count) {outcomes_text or '-'}",
+        f"    variance of a deal's mean vs independent games: {pair['variance_ratio']:.2f} "
+        f"(duplicate play needs {pair['variance_ratio']:.0%} of the games)",
+    ]
+
+
+def _fraction(value: float) -> str:
+    for denominator in (1, 2, 3, 4, 6, 8, 12):
+        numerator = value * denominator
+        if math.isclose(numerator, round(numerator), abs_tol=1e-6):
+            return f"{round(numerator)}/{denominator}" if denominator > 1 else str(round(value))
+    return f"{value:.3f}"

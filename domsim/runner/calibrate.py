@@ -1,0 +1,57 @@
+"""`domsim calibrate`: the built-in levels in each variant, one tourney per variant under one
+folder, for the calibration report (domsim.report)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..rules import VARIANTS, RulesError, make_rules
+from .config import TourneyConfig
+from .pairings import builtin_levels
+from .tourney import Outcome, TourneyError
+
+#: R-LEVEL: in kozel the player's partner plays at least hard (insane at insane).
+PARTNER_FLOOR = "hard"
+STRONG_ENOUGH = ("hard", "insane")
+
+
+def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:
+    if every and variants:
+        raise TourneyError("give --variant V or --all, not both")
+    if not every and not variants:
+        raise TourneyError("missing --variant V (repeat for more) or --all")
+    unknown = [name for name in variants if name not in VARIANTS]
+    if unknown:
+        raise RulesError(f"unknown variant {unknown[0]!r}: see `domsim variants`")
+    return list(VARIANTS) if every else list(dict.fromkeys(variants))
+
+
+def calibration_entrants(variant: str, players: int | None,
+                         levels: tuple[str, ...] = ()) -> list[str]:
+    """The levels (default: every built-in one, weakest first); in team games each level plays
+    with a partner of at least hard, as a player at that level would (R-LEVEL)."""
+    levels = tuple(levels) or tuple(builtin_levels())
+    if not make_rules(variant, players).variant.teams:
+        return list(levels)
+    return [level if level in STRONG_ENOUGH else f"{level}+{PARTNER_FLOOR}" for level in levels]
+
+
+def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
+                    players: int | None, levels: tuple[str, ...],
+                    run: Callable[[TourneyConfig, Path], Outcome]) -> tuple[list[Path], Outcome]:
+    """One tourney per variant in out/<variant>, played by `run` (a session runner); stops at
+    the first run that ends early. Returns the finished run folders and the last outcome."""
+    if out.exists():
+        raise TourneyError(f"{out} already exists: choose another --out")
+    done: list[Path] = []
+    outcome = Outcome(0, 0, 0)
+    for variant in variants:
+        config = TourneyConfig(variant=variant, players=players, games=games,
+                               entrants=tuple(calibration_entrants(variant, players, levels)),
+                               seed=seed)
+        outcome = run(config, out / variant)
+        done.append(out / variant)
+        if outcome.partial:
+            break
+    return done, outcome

@@ -1,0 +1,217 @@
+"""`domsim compare`: two strategies on duplicate deals until a sequential test decides.
+
+The games are a tourney's (one pairing, every deal in every seating, the same seeds, batches and
+result files); the difference is when it stops. Results reach the parent in game-id order, so
+the test only ever reads the contiguous prefix of finished deals: a batch that finishes early
+waits for the ones before it, and fast games cannot bias when the test stops. The test looks
+after every complete deal and the games table ends with the deal that decided, so the same seed
+gives the same verdict and the same table whatever the number of workers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..analysis import (
+    HeadToHead,
+    head_to_head_of,
+    pair_lines,
+    pair_reference,
+    pair_scores,
+    side_outcome,
+)
+from ..stats import Sprt
+from .config import TourneyConfig
+from .console import ProgressBar, run_logging
+from .local import local_executor
+from .output import write_json, write_part
+from .tourney import (
+    MANIFEST,
+    Outcome,
+    Tourney,
+    finish,
+    new_manifest,
+    now,
+    open_tourney,
+    stream,
+)
+from .worker import Batch, BatchResult
+
+DEALS_PER_BATCH = 10
+COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays
+#: The default (elo0, elo1): dominoes has much luck, and a 20 Elo edge is worth finding.
+DEFAULT_BOUNDS = (0.0, 20.0)
+
+
+class Decided(Exception):
+    """Raised from inside the result stream to stop it once the test has decided."""
+
+
+@dataclass
+class PairProgress:
+    """Entrant 0's score against entrant 1, deal by deal, fed games in game-id order; a deal
+    counts once every seating of it is in, and the test (if any) looks after every deal."""
+
+    tourney: Tourney
+    sprt: Sprt | None
+    scores: list[float] = field(default_factory=list)
+    units: list[list[float]] = field(default_factory=list)
+    counts: Counter = field(default_factory=Counter)
+    current: list[float] = field(default_factory=list)
+    games: int = 0
+    llr: float | None = None
+    verdict: str | None = None  # "H1", "H0", or None: undecided (or no test)
+
+    @property
+    def per_unit(self) -> int:
+        return self.tourney.schedule.seatings_per_deal
+
+    @property
+    def pairing(self) -> tuple[int, ...]:
+        return self.tourney.pairings[0]
+
+    @property
+    def ref(self) -> float:
+        return pair_reference(self.pairing, 0, 1)
+
+    def add(self, row: dict) -> bool:
+        """Take one game; True once the test has decided."""
+        entrants, shares = side_outcome(self.tourney.rules, self.pairing, row["seating"],
+                                        row["winners"])
+        counted, score = pair_scores(np.array([entrants]), np.array([shares]), 0, 1)
+        if counted[0]:
+            self.scores.append(float(score[0]))
+            self.current.append(float(score[0]))
+        self.games += 1
+        if self.games % self.per_unit:
+            return False
+        if self.current:
+            self.units.append(self.current)
+            self.counts[round(sum(self.current) / len(self.current), 9)] += 1
+        self.current = []
+        if self.sprt is not None:
+            self.llr = self.sprt.llr(dict(self.counts), self.per_unit, self.ref)
+            self.verdict = self.sprt.verdict(self.llr)
+        return self.verdict is not None
+
+    def statistics(self) -> HeadToHead:
+        names = [entrant.name for entrant in self.tourney.entrants]
+        return head_to_head_of(names[0], names[1], self.scores, self.units, self.ref)
+
+
+@dataclass
+class CompareResult:
+    out: Path
+    config: TourneyConfig
+    progress: PairProgress
+    stopped: str | None = None  # "interrupted", if it was
+
+
+def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
+                silent: bool, command: list[str]) -> CompareResult:
+    """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
+    config.games), then write the run's files with the test's outcome in the manifest."""
+    tourney = open_tourney(config, out, resume=False)
+    progress = PairProgress(tourney, sprt)
+    tally = tourney.tally()
+    manifest = new_manifest(tourney, out, command)
+    session = {"command": command, "workers": workers, "backend": "local", "started": now()}
+    manifest["sessions"] = [session]
+    write_json(out / MANIFEST, {**manifest, "partial": True})
+
+    with run_logging(out / "run.log", silent):
+        bar = ProgressBar(config.games, 0, silent)
+
+        def keep(result: BatchResult) -> None:
+            if progress.verdict:
+                return  # a batch that finished after the deciding one
+            kept = 0
+            for row in result.rows:
+                kept += 1
+                tally.add(row)
+                if progress.add(row):
+                    break
+            write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
+                       result.records[:kept])
+            bar(kept, tally)
+            if progress.verdict:
+                raise Decided
+
+        stopped = None
+        try:
+            stream(lambda: local_executor(workers), compare_batches(tourney, progress.per_unit),
+                   2 * workers + 2, keep)
+        except Decided:
+            pass
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        except BrokenProcessPool:
+            stopped = "a worker process died"
+        finally:
+            bar.close()
+            played = progress.games
+            total = played if progress.verdict else config.games
+            manifest["compare"] = compare_manifest(progress)
+            finish(tourney, manifest, session, Outcome(played, total, played, stopped))
+    return CompareResult(out, config, progress, stopped)
+
+
+def compare_batches(tourney: Tourney, per_unit: int) -> Iterator[Batch]:
+    """Batches of whole deals in game-id order, made as the stream asks for them."""
+    size = per_unit * DEALS_PER_BATCH
+    games = tourney.config.games
+    for first in range(0, games, size):
+        yield tourney.batch(list(range(first, min(first + size, games))))
+
+
+def compare_manifest(progress: PairProgress) -> dict:
+    out = {"a": progress.tourney.entrants[0].name, "b": progress.tourney.entrants[1].name,
+           "deals": len(progress.units), "games": progress.games, "llr": progress.llr,
+           "verdict": progress.verdict}
+    sprt = progress.sprt
+    if sprt is not None:
+        out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                       "beta": sprt.beta, "model": sprt.model}
+    return out
+
+
+def verdict_line(result: CompareResult) -> str:
+    a, b = result.config.entrant_names()
+    sprt, verdict = result.progress.sprt, result.progress.verdict
+    if sprt is None:
+        return "verdict: none asked for (a fixed number of games; see the interval and LOS)"
+    unit = "normalized Elo" if sprt.model == "normalized" else "Elo"
+    if verdict == "H1":
+        return (f"verdict: H1 accepted: {a} is stronger than {b} "
+                f"({unit} {sprt.elo1:g} rather than {sprt.elo0:g})")
+    if verdict == "H0":
+        return (f"verdict: H0 accepted: {a} is not {sprt.elo1:g} {unit} stronger than {b} "
+                f"({unit} {sprt.elo0:g} rather than {sprt.elo1:g})")
+    if result.stopped:
+        return f"verdict: none ({result.stopped} before the test decided)"
+    return f"verdict: none (the test had not decided at the limit of {result.config.games} games)"
+
+
+def compare_lines(result: CompareResult) -> list[str]:
+    """What `domsim compare` prints."""
+    config, progress = result.config, result.progress
+    pair = progress.statistics()
+    rules = config.rules()
+    lines = [f"{pair.a} vs {pair.b}: {rules.name}, {rules.players} players, seed {config.seed}, "
+             f"every deal in {progress.per_unit} seatings"]
+    if progress.sprt is not None:
+        sprt = progress.sprt
+        llr = "-" if progress.llr is None else f"{progress.llr:.2f}"
+        lines.append(f"SPRT on deals ({sprt.model} Elo, H0: {sprt.elo0:g}, H1: {sprt.elo1:g}, "
+                     f"alpha {sprt.alpha:g}, beta {sprt.beta:g}): LLR {llr}, bounds "
+                     f"[{sprt.lower:.2f}, {sprt.upper:.2f}]")
+    lines.append(verdict_line(result))
+    lines.append(f"games: {progress.games} ({pair.estimate.units} complete deals)")
+    lines += [line.strip() for line in pair_lines(pair.to_dict())]
+    lines.append(f"results: {result.out}")
+    return lines

@@ -1,0 +1,88 @@
+"""Scenario files: a tourney written down in TOML, run by `domsim run FILE`.
+
+The keys mirror `domsim tourney`'s options (`entrants` is the list of `-p` specs, `options` a table
+of rule options). The tourney's settings are checked by the same table as those of the command
+line and of a resumed run (`config.SETTINGS`), the rules and strategies by building the tourney,
+and every error names the file: `scenarios/x.toml: games must be a positive integer, got 0`.
+Paths in the file (strategy files, `out`) are taken from the current folder, as on the command
+line."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules import RulesError
+from ..strategy import StrategyError
+from .config import (
+    SETTINGS,
+    Check,
+    ConfigError,
+    TourneyConfig,
+    check_settings,
+    is_positive_integer,
+)
+from .session import BACKENDS
+from .tourney import Tourney
+
+#: Keys that say how a scenario runs, not what it plays (`target` joins the rule options).
+RUN_SETTINGS: dict[str, Check] = {
+    "workers": (is_positive_integer, "a positive integer"),
+    "out": (lambda v: isinstance(v, str) and v != "", "a folder path"),
+    "backend": (lambda v: v in BACKENDS, " or ".join(BACKENDS)),
+    "scheduler": (lambda v: isinstance(v, str), "a Dask scheduler address (tcp://host:8786)"),
+    "target": (is_positive_integer, "a positive integer"),
+}
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be run; the message is one line and names the file."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario: `settings` as the command line's explicitly given ones, and how to
+    run it (None: not in the file)."""
+
+    settings: dict
+    out: Path | None
+    workers: int | None
+    backend: str | None
+    scheduler: str | None
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and check a scenario: its keys and values, its rules and its strategies."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read it: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        scenario = _scenario(data)
+        check_tourney(scenario.settings)
+    except (ConfigError, RulesError, StrategyError) as exc:
+        raise ScenarioError(f"{path}: {exc}") from None
+    return scenario
+
+
+def _scenario(data: dict) -> Scenario:
+    check_settings(data, SETTINGS | RUN_SETTINGS)
+    if "variant" not in data:
+        raise ConfigError("missing key 'variant': choose a rule set (see `domsim variants`)")
+    if "scheduler" in data and data.get("backend") != "dask":
+        raise ConfigError("scheduler is for backend = \"dask\": add it or drop the scheduler")
+    settings = {key: value for key, value in data.items() if key in SETTINGS}
+    if "target" in data:
+        settings["options"] = {**data.get("options", {}), "target": data["target"]}
+    out = data.get("out")
+    return Scenario(settings, Path(out) if out else None, data.get("workers"),
+                    data.get("backend"), data.get("scheduler"))
+
+
+def check_tourney(settings: dict) -> None:
+    """Build the tourney from the settings (nothing is written): rules, entrants and strategies
+    load."""
+    Tourney(TourneyConfig.from_dict({"seed": 0, **settings}), Path())

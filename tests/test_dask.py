@@ -1,0 +1,140 @@
+"""`--backend dask` on a LocalCluster bound to 127.0.0.1: the same result files as the local
+backend (R-RNG), user strategy files shipped to the workers under the user's spec, worker logs in
+run.log, a killed worker's batch played again, and the move-time limit on worker threads."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+from test_tourney import table
+
+from domsim.cli import main
+
+distributed = pytest.importorskip("distributed")
+
+SLOW = '''
+import time
+
+from domsim.strategy import Strategy
+
+
+class Slow(Strategy):
+    """Overruns the move-time limit on its first decision of each game, then plays first."""
+
+    def __init__(self):
+        self.late = True
+
+    def choose(self, view):
+        if self.late:
+            self.late = False
+            time.sleep(0.3)
+        return view.legal_moves[0]
+'''
+
+KILLER = '''
+import os
+import signal
+from pathlib import Path
+
+from domsim.strategy import Strategy
+
+MARKER = Path({marker!r})
+
+
+class Killer(Strategy):
+    """Kills its worker process outright the first time any copy of it is asked."""
+
+    def choose(self, view):
+        if not MARKER.exists():
+            MARKER.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return view.legal_moves[-1]
+'''
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    with distributed.LocalCluster(host="127.0.0.1", dashboard_address=None, n_workers=2,
+                                  threads_per_worker=1, processes=True) as cluster:
+        yield cluster.scheduler_address
+
+
+def tourney(*args):
+    return CliRunner().invoke(main, ["tourney", *args, "--silent"], catch_exceptions=False)
+
+
+def untimed_records(out):
+    """The records without timing, and without the words of a first fault (a late move is
+    "interrupted" by SIGALRM in a worker process, found late on a worker thread)."""
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    for record in records:
+        del record["timing"]
+        for seat in record["faults"]:
+            seat["first"] = seat["first"] is not None
+    return records
+
+
+def test_dask_writes_what_the_local_backend_writes(scheduler, tmp_path, monkeypatch):
+    """R-RNG; the file spec is relative to a folder the workers do not run in, so the games can
+    only be played from the shipped copy, and the results still name the spec as written."""
+    monkeypatch.chdir(tmp_path)  # the workers were started in another folder
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "slow.py").write_text(SLOW)
+    args = ["--variant", "draw", "-p", "bots/slow.py", "-p", "medium", "-p", "hard", "--seed",
+            "9", "--games", "12", "--records", "--move-time-limit", "0.1"]
+    local = tourney(*args, "-j", "2", "--out", "local")
+    assert local.exit_code == 0, local.output
+    dask = tourney(*args, "--backend", "dask", "--scheduler", scheduler, "--out", "dask")
+    assert dask.exit_code == 0, dask.output
+    assert table(tmp_path / "dask") == table(tmp_path / "local")
+    assert (tmp_path / "dask" / "summary.csv").read_text() == (
+        tmp_path / "local" / "summary.csv").read_text()
+    assert untimed_records(tmp_path / "dask") == untimed_records(tmp_path / "local")
+    rows = table(tmp_path / "dask")
+    assert rows[0]["seat_0"] == "bots/slow.py"
+    # the late first move is replaced on a worker thread too, where SIGALRM is not used
+    assert all(row["faults_0"] == 1 for row in rows if row["seat_0"] == "bots/slow.py")
+    first = json.loads((tmp_path / "dask" / "records.jsonl").read_text().splitlines()[0])
+    assert first["faults"][0]["first"].startswith("took 0.3")
+    session_info = json.loads((tmp_path / "dask" / "manifest.json").read_text())["sessions"][0]
+    assert (session_info["backend"], session_info["workers"]) == ("dask", 2)
+    log = (tmp_path / "dask" / "run.log").read_text()
+    assert "Dask Worker" in log and "domsim.runner INFO games 0-" in log
+
+
+def test_a_scenario_runs_on_the_cluster_and_a_killed_worker_only_delays(scheduler, tmp_path,
+                                                                         monkeypatch):
+    """A worker killed outright: Dask plays its batch again on another worker, and the results
+    equal a local run's."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "killer.py").write_text(KILLER.format(marker=str(tmp_path / "fired")))
+    (tmp_path / "run.toml").write_text(
+        f'variant = "classic"\nentrants = ["killer.py", "easy"]\ngames = 16\nseed = 3\n'
+        f'backend = "dask"\nscheduler = "{scheduler}"\n')
+    result = CliRunner().invoke(main, ["run", "run.toml", "--out", "dask", "--silent"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "fired").exists()
+    assert tourney("--variant", "classic", "-p", "killer.py", "-p", "easy", "--seed", "3",
+                   "--games", "16", "-j", "1", "--out", "local").exit_code == 0
+    assert table(tmp_path / "dask") == table(tmp_path / "local")
+
+
+def test_an_unreachable_scheduler_is_one_line_and_leaves_no_folder(tmp_path):
+    out = tmp_path / "run"
+    result = tourney("--variant", "classic", "-p", "easy", "-p", "medium", "--backend", "dask",
+                     "--scheduler", "127.0.0.1", "--out", str(out))
+    assert result.exit_code == 1
+    assert "cannot reach the Dask scheduler at 127.0.0.1: ValueError: missing port" in result.stderr
+    assert not out.exists()
+
+
+def test_without_distributed_the_message_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    result = tourney("--variant", "classic", "-p", "easy", "-p", "medium", "--backend", "dask",
+                     "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "run"))
+    assert result.exit_code == 1
+    assert "needs Dask: pip install 'domsim[dask]'" in result.stderr

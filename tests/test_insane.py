@@ -1,0 +1,133 @@
+"""The insane level (R-LEVEL): legal, deterministic, blind to hidden tiles (R-VIEW), and its
+exact endgame solver."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from domsim.strategies.insane import Insane
+from domsim.strategies.medium import Medium
+from positions import position
+
+from domsim.engine import State, start_next_hand
+from domsim.game import play_game, play_hand
+from domsim.rules import VARIANTS, make_rules
+from domsim.search import Judge, Search, Solver
+from domsim.search import position as search_position
+from domsim.tiles import Tile
+from domsim.view import Move, ViewBuilder, move_value
+
+FAST = "insane?samples=8"
+
+
+def _insane(seed: int) -> Insane:
+    bot = Insane(samples=8)
+    bot.rng = random.Random(seed)
+    return bot
+
+
+def test_insane_plays_legal_moves_in_every_variant_r_level():
+    """One hand of every variant and player count with insane at every seat: play_hand raises
+    on any move that is not legal."""
+    for name, variant in VARIANTS.items():
+        for players in variant.player_counts:
+            state = State(make_rules(name, players))
+            start_next_hand(state, random.Random(players))
+            play_hand(state, [_insane(seat) for seat in range(players)], ViewBuilder())
+            assert state.hand_over
+
+
+def test_insane_is_deterministic_for_a_seed_r_rng():
+    """R-RNG: the same seed and parameters replay the same game move for move."""
+    rules = make_rules("draw", 2)
+    first = play_game(rules, [FAST, "hard"], 11, move_time_limit=None)
+    again = play_game(rules, [FAST, "hard"], 11, move_time_limit=None)
+    assert first["hands"] == again["hands"]
+
+
+def test_insane_sees_only_the_view_r_view():
+    """R-VIEW: two deals that differ only in seat 1's unplayed tiles and the tiles out of play
+    give seat 0 the same view, so insane (same generator) makes the same choice."""
+    mine = "6-6 5-6 4-6 3-6 2-5 1-4 0-3"
+    deals = ("1-6 0-0 0-1 0-2 1-1 1-2 2-2", "1-6 0-4 0-5 1-3 1-5 2-3 2-4")
+    choices = set()
+    views = set()
+    for hidden in deals:
+        state = position("block", [mine, hidden], moves="0:6-6")
+        state.play(next(m for m in state.legal_moves() if m >> 2 == Tile(1, 6).id))
+        view = ViewBuilder().view(state, state.legal_moves())
+        views.add((view.hand, view.history, view.hand_counts))
+        choices.add(_insane(3).choose(view))
+    assert len(views) == 1 and len(choices) == 1
+
+
+def test_position_replays_the_view_exactly():
+    """The search's referee position has the game's ends, seat to move and fives points."""
+    state = position("fives", ["5-5 0-5 1-1 2-3 4-4 0-0 3-3", "5-6 0-1 1-2 2-2 2-6 3-4 4-6"],
+                     boneyard="0-2", moves="0:5-5 1:5-6@0 0:0-5@1")
+    view = ViewBuilder().view(state, state.legal_moves())
+    replayed, fits = search_position(view)
+    assert replayed.ends[:2] == state.ends[:2] and replayed.to_move == state.to_move == 1
+    assert replayed.hand_points == state.hand_points == [10, 0]  # 5-5 led counts 10
+    assert len(fits) == len(view.history)
+
+
+def test_exact_solver_finds_the_only_way_out_r_end():
+    """Block, 2 players, all hands known. Ends 3|4; seat 0 holds 0-3 and 4-6, seat 1 holds
+    5-6. 4-6 (the heavier, medium's choice) opens a 6 and seat 1 goes out (seat 0 loses 3);
+    0-3 leaves 0|4, seat 1 passes and seat 0 goes out with 4-6, scoring 5-6 = 11 (R-END,
+    R-SCORE-BASIC)."""
+    state = position("block", ["0-3 4-6", "3-4 5-6"], leader=1, moves="1:3-4")
+    judge = Judge(state.rules, 0)
+    solver = Solver(judge)
+    values = {}
+    for move in state.legal_moves():
+        child = state.copy()
+        child.play(move)
+        values[str(move_value(move))] = solver.value(child)
+    assert values == {"0-3@0": 11, "4-6@1": -3}
+    search = Search(judge, samples=1)
+    best = search.best(state.legal_moves(), lambda rng: (state.copy(), 1.0), random.Random(0))
+    assert move_value(best) == Move(Tile(0, 3), 0)
+    view = ViewBuilder().view(state, state.legal_moves())
+    assert Medium().choose(view).tile == Tile(4, 6)
+
+
+def _minimax(state: State, judge: Judge) -> float:
+    """Plain minimax over the sides, no pruning, no table: the reference for the solver."""
+    if state.hand_over:
+        return judge(state)
+    moves = state.legal_moves()
+    if not moves:
+        child = state.copy()
+        child.pass_turn()
+        return _minimax(child, judge)
+    values = []
+    for move in moves:
+        child = state.copy()
+        child.play(move)
+        values.append(_minimax(child, judge))
+    mine = state.rules.side_of(state.to_move) == judge.side
+    return max(values) if mine else min(values)
+
+
+def test_exact_solver_agrees_with_plain_minimax():
+    """Alpha-beta with its transposition table gives minimax's exact value on random endgames
+    of the pass-when-stuck games (2 sides), with one table shared by all positions."""
+    checked = 0
+    for name, players in (("block", 2), ("kozel", 4), ("partnership", 4)):
+        rules = make_rules(name, players)
+        judge = Judge(rules, 0)
+        solver = Solver(judge)
+        rng = random.Random(5)
+        for _ in range(6):
+            state = State(rules)
+            start_next_hand(state, rng)
+            while not state.hand_over and sum(state.hand_counts()) > 7:
+                moves = state.legal_moves()
+                state.play(rng.choice(moves)) if moves else state.pass_turn()
+            if not state.hand_over:
+                assert math.isclose(solver.value(state.copy()), _minimax(state, judge))
+                checked += 1
+    assert checked >= 10

@@ -1,0 +1,182 @@
+"""domsim.report: the tables beside the page hold the hand-computed numbers of a small run, and
+the page is well-formed HTML that embeds every chart and links every table."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import json
+import math
+from html.parser import HTMLParser
+
+import pytest
+from click.testing import CliRunner
+from handrun import write_run
+
+from domsim.analysis import load_run, run_statistics
+from domsim.cli import main
+from domsim.report import CHARTS, write_report
+from domsim.runner.calibrate import calibration_entrants
+
+VOID = {"meta", "img", "br", "hr", "link", "input"}
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class PageChecker(HTMLParser):
+    """Checks that every element is closed in order, and collects images and links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.images: list[str] = []
+        self.links: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append(attrs["src"])
+        if tag == "a":
+            self.links.append(attrs["href"])
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    base = tmp_path_factory.mktemp("report")
+    runs = [run_statistics(load_run(write_run(base / name, output_format=form)), samples=50)
+            for name, form in (("one", "parquet"), ("two", "csv"))]
+    page = write_report(runs, base / "out")
+    return page
+
+
+def read_csv(path):
+    with path.open(newline="", encoding="utf-8") as source:
+        return list(csv.DictReader(source))
+
+
+def test_page_is_well_formed_and_embeds_every_chart(report):
+    text = report.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    checker = PageChecker()
+    checker.feed(text)
+    checker.close()
+    assert checker.errors == [] and checker.stack == []
+    # two runs of the same variant: two sections, each with every chart
+    assert len(checker.images) == 2 * len(CHARTS)
+    for src in checker.images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
+    for section in ("block-2p", "block-2p-2"):
+        for name, _, _ in CHARTS:
+            assert (report.parent / f"{section}-{name}.png").read_bytes().startswith(PNG_MAGIC)
+    csv_links = [link for link in checker.links if link.endswith(".csv")]
+    assert "verdicts.csv" in csv_links and "block-2p-pairs.csv" in csv_links
+    for link in csv_links:
+        assert (report.parent / link).is_file()
+    assert "#block-2p" in checker.links
+
+
+def test_pair_table_holds_the_hand_computed_numbers(report):
+    """easy vs medium in tests/handrun.py: 1-3-0, Wilson [4.56%, 69.94%], Elo of a 1/4 score."""
+    rows = {(r["a"], r["b"]): r for r in read_csv(report.parent / "block-2p-pairs.csv")}
+    em = rows["easy", "medium"]
+    assert (em["games"], em["wls"], em["units"]) == ("4", "1-3-0", "2")
+    assert float(em["win_rate"]) == 0.25
+    assert (round(float(em["wilson_low"]), 4), round(float(em["wilson_high"]), 4)) == (
+        0.0456, 0.6994)
+    assert float(em["elo"]) == pytest.approx(-400 * math.log10(3), rel=1e-5)
+    assert float(em["variance_ratio"]) == pytest.approx(2 / 3, rel=1e-5)
+    assert rows["easy", "hard"]["wls"] == "0-3-1"
+
+
+def test_hand_point_and_time_tables_hold_the_hand_computed_numbers(report):
+    hands = {r["pairing"]: r for r in read_csv(report.parent / "block-2p-hands.csv")}
+    assert float(hands["all"]["blocked"]) == pytest.approx(2 / 12, rel=1e-5)
+    assert float(hands["easy vs hard"]["blocked"]) == 0.25
+    assert float(hands["all"]["capicu"]) == pytest.approx(1 / 12, rel=1e-5)
+    assert float(hands["all"]["dry_games"]) == pytest.approx(1 / 12, rel=1e-5)
+    points = {r["entrant"]: r for r in read_csv(report.parent / "block-2p-points.csv")}
+    assert (points["easy"]["hands"], float(points["easy"]["points"])) == ("8", 1.25)
+    assert float(points["easy"]["margin"]) == -6.25
+    timing = {r["strategy"]: r for r in read_csv(report.parent / "block-2p-timing.csv")}
+    assert float(timing["easy"]["median_p50_ms"]) == 14.5
+
+
+def test_rating_table_and_verdicts(report):
+    ratings = read_csv(report.parent / "block-2p-ratings.csv")
+    assert [r["name"] for r in ratings] == ["easy", "medium", "hard"]
+    assert float(ratings[0]["elo"]) == 0 and ratings[0]["p_stronger_than_previous"] == ""
+    for row in ratings:
+        assert float(row["low"]) <= float(row["elo"]) <= float(row["high"])
+    matrix = {r["entrant"]: r for r in read_csv(report.parent / "block-2p-p_better.csv")}
+    assert float(matrix["hard"]["easy"]) + float(matrix["easy"]["hard"]) == pytest.approx(1)
+    verdicts = read_csv(report.parent / "verdicts.csv")
+    assert [v["section"] for v in verdicts] == ["block-2p", "block-2p-2"]
+    assert verdicts[0]["verdict"].startswith("ladder strictly increasing")
+    assert "easy -> medium" in verdicts[0]["verdict"]
+
+
+# -- the commands --------------------------------------------------------------------------------
+def invoke(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def one_line_error(result, text):
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and text in lines[0], result.stderr
+
+
+def test_kozel_levels_play_with_a_partner_of_at_least_hard():
+    """R-LEVEL: in kozel the player's partner plays at least hard (insane at insane)."""
+    levels = ("easy", "medium", "hard", "insane")
+    assert calibration_entrants("kozel", None, levels) == [
+        "easy+hard", "medium+hard", "hard", "insane"]
+    assert calibration_entrants("block", None, levels) == list(levels)
+
+
+def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "classic", "--variant", "kozel", "--level", "easy",
+                    "--level", "medium", "--games", "4", "--seed", "3", "-j", "1", "--silent",
+                    "--samples", "10", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("classic: ladder") and lines[1].startswith("kozel: ladder")
+    assert lines[2] == f"report written to {out / 'report.html'}"
+    kozel = json.loads((out / "kozel" / "manifest.json").read_text())
+    assert [e["name"] for e in kozel["entrants"]] == ["easy+hard", "medium+hard"]
+    assert kozel["games_completed"] == 4
+    assert len(read_csv(out / "verdicts.csv")) == 2
+    checker = PageChecker()
+    checker.feed((out / "report.html").read_text(encoding="utf-8"))
+    assert len(checker.images) == 2 * len(CHARTS) and checker.stack == []
+
+
+def test_report_command_builds_the_page_from_runs(tmp_path):
+    runs = [str(write_run(tmp_path / name)) for name in ("a", "b")]
+    result = invoke("report", *runs, "--out", str(tmp_path / "rep"), "--samples", "10")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].startswith("block: ladder strictly increasing")
+    assert (tmp_path / "rep" / "report.html").is_file()
+    assert (tmp_path / "rep" / "block-2p-2-pairs.csv").is_file()
+
+
+def test_report_and_calibrate_errors(tmp_path):
+    run = str(write_run(tmp_path / "run"))
+    one_line_error(invoke("report"), "give at least one RUN_DIR")
+    one_line_error(invoke("report", str(tmp_path / "nowhere")), "is not a folder")
+    one_line_error(invoke("report", run, "--out", run), "already exists")
+    one_line_error(invoke("calibrate"), "missing --variant")
+    one_line_error(invoke("calibrate", "--all", "--variant", "block"), "not both")
+    one_line_error(invoke("calibrate", "--variant", "nope"), "unknown variant 'nope'")
+    one_line_error(invoke("calibrate", "--variant", "block", "--out", run), "already exists")
+    assert invoke("calibrate", "--variant", "block", "--games", "0").exit_code == 2

@@ -10,7 +10,8 @@ finished match is replaced by a new `State`. Three paths are measured:
 
 With the bench extra installed (`pip install -e '.[bench]'`) the peers of bench/peers.py run in
 the same process and the ratios against the targets are printed. Every figure, ours and the
-peers', is the best of `--repeats` runs, which damps the noise of a busy machine.
+peers', is the best of `--repeats` runs and counts hands per second of this process's CPU time
+(`--clock wall` for elapsed time), which keeps the ratios sound on a busy machine.
 
 Run from the repo root: `python bench/engine.py [--seconds S] [--variant NAME ...]`.
 """
@@ -33,14 +34,17 @@ from domsim.seeding import seat_rng
 from domsim.strategy import make_strategy
 from domsim.view import ViewBuilder
 
-HandLoop = Callable[[Rules, float, int], float]
+Clock = Callable[[], float]
+HandLoop = Callable[[Rules, float, int, Clock], float]
+CLOCKS: dict[str, Clock] = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
-def _timed_hands(rules: Rules, seconds: float, play: Callable[[State], None], rng) -> float:
-    """Deal and play hands of `rules` for about `seconds`; return hands per second."""
+def _timed_hands(rules: Rules, seconds: float, play: Callable[[State], None], rng,
+                 clock: Clock) -> float:
+    """Deal and play hands of `rules` for about `seconds` of `clock`; return hands per second."""
     state = State(rules)
     hands = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         if state.match_over:
@@ -48,12 +52,12 @@ def _timed_hands(rules: Rules, seconds: float, play: Callable[[State], None], rn
         start_next_hand(state, rng)
         play(state)
         hands += 1
-        now = time.perf_counter()
+        now = clock()
         if now >= deadline:
             return hands / (now - start)
 
 
-def raw_hands_per_second(rules: Rules, seconds: float, seed: int) -> float:
+def raw_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
     """The generic engine loop, every choice uniformly random."""
     rng = random.Random(seed)
     choice = rng.choice
@@ -63,10 +67,10 @@ def raw_hands_per_second(rules: Rules, seconds: float, seed: int) -> float:
             if not state.step_forced():
                 state.play(choice(state.legal_moves()))
 
-    return _timed_hands(rules, seconds, play, rng)
+    return _timed_hands(rules, seconds, play, rng, clock)
 
 
-def play_out_hands_per_second(rules: Rules, seconds: float, seed: int) -> float:
+def play_out_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
     """The fast path: `State.play_out` with the same random choices as the raw loop."""
     rng = random.Random(seed)
     choice = rng.choice
@@ -74,10 +78,10 @@ def play_out_hands_per_second(rules: Rules, seconds: float, seed: int) -> float:
     def play(state: State) -> None:
         state.play_out(choice)
 
-    return _timed_hands(rules, seconds, play, rng)
+    return _timed_hands(rules, seconds, play, rng, clock)
 
 
-def view_hands_per_second(rules: Rules, seconds: float, seed: int) -> float:
+def view_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
     """`play_hand` with one easy strategy per seat: a PlayerView per real decision."""
     strategies = [make_strategy("easy", seat_rng(seed, seat)) for seat in range(rules.players)]
     for seat, strategy in enumerate(strategies):
@@ -87,7 +91,7 @@ def view_hands_per_second(rules: Rules, seconds: float, seed: int) -> float:
     def play(state: State) -> None:
         play_hand(state, strategies, views)
 
-    return _timed_hands(rules, seconds, play, random.Random(seed))
+    return _timed_hands(rules, seconds, play, random.Random(seed), clock)
 
 
 PATHS: dict[str, HandLoop] = {
@@ -102,31 +106,45 @@ def best_of(run: Callable[[float, int], float], seconds: float, repeats: int) ->
     return max(run(seconds / repeats, seed) for seed in range(repeats))
 
 
-def measure_engine(variants: list[str], seconds: float, repeats: int) -> dict[tuple, float]:
+def measure_engine(variants: list[str], seconds: float, repeats: int,
+                   clock: Clock) -> dict[tuple, float]:
     """{(variant, players, path): hands/s} for every allowed player count of `variants`."""
     figures = {}
     for name in variants:
         for players in VARIANTS[name].player_counts:
             rules = make_rules(name, players)
             for path, loop in PATHS.items():
-                figures[name, players, path] = best_of(partial(loop, rules), seconds, repeats)
+                figures[name, players, path] = best_of(partial(loop, rules, clock=clock),
+                                                       seconds, repeats)
     return figures
 
 
-def measure_peers(seconds: float, repeats: int) -> dict[str, float | None]:
+def _on_clock(run: Callable[[float, int], float], clock: Clock) -> Callable[[float, int], float]:
+    """A peer's measure, which times elapsed seconds, converted to hands per `clock` second."""
+    def measure(seconds: float, seed: int) -> float:
+        wall, ours = time.perf_counter(), clock()
+        rate = run(seconds, seed)
+        return rate * (time.perf_counter() - wall) / (clock() - ours)
+    return measure
+
+
+def measure_peers(seconds: float, repeats: int, clock: Clock) -> dict[str, float | None]:
     """Hands/s of each peer, None for a peer that is not installed."""
-    runs = {
-        "openspiel block": peers.openspiel_block_hands_per_second,
-        "openspiel team": peers.openspiel_team_hands_per_second,
-        "dominoes 4p": lambda seconds, seed: peers.dominoes_hands_per_second(4, seconds, seed),
-    }
+    runs = (
+        ("openspiel block", "open_spiel", peers.openspiel_block_hands_per_second),
+        ("openspiel team", "open_spiel", peers.openspiel_team_hands_per_second),
+        ("dominoes 4p", "dominoes",
+         lambda seconds, seed: peers.dominoes_hands_per_second(4, seconds, seed)),
+    )
+    installed = peers.available()  # imports the peers now, not inside a timed run
     figures: dict[str, float | None] = {}
-    for name, run in runs.items():
-        try:
-            figures[name] = best_of(run, seconds, repeats)
-        except ImportError as err:
-            print(f"peer {name} skipped: {err}")
+    for name, package, run in runs:
+        if installed[package] is None:
+            print(f"peer {name} skipped: {package} is not installed; run: "
+                  "pip install -e '.[bench]'")
             figures[name] = None
+        else:
+            figures[name] = best_of(_on_clock(run, clock), seconds, repeats)
     return figures
 
 
@@ -182,15 +200,17 @@ def main() -> None:
     parser.add_argument("--variant", action="append", choices=list(VARIANTS),
                         help="only this variant (repeatable); default all")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries")
+    parser.add_argument("--clock", choices=list(CLOCKS), default="cpu",
+                        help="cpu: per second of this process's CPU time (default); "
+                             "wall: per elapsed second")
     args = parser.parse_args()
 
-    load = os.getloadavg()[0]
-    print(f"load average {load:.1f} on {os.cpu_count()} cores"
-          + (" (busy: figures are low and noisy)" if load > 0.5 else ""))
-    figures = measure_engine(args.variant or list(VARIANTS), args.seconds, args.repeats)
+    clock = CLOCKS[args.clock]
+    print(f"clock: {args.clock}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    figures = measure_engine(args.variant or list(VARIANTS), args.seconds, args.repeats, clock)
     print_engine_table(figures)
     if not args.no_peers:
-        print_ratio_table(figures, measure_peers(args.peer_seconds, args.repeats))
+        print_ratio_table(figures, measure_peers(args.peer_seconds, args.repeats, clock))
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ class Belief:
         placed: list[list[int]] = [[] for _ in caps]
         for index, (_, tiles) in enumerate(self.groups):
             splits, cumulative = self._split_choices(index, caps)
-            if not cumulative or not cumulative[-1]:
+            if not cumulative:
                 raise ValueError("no deal is consistent with the view")
             split = splits[bisect_right(cumulative, rng.randrange(cumulative[-1]))]
             shuffled = tiles[:]

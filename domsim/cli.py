@@ -252,7 +252,7 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler)
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
     records, backend, scheduler. The options given here override the file's.
 
-    Example: domsim run scenarios/block-levels.toml --games 4000
+    Example: domsim run scenarios/block-levels.toml --games 1200
     """
     loaded = load_scenario(scenario)
     given = loaded.settings | {key: value for key, value in (("games", games), ("seed", seed))

@@ -4,9 +4,10 @@ legal move out to the end of the hand on each (domsim.search) before choosing.
 
 Strength is set by `samples` (deals per decision, the most), `budget_ms` (a time budget per
 decision, 0: none; with one the choice depends on the machine's speed), `exact_tiles` (tiles in
-hands from which the exact solver takes over) and `random_share` (how often a playout makes a
-random move instead of dumping its heaviest tile). Deterministic for a game seed and fixed
-parameters without a budget."""
+hands from which the exact solver takes over), `random_share` (how often a playout makes a
+random move instead of dumping its heaviest tile) and `beta` (how strongly a deal is weighted by
+the other seats' plays preferring heavy tiles, 0: no weighting). Deterministic for a game seed
+and fixed parameters without a budget."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from domsim.view import Move, PlayerView
 class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
-    def __init__(self, *, samples: int = 24, budget_ms: float = 0.0, exact_tiles: int = 10,
+    def __init__(self, *, samples: int = 48, budget_ms: float = 0.0, exact_tiles: int = 7,
                  random_share: float = 0.1, beta: float = 0.4) -> None:
         self.options = dict(samples=samples, budget_ms=budget_ms, exact_tiles=exact_tiles,
                             random_share=random_share)

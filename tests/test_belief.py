@@ -8,12 +8,13 @@ import random
 from collections import Counter
 
 from domsim.strategies.medium import Medium
-from positions import position, tile
+from positions import hand, position, tile
 
-from domsim.belief import Belief, belief_of
+from domsim.belief import Belief, PlayModel, belief_of
 from domsim.engine import State, start_next_hand
 from domsim.game import play_hand
 from domsim.rules import VARIANTS, make_rules
+from domsim.search import position as search_position
 from domsim.strategy import Strategy
 from domsim.tiles import NUMBER_MASK
 from domsim.view import ViewBuilder
@@ -140,11 +141,27 @@ def test_true_deal_and_samples_respect_every_constraint():
     for name, variant in VARIANTS.items():
         for players in variant.player_counts:
             rules = make_rules(name, players)
-            for hand in range(3):
+            for deal in range(3):
                 state = State(rules)
-                start_next_hand(state, random.Random(hand * 10 + players))
+                start_next_hand(state, random.Random(deal * 10 + players))
                 bots = [_CheckingBot(state) for _ in range(players)]
                 for bot in bots:
-                    bot.rng = random.Random(hand)
+                    bot.rng = random.Random(deal)
                 play_hand(state, bots, ViewBuilder())
                 assert state.hand_over
+
+
+def test_play_model_weighs_deals_by_the_plays_seen():
+    """Seat 1 answered the 3-3 lead with the light 0-3. A deal in which it also held 3-6 (9
+    pips, playable) explains that play with probability e^(3b) / (e^(3b) + e^(9b)); a deal in
+    which 0-3 was its only playable tile explains it with probability 1."""
+    state = position("block", ["3-3 0-0 0-1 0-2 0-4 0-5 0-6", "0-3 3-6 1-1 1-2 1-4 1-5 2-2"],
+                     moves="0:3-3 1:0-3@0")
+    view = view_of(state)
+    _, fits = search_position(view)
+    model = PlayModel(view, fits, beta=0.4)
+    mine = hand("0-0 0-1 0-2 0-4 0-5 0-6")
+    with_heavier = model.likelihood([mine, hand("3-6 1-1 1-2 1-4 1-5 2-2")])
+    without = model.likelihood([mine, hand("1-1 1-2 1-4 1-5 2-2 2-4")])
+    assert math.isclose(with_heavier, 1 / (1 + math.exp(0.4 * 6)))
+    assert math.isclose(without, 1.0)

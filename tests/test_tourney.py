@@ -131,7 +131,8 @@ def test_tourney_writes_games_summary_manifest_and_log(tmp_path):
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert [r["game_id"] for r in records] == list(range(12))
     assert records[0]["hands"][0]["deal"] == records[1]["hands"][0]["deal"]
-    summary = list(csv.DictReader((out / "summary.csv").open()))
+    with (out / "summary.csv").open() as source:
+        summary = list(csv.DictReader(source))
     easy = summary[0]
     assert (easy["pairing"], easy["entrant"], easy["games"]) == ("all", "easy", "12")
     assert int(easy["wins"]) + int(easy["losses"]) + int(easy["shared"]) == 12

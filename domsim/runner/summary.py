@@ -147,16 +147,21 @@ class Tally:
 
 
 def summary_table(path: Path) -> list[str]:
-    """A short text table of summary.csv for the terminal."""
-    lines = [f"{'pairing':<28} {'entrant':<16} {'games':>6} {'W-L-S':>14} "
-             f"{'win rate [95% CI]':>23} {'margin/game [95% CI]':>27}"]
+    """A short text table of summary.csv for the terminal, columns sized to their contents."""
+    header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]",
+              "margin/game [95% CI]")
     with path.open(encoding="utf-8", newline="") as source:
-        for row in csv.DictReader(source):
-            score = f"{row['wins']}-{row['losses']}-{row['shared']}"
-            rate = (f"{float(row['win_rate']):.1%} [{float(row['win_rate_low']):.1%}, "
-                    f"{float(row['win_rate_high']):.1%}]")
-            low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
-            margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
-            lines.append(f"{row['pairing']:<28} {row['entrant']:<16} {row['games']:>6} "
-                         f"{score:>14} {rate:>23} {margin:>27}")
-    return lines
+        rows = [_summary_cells(row) for row in csv.DictReader(source)]
+    widths = [max(len(cells[i]) for cells in [header, *rows]) for i in range(len(header))]
+    return [" ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                     for i, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+            for cells in [header, *rows]]
+
+
+def _summary_cells(row: dict) -> tuple[str, ...]:
+    rate = (f"{float(row['win_rate']):.1%} [{float(row['win_rate_low']):.1%}, "
+            f"{float(row['win_rate_high']):.1%}]")
+    low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
+    margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
+    return (row["pairing"], row["entrant"], row["games"],
+            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, margin)

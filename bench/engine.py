@@ -10,8 +10,8 @@ finished match is replaced by a new `State`. Three paths are measured:
 
 With the bench extra installed (`pip install -e '.[bench]'`) the peers of bench/peers.py run in
 the same process and the ratios against the targets are printed. Every figure, ours and the
-peers', is the best of `--repeats` runs and counts hands per second of this process's CPU time
-(`--clock wall` for elapsed time), which keeps the ratios sound on a busy machine.
+peers', is the best of `--repeats` runs made in interleaved rounds, and counts hands per second
+of this process's CPU time (`--clock wall`: elapsed time), to keep ratios sound on a busy machine.
 
 Run from the repo root: `python bench/engine.py [--seconds S] [--variant NAME ...]`.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -52,9 +53,10 @@ def _timed_hands(rules: Rules, seconds: float, play: Callable[[State], None], rn
         start_next_hand(state, rng)
         play(state)
         hands += 1
-        now = clock()
-        if now >= deadline:
-            return hands / (now - start)
+        if hands % 8 == 0:  # the CPU clock costs a system call: read it every few hands
+            now = clock()
+            if now >= deadline:
+                return hands / (now - start)
 
 
 def raw_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
@@ -101,25 +103,19 @@ PATHS: dict[str, HandLoop] = {
 }
 
 
-def best_of(run: Callable[[float, int], float], seconds: float, repeats: int) -> float:
-    """The best hands/s of `repeats` runs sharing `seconds`; run i uses seed i."""
-    return max(run(seconds / repeats, seed) for seed in range(repeats))
+Run = Callable[[float, int], float]  # (seconds, seed) -> hands/s
 
 
-def measure_engine(variants: list[str], seconds: float, repeats: int,
-                   clock: Clock) -> dict[tuple, float]:
-    """{(variant, players, path): hands/s} for every allowed player count of `variants`."""
-    figures = {}
-    for name in variants:
-        for players in VARIANTS[name].player_counts:
-            rules = make_rules(name, players)
-            for path, loop in PATHS.items():
-                figures[name, players, path] = best_of(partial(loop, rules, clock=clock),
-                                                       seconds, repeats)
-    return figures
+def engine_runs(variants: list[str], clock: Clock) -> dict[tuple, Run]:
+    """{(variant, players, path): run} for every allowed player count of `variants`."""
+    return {
+        (name, players, path): partial(loop, make_rules(name, players), clock=clock)
+        for name in variants for players in VARIANTS[name].player_counts
+        for path, loop in PATHS.items()
+    }
 
 
-def _on_clock(run: Callable[[float, int], float], clock: Clock) -> Callable[[float, int], float]:
+def _on_clock(run: Run, clock: Clock) -> Run:
     """A peer's measure, which times elapsed seconds, converted to hands per `clock` second."""
     def measure(seconds: float, seed: int) -> float:
         wall, ours = time.perf_counter(), clock()
@@ -128,8 +124,8 @@ def _on_clock(run: Callable[[float, int], float], clock: Clock) -> Callable[[flo
     return measure
 
 
-def measure_peers(seconds: float, repeats: int, clock: Clock) -> dict[str, float | None]:
-    """Hands/s of each peer, None for a peer that is not installed."""
+def peer_runs(clock: Clock) -> dict[str, Run]:
+    """{peer: run} for the installed peers; says which are missing."""
     runs = (
         ("openspiel block", "open_spiel", peers.openspiel_block_hands_per_second),
         ("openspiel team", "open_spiel", peers.openspiel_team_hands_per_second),
@@ -137,15 +133,23 @@ def measure_peers(seconds: float, repeats: int, clock: Clock) -> dict[str, float
          lambda seconds, seed: peers.dominoes_hands_per_second(4, seconds, seed)),
     )
     installed = peers.available()  # imports the peers now, not inside a timed run
-    figures: dict[str, float | None] = {}
-    for name, package, run in runs:
+    for name, package, _ in runs:
         if installed[package] is None:
             print(f"peer {name} skipped: {package} is not installed; run: "
                   "pip install -e '.[bench]'")
-            figures[name] = None
-        else:
-            figures[name] = best_of(_on_clock(run, clock), seconds, repeats)
-    return figures
+    return {name: _on_clock(run, clock) for name, package, run in runs if installed[package]}
+
+
+def measure(runs: dict, seconds: dict, repeats: int) -> dict[object, float]:
+    """The best hands/s of each run over `repeats` rounds, the runs of `key` sharing
+    `seconds[key]`. Every round runs every contender once, so ours and the peers' runs are spread
+    alike over the whole benchmark and meet the same load on a busy machine."""
+    best: dict = {}
+    for round_ in range(repeats):
+        print(f"round {round_ + 1} of {repeats}", file=sys.stderr)
+        for key, run in runs.items():
+            best[key] = max(best.get(key, 0.0), run(seconds[key] / repeats, round_))
+    return best
 
 
 #: (label, our figure's key, peer, target ratio or None when there is no target)
@@ -173,10 +177,10 @@ def print_engine_table(figures: dict[tuple, float]) -> None:
             print(f"{name:<17}{players:>8}{rates}")
 
 
-def print_ratio_table(figures: dict[tuple, float], peer_figures: dict[str, float | None]) -> None:
+def print_ratio_table(figures: dict[tuple, float], peer_figures: dict[str, float]) -> None:
     print()
     for name, rate in peer_figures.items():
-        print(f"peer {name:<28}" + ("not installed" if rate is None else f"{rate:>10,.0f} hands/s"))
+        print(f"peer {name:<28}{rate:>10,.0f} hands/s")
     print()
     print(f"{'ratio':<48}{'ratio':>8}{'target':>8}  verdict")
     for label, key, peer, target in RATIOS:
@@ -195,8 +199,8 @@ def main() -> None:
                         help="seconds per variant, player count and path (default 1)")
     parser.add_argument("--peer-seconds", type=float, default=3.0,
                         help="seconds per peer (default 3)")
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="runs per figure, the best one counts (default 3)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="rounds of runs; each figure is its best run (default 5)")
     parser.add_argument("--variant", action="append", choices=list(VARIANTS),
                         help="only this variant (repeatable); default all")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries")
@@ -207,11 +211,13 @@ def main() -> None:
 
     clock = CLOCKS[args.clock]
     print(f"clock: {args.clock}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    figures = measure_engine(args.variant or list(VARIANTS), args.seconds, args.repeats, clock)
-    print_engine_table(figures)
-    if not args.no_peers:
-        print_ratio_table(figures, measure_peers(args.peer_seconds, args.repeats, clock))
-
+    ours = engine_runs(args.variant or list(VARIANTS), clock)
+    theirs = {} if args.no_peers else peer_runs(clock)
+    seconds = {**dict.fromkeys(ours, args.seconds), **dict.fromkeys(theirs, args.peer_seconds)}
+    figures = measure({**ours, **theirs}, seconds, args.repeats)
+    print_engine_table({key: figures[key] for key in ours})
+    if theirs:
+        print_ratio_table(figures, {name: figures[name] for name in theirs})
 
 if __name__ == "__main__":
     main()

@@ -3,8 +3,9 @@ duplicate deals (each deal played twice with the seats swapped), with 95% interv
 
     python bench/ladder.py [--games 2000] [--variant V ...] [--workers 2]
 
-Prints, per variant and pairing, the stronger level's game win rate (Wilson interval) and its
-points margin per hand (interval over deal pairs), and whether the step is significant."""
+Prints, per variant and pairing, the stronger level's game win rate (Wilson interval) against
+its fair share of the seats, its points margin per hand (interval over deals), and whether the
+step is significant (the interval's low end above the fair share)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,17 @@ LEVELS = {
 PAIRINGS = (("medium", "easy"), ("hard", "medium"))
 
 
-def seating(rules, first: str, second: str) -> list[str]:
-    """`first` at seat 0 (and 2 in team games), `second` at the others."""
-    return [LEVELS[first] if seat % 2 == 0 else LEVELS[second] for seat in range(rules.players)]
+def seatings(players: int) -> list[set[int]]:
+    """The seats of the stronger level A in each seating of a deal: with an even count A holds
+    every other seat (a team in team games) and the seats swap; with 3 players A holds one seat
+    and it rotates, so A's fair share of wins is 1/3."""
+    if players % 2 == 0:
+        return [set(range(0, players, 2)), set(range(1, players, 2))]
+    return [{seat} for seat in range(players)]
+
+
+def fair_share(players: int) -> float:
+    return len(seatings(players)[0]) / players
 
 
 def outcome(record: dict, seats_of_a: set[int]) -> tuple[float, float]:
@@ -49,18 +58,17 @@ def outcome(record: dict, seats_of_a: set[int]) -> tuple[float, float]:
 
 
 def play_pair(job: tuple[str, int, str, str, int]) -> tuple[float, float]:
-    """Play deal `index` twice, seats swapped; return A's mean win share and margin per hand."""
+    """Play deal `index` once per seating; return A's mean win share and margin per hand."""
     variant, players, a, b, index = job
     rules = make_rules(variant, players)
     seed = game_seed(20261129, index)
     shares, margins = [], []
-    for first, second in ((a, b), (b, a)):
-        record = play_game(rules, seating(rules, first, second), seed)
-        seats_a = {s for s in range(rules.players) if (s % 2 == 0) == (first == a)}
-        share, margin = outcome(record, seats_a)
+    for seats_a in seatings(players):
+        specs = [LEVELS[a] if seat in seats_a else LEVELS[b] for seat in range(players)]
+        share, margin = outcome(play_game(rules, specs, seed), seats_a)
         shares.append(share)
         margins.append(margin)
-    return sum(shares) / 2, sum(margins) / 2
+    return sum(shares) / len(shares), sum(margins) / len(margins)
 
 
 def main() -> None:
@@ -71,7 +79,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args()
     variants = args.variant or list(VARIANTS)
-    print(f"{'variant':<16} {'pairing':<15} {'games':>6} {'win rate [95% CI]':>24} "
+    print(f"{'variant':<16} {'n':>2} {'pairing':<15} {'games':>6} {'fair':>5} "
+          f"{'win rate [95% CI]':>24} "
           f"{'margin/hand [95% CI]':>26}  verdict   secs")
     context = multiprocessing.get_context("fork")
     with context.Pool(args.workers) as pool:
@@ -79,18 +88,21 @@ def main() -> None:
             rules = make_rules(variant, args.players)
             for a, b in PAIRINGS:
                 started = time.perf_counter()
-                jobs = [(variant, rules.players, a, b, i) for i in range(args.games // 2)]
-                pairs = pool.map(play_pair, jobs, chunksize=25)
-                report(variant, a, b, pairs, time.perf_counter() - started)
+                per_deal = len(seatings(rules.players))
+                jobs = [(variant, rules.players, a, b, i) for i in range(args.games // per_deal)]
+                deals = pool.map(play_pair, jobs, chunksize=25)
+                report(variant, rules.players, a, b, deals, time.perf_counter() - started)
 
 
-def report(variant: str, a: str, b: str, pairs: list[tuple[float, float]], secs: float) -> None:
-    games = 2 * len(pairs)
-    wins = 2 * sum(share for share, _ in pairs)
+def report(variant: str, players: int, a: str, b: str, deals: list[tuple[float, float]],
+           secs: float) -> None:
+    games = len(seatings(players)) * len(deals)
+    wins = games * sum(share for share, _ in deals) / len(deals)
     low, high = wilson_interval(wins, games)
-    margin, m_low, m_high = mean_interval([m for _, m in pairs])
-    verdict = "ok" if low > 0.5 else "NOT SIG"
-    print(f"{variant:<16} {a + '>' + b:<15} {games:>6} "
+    margin, m_low, m_high = mean_interval([m for _, m in deals])
+    fair = fair_share(players)
+    verdict = "ok" if low > fair else "NOT SIG"
+    print(f"{variant:<16} {players:>2} {a + '>' + b:<15} {games:>6} {fair:>5.0%} "
           f"{wins / games:>7.1%} [{low:.1%}, {high:.1%}] "
           f"{margin:>8.2f} [{m_low:>6.2f}, {m_high:>6.2f}]  {verdict:<8} {secs:5.0f}", flush=True)
 

@@ -19,7 +19,7 @@ from statistics import fmean
 from .belief import PlayModel, belief_of
 from .engine import State
 from .rules import Rules
-from .tiles import ALL_TILES_MASK, NUMBER_MASK, PIPS, TILE_B
+from .tiles import ALL_TILES_MASK, IS_DOUBLE, N_TILES, NUMBER_MASK, PIPS, TILE_B, other_number
 from .view import Move, PlayerView, move_int, move_value
 
 #: Share of the target that winning (or losing) the match is worth on top of the hand's points.
@@ -41,6 +41,9 @@ def _fitting(numbers: int) -> int:
 
 
 _FITTING = tuple(_fitting(numbers) for numbers in range(128))
+#: _ADDED[tile][number]: what `tile` laid on an end showing `number` adds to the fives count.
+_ADDED = tuple(tuple(other_number(t, n) * (2 if IS_DOUBLE[t] else 1) for n in range(7))
+               for t in range(N_TILES))
 
 
 class Judge:
@@ -106,10 +109,14 @@ def with_deal(template: State, hands: list[int], boneyard: list[int]) -> State:
 
 
 def playout(state: State, random_share: float, rng: random.Random) -> State:
-    """Play `state` to the end of the hand: heaviest playable tile first, a random legal one with
-    probability `random_share`. Returns the (mutated) state."""
+    """Play `state` to the end of the hand: heaviest playable tile first (in fives games the
+    best immediate score first), a random legal one with probability `random_share`. Returns
+    the (mutated) state."""
     draws = state.rules.variant.draws
-    heaviest = _HEAVIEST.__getitem__
+    key = _HEAVIEST.__getitem__
+    if state.rules.variant.scoring == "fives":
+        def key(move: int) -> int:
+            return _fives_made(state, move) * 1024 + _HEAVIEST[move]
     chance = rng.random
     while not state.hand_over:
         moves = state.legal_moves()
@@ -123,8 +130,17 @@ def playout(state: State, random_share: float, rng: random.Random) -> State:
         elif random_share and chance() < random_share:
             state.play(moves[int(chance() * len(moves))])
         else:
-            state.play(max(moves, key=heaviest))
+            state.play(max(moves, key=key))
     return state
+
+
+def _fives_made(state: State, move: int) -> int:
+    """The fives points a play onto the line would score (R-FIVES-COUNT), approximately in
+    spinner games: a short side opening or the spinner's own count are not followed."""
+    tile, end = move >> 2, move & 3
+    counts = state.end_counts
+    total = sum(counts[:state.n_ends]) - counts[end] + _ADDED[tile][state.ends[end]]
+    return total if total % 5 == 0 else 0
 
 
 def solvable(state: State, max_tiles: int) -> bool:

@@ -132,7 +132,7 @@ class State:
         self.last_player = -1
         self.history: list[int] = []
         self.hand_over = False
-        self.hand_points = [0] * self.rules.sides
+        self.hand_points = [0] * len(self.scores)  # per side, like the scores
         self.hand_number += 1
 
     def copy(self) -> State:

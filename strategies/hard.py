@@ -1,7 +1,9 @@
 """hard (R-LEVEL): weighs every legal move with a handful of features read off the view.
 
 Heavy tiles and doubles go early; tiles that keep a follow-up stay; numbers an opponent passed or
-drew on are kept on the ends and numbers the partner lacks are not; when every tile of the end
+drew on are kept on the ends and numbers the partner lacks are not; ends that each opponent is
+unlikely to match (its hand drawn from the unseen tiles it may hold) are preferred; when every
+tile of the end
 numbers is accounted for, the ends are locked only while we hold fewer pips; in fives games the
 points made are weighed against the best reply handed to the next player; in kozel heavy tiles
 weigh more near the losing line and a lone 0-0 (worth 25) is not kept. Every weight is a
@@ -43,9 +45,11 @@ class Hard(Strategy):
 
     def __init__(self, *, shed: float = 1.0, double: float = 2.0, follow: float = 1.5,
                  variety: float = 1.0, block: float = 4.0, lock: float = 6.0,
-                 partner: float = 3.0, points: float = 1.0, reply: float = 0.8) -> None:
+                 partner: float = 3.0, points: float = 1.0, reply: float = 0.8,
+                 stuck: float = 8.0) -> None:
         self.weights = dict(shed=shed, double=double, follow=follow, variety=variety,
-                            block=block, lock=lock, partner=partner, points=points, reply=reply)
+                            block=block, lock=lock, partner=partner, points=points, reply=reply,
+                            stuck=stuck)
 
     def choose(self, view: PlayerView) -> Move:
         table = self._table(view)
@@ -78,6 +82,7 @@ class Hard(Strategy):
         score += w["follow"] * sum(1 for t in rest if t.a in ends or t.b in ends) / 2
         score += w["variety"] * len({n for t in rest for n in t})
         score += w["block"] * self._blocking(view, table, ends)
+        score += w["stuck"] * self._stuck(view, table, ends)
         score += w["lock"] * self._locking(table, ends, rest)
         if table.partner is not None:
             score -= w["partner"] * self._partner_harm(view, table, ends)
@@ -104,6 +109,22 @@ class Hard(Strategy):
         void = table.voids[table.next_seat]
         shut = sum(1 for n in ends if n in void or table.unseen_by_number[n] == 0)
         return shut / len(ends) + (1.0 if shut == len(ends) else 0.0)
+
+    def _stuck(self, view: PlayerView, table: _Table, ends: list[int]) -> float:
+        """Chance that each opponent holds no tile for these ends (drawing its hand from the
+        unseen tiles it may hold), the next one counting double."""
+        total = 0.0
+        for seat in range(view.players):
+            if seat == view.seat or seat == table.partner:
+                continue
+            void = table.voids[seat]
+            pool = [t for t in table.unseen if t.a not in void and t.b not in void]
+            fitting = sum(1 for t in pool if t.a in ends or t.b in ends)
+            chance = 1.0
+            for i in range(view.hand_counts[seat]):
+                chance *= max(len(pool) - fitting - i, 0) / max(len(pool) - i, 1)
+            total += chance * (2.0 if seat == table.next_seat else 1.0)
+        return total
 
     def _locking(self, table: _Table, ends: list[int], rest: list[Tile]) -> float:
         """Ends nobody else can match: good while we hold fewer pips, bad otherwise."""

@@ -49,6 +49,19 @@ def test_hard_counts_ends_the_next_opponent_passed_on():
     assert choose(Hard(), state).tile == Tile(5, 5)
 
 
+def test_hard_estimates_the_chance_each_opponent_is_stuck():
+    """R-LEVEL hard: seats 1 and 2 passed on 5 and 6, so each may hold only the 14 unseen tiles
+    of numbers 0..4 (0-0 is ours). Ends 5-6: neither can play (next seat counts double: 3).
+    Ends 5-4: five of those 14 show a 4; seat 1 (3 tiles) misses all with 9/14 * 8/13 * 7/12,
+    seat 2 (1 tile) with 9/14."""
+    state = position("block", ["5-6 5-5 4-6 0-0", "0-1 0-2 4-4", "0-4"],
+                     moves="0:5-6 1:pass 2:pass")
+    hard, view, table = _hard_table(state)
+    assert hard._stuck(view, table, [5, 6]) == 3.0
+    expected = 2 * (9 / 14 * 8 / 13 * 7 / 12) + 9 / 14
+    assert abs(hard._stuck(view, table, [5, 4]) - expected) < 1e-12
+
+
 def test_hard_locks_only_when_lighter():
     """R-LEVEL hard: ends nobody else can match are good while we hold fewer pips."""
     state = position("block", ["0-0 0-1 0-2 0-3 0-4 0-5 0-6", "6-6 5-5 4-4"],

@@ -10,11 +10,10 @@ import math
 from html.parser import HTMLParser
 
 import pytest
-from click.testing import CliRunner
+from clitools import invoke, one_line_error
 from handrun import write_run
 
 from domsim.analysis import load_run, run_statistics
-from domsim.cli import main
 from domsim.report import CHARTS, write_report
 from domsim.runner.calibrate import calibration_entrants
 
@@ -125,16 +124,6 @@ def test_rating_table_and_verdicts(report):
 
 
 # -- the commands --------------------------------------------------------------------------------
-def invoke(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def one_line_error(result, text):
-    assert result.exit_code == 1, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and text in lines[0], result.stderr
-
-
 def test_kozel_levels_play_with_a_partner_of_at_least_hard():
     """R-LEVEL: in kozel the player's partner plays at least hard (insane at insane)."""
     levels = ("easy", "medium", "hard", "insane")

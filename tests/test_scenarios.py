@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clitools import invoke
 from test_tourney import table
 
-from domsim.cli import main
 from domsim.rules import VARIANTS
 from domsim.runner.config import TourneyConfig
 from domsim.runner.pairings import LEVELS
@@ -19,10 +18,6 @@ from domsim.runner.tourney import Tourney
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def shipped_tourney(path: Path) -> Tourney:

@@ -12,11 +12,10 @@ from statistics import NormalDist
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from clitools import invoke, one_line_error
 from handrun import GAMES, write_run
 
 from domsim.analysis import RunError, load_run, run_statistics
-from domsim.cli import main
 from domsim.stats import (
     NELO_PER_T,
     Sprt,
@@ -360,16 +359,6 @@ def test_run_errors(tmp_path):
 
 
 # -- the commands --------------------------------------------------------------------------------
-def invoke(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def one_line_error(result, text):
-    assert result.exit_code == 1, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and text in lines[0], result.stderr
-
-
 def test_stats_command_prints_the_hand_run(tmp_path):
     run = write_run(tmp_path / "run")
     result = invoke("stats", str(run), "--samples", "20")

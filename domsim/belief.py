@@ -22,7 +22,7 @@ from math import factorial
 from .engine import first_lead
 from .engine.deal import by_lot
 from .insight import known_voids, unseen_tiles
-from .tiles import N_TILES, NUMBER_MASK, PIPS, tiles_of
+from .tiles import N_TILES, NUMBER_MASK, PIPS
 from .view import PlayerView
 
 
@@ -159,7 +159,12 @@ class PlayModel:
 
     def __init__(self, view: PlayerView, fits: list[int], beta: float) -> None:
         """`fits[i]`: the tiles fitting the open ends before action i of the view's history."""
-        self.weights = [math.exp(beta * PIPS[t]) for t in range(N_TILES)]
+        weights = [math.exp(beta * PIPS[t]) for t in range(N_TILES)]
+        self.weights = weights
+        # The total weight of a tile mask, a byte at a time.
+        self.byte_weights = [[sum(weights[8 * k + i] for i in range(8) if byte >> i & 1
+                                  and 8 * k + i < N_TILES) for byte in range(256)]
+                             for k in range(4)]
         forced_lead = view.hand_number == 0 and not by_lot(view.rules)
         later = [0] * view.players
         drew = [False] * view.players
@@ -177,8 +182,10 @@ class PlayModel:
 
     def likelihood(self, hands: list[int]) -> float:
         weights = self.weights
+        w0, w1, w2, w3 = self.byte_weights
         value = 1.0
         for seat, tile, fit, later in self.evidence:
             playable = (hands[seat] | later) & fit
-            value *= weights[tile] / sum(weights[t] for t in tiles_of(playable))
+            value *= weights[tile] / (w0[playable & 255] + w1[playable >> 8 & 255]
+                                      + w2[playable >> 16 & 255] + w3[playable >> 24])
         return value

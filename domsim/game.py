@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from .engine import State, start_next_hand
@@ -13,7 +14,7 @@ from .rules import Rules
 from .seat import MoveAlarm, Seat
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
-from .view import Move, PlayerView, ViewBuilder, move_int
+from .view import Move, PlayerView, ViewBuilder
 
 #: Seconds a strategy may take per decision in a headless run (R-SEAT-FAULT; online it is 60).
 MOVE_TIME_LIMIT = 5.0
@@ -30,18 +31,42 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
 
     `players` are Seats (play_game) or bare strategies (trusted, e.g. benchmarks); a move that
     is not legal is a bug of the caller and raises StrategyError."""
+    step_forced, legal_moves, play, view_of = (state.step_forced, state.legal_moves,
+                                                state.play, views.view)
     while not state.hand_over:
-        if state.step_forced():
+        if step_forced():
             continue
-        moves = state.legal_moves()
+        moves = legal_moves()
         if len(moves) == 1:
-            state.play(moves[0])
+            play(moves[0])
             continue
-        view = views.view(state, moves)
+        view = view_of(state, moves)
         choice = players[state.to_move].choose(view)
-        if choice not in view.legal_moves:
-            raise StrategyError(f"seat {state.to_move} returned {choice!r}, not a legal move")
-        state.play(move_int(choice))
+        try:
+            index = view.legal_moves.index(choice)
+        except ValueError:
+            raise StrategyError(f"seat {state.to_move} returned {choice!r}, "
+                                "not a legal move") from None
+        play(moves[index])  # view.legal_moves are `moves` as Move values, in order
+
+
+@dataclass
+class PlayedGame:
+    """A finished game: the referee's final `state`, each hand's record (empty unless kept), and
+    per seat its `faults` and decision `timing` (as in the record)."""
+
+    rules: Rules
+    specs: list[str]
+    seed: int
+    state: State
+    hands: list[dict]
+    faults: list[dict]
+    timing: list[dict]
+
+    def record(self) -> dict:
+        """The game record (GAME-RECORD.md); needs the hands kept."""
+        record = game_record(self.rules, self.specs, self.seed, self.hands, self.state)
+        return {**record, "faults": self.faults, "timing": self.timing}
 
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
@@ -52,6 +77,14 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
     never stops the game (R-SEAT-FAULT, see domsim.seat): a move later than `move_time_limit`
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
     illegal move is handed to it. The record gets `faults` and `timing` per seat."""
+    return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in).record()
+
+
+def play(rules: Rules, specs: list[str], seed: int, *,
+         move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
+         keep_hands: bool = True) -> PlayedGame:
+    """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
+    tourney that keeps no records needs only the results)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
     factories = [load_strategy(spec) for spec in specs]
@@ -60,9 +93,9 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
         seats = [Seat(seat, factory, seat_rng(seed, seat), _stand_in(stand_in_factory, seed, seat),
                       alarm, f"game seed {seed}, seat {seat} ({factory.spec})")
                  for seat, factory in enumerate(factories)]
-        record = _play(rules, specs, seats, seed)
+        state, hands = _play(rules, seats, seed, keep_hands)
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
-    return {**record, "faults": list(faults), "timing": list(timing)}
+    return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing))
 
 
 def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], Strategy]:
@@ -70,7 +103,7 @@ def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], St
     return lambda: factory(random.Random(derive_seed("stand-in", seed, seat)))
 
 
-def _play(rules: Rules, specs: list[str], seats: list[Seat], seed: int) -> dict:
+def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool) -> tuple[State, list]:
     for seat in seats:
         seat.start_game(rules)
     rng = deal_rng(seed)
@@ -79,9 +112,10 @@ def _play(rules: Rules, specs: list[str], seats: list[Seat], seed: int) -> dict:
     hands = []
     while not state.match_over:
         start_next_hand(state, rng)
-        deal = (state.hands[:], state.boneyard[:], state.leader)
+        deal = (state.hands[:], state.boneyard[:], state.leader) if keep_hands else None
         play_hand(state, seats, views)
-        hands.append(hand_record(*deal, state.history, state.hand_results[-1]))
+        if keep_hands:
+            hands.append(hand_record(*deal, state.history, state.hand_results[-1]))
     for seat in seats:
         seat.end_game(tuple(state.scores), state.match_winners)
-    return game_record(rules, specs, seed, hands, state)
+    return state, hands

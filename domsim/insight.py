@@ -1,32 +1,68 @@
 """What can be read off a PlayerView: unseen tiles, numbers each seat is known to lack, the open
-ends and fives count a move would leave. Pure functions over public values, for strategies."""
+ends and fives count a move would leave. Pure functions over public values, for strategies.
+
+Sets of tiles come as `set[Tile]` or, for speed, as bitmasks of tile ids (bit t: tile t, see
+domsim.tiles); sets of numbers as `set[int]` or as 7-bit masks (bit n: number n)."""
 
 from __future__ import annotations
 
-from .tiles import TILES, Tile
+import functools
+
+from .tiles import ALL_TILES_MASK, TILES, Tile, tiles_of
 from .view import Move, PlayerView
+
+#: _BIT[tile]: the bit of a Tile in a tile mask.
+_BIT = {tile: 1 << t for t, tile in enumerate(TILES)}
+
+
+def tile_mask(tiles) -> int:
+    """Bitmask of an iterable of Tiles."""
+    return sum(map(_BIT.__getitem__, tiles))
 
 
 def played_tiles(view: PlayerView) -> set[Tile]:
     return {e.tile for e in view.history if e.kind == "play"}
 
 
+def history_masks(view: PlayerView) -> tuple[int, list[int]]:
+    """In one pass over the history: the tiles played (a tile mask, `played_tiles`) and per seat
+    the numbers it cannot hold (7-bit masks, `known_voids`)."""
+    played = 0
+    voids = [0] * view.players
+    for event in view.history:
+        kind = event.kind
+        if kind == "play":
+            played |= _BIT[event.tile]
+        elif kind == "pass":
+            voids[event.seat] |= _number_mask(event.open_numbers)
+        elif kind == "draw":
+            voids[event.seat] = _number_mask(event.open_numbers)
+    return played, voids
+
+
+def unseen_mask(view: PlayerView) -> int:
+    """`unseen_tiles` as a tile mask."""
+    return ALL_TILES_MASK & ~history_masks(view)[0] & ~tile_mask(view.hand)
+
+
 def unseen_tiles(view: PlayerView) -> set[Tile]:
     """Tiles in other hands, the boneyard or out of play: neither in my hand nor on the line."""
-    return set(TILES) - played_tiles(view) - set(view.hand)
+    return {TILES[t] for t in tiles_of(unseen_mask(view))}
+
+
+@functools.cache
+def _number_mask(numbers: tuple[int, ...]) -> int:
+    mask = 0
+    for n in numbers:
+        mask |= 1 << n
+    return mask
 
 
 def known_voids(view: PlayerView) -> list[set[int]]:
     """Per seat, the numbers it cannot hold now. A pass adds the open numbers; a draw means the
     seat lacked them before drawing, and the tiles it drew and kept lack them too (it plays the
     first that fits), but older knowledge no longer covers the new tiles, so a draw resets."""
-    voids: list[set[int]] = [set() for _ in range(view.players)]
-    for event in view.history:
-        if event.kind == "pass":
-            voids[event.seat].update(event.open_numbers)
-        elif event.kind == "draw":
-            voids[event.seat] = set(event.open_numbers)
-    return voids
+    return [{n for n in range(7) if void >> n & 1} for void in history_masks(view)[1]]
 
 
 def other_number(tile: Tile, number: int) -> int:

@@ -24,6 +24,9 @@ class RecordError(ValueError):
 
 
 # -- writing -----------------------------------------------------------------------------------
+_NAMES = tuple(map(tile_name, range(N_TILES)))  # tile_name of every tile, looked up per action
+
+
 def action_dict(action: int, first: bool) -> dict:
     seat = action_seat(action)
     tile = action_tile(action)
@@ -31,10 +34,10 @@ def action_dict(action: int, first: bool) -> dict:
     if kind == PLAY:
         if first:
             a, b = TILE_A[tile], TILE_B[tile]
-            return {"seat": seat, "play": f"{b}-{a}" if action_end(action) else f"{a}-{b}"}
-        return {"seat": seat, "play": tile_name(tile), "end": action_end(action)}
+            return {"seat": seat, "play": f"{b}-{a}" if action_end(action) else _NAMES[tile]}
+        return {"seat": seat, "play": _NAMES[tile], "end": action_end(action)}
     if kind == DRAW:
-        return {"seat": seat, "draw": tile_name(tile)}
+        return {"seat": seat, "draw": _NAMES[tile]}
     return {"seat": seat, "pass": True}
 
 
@@ -55,8 +58,8 @@ def hand_record(hands: list[int], boneyard: list[int], leader: int, history: lis
                 result: HandResult) -> dict:
     return {
         "deal": {
-            "hands": [[tile_name(t) for t in tiles_of(h)] for h in hands],
-            "boneyard": [tile_name(t) for t in boneyard],
+            "hands": [[_NAMES[t] for t in tiles_of(h)] for h in hands],
+            "boneyard": [_NAMES[t] for t in boneyard],
         },
         "leader": leader,
         "actions": [action_dict(a, i == 0) for i, a in enumerate(history)],

@@ -40,6 +40,13 @@ def _fitting(numbers: int) -> int:
     return mask
 
 
+_OTHER = tuple(other_number(t, n) for t in range(N_TILES) for n in range(8))
+#: _OTHER_ENDS[n_ends](ends)[e]: the tiles fitting the open ends other than end e.
+_OTHER_ENDS = {
+    2: lambda ends: (NUMBER_MASK[ends[1]], NUMBER_MASK[ends[0]]),
+    4: lambda ends: tuple(_FITTING[sum({1 << ends[i] for i in range(4) if i != e})]
+                          for e in range(4)),
+}
 _FITTING = tuple(_fitting(numbers) for numbers in range(128))
 #: _ADDED[tile][number]: what `tile` laid on an end showing `number` adds to the fives count.
 _ADDED = tuple(tuple(other_number(t, n) * (2 if IS_DOUBLE[t] else 1) for n in range(7))
@@ -108,30 +115,56 @@ def with_deal(template: State, hands: list[int], boneyard: list[int]) -> State:
     return state
 
 
-def playout(state: State, random_share: float, rng: random.Random) -> State:
-    """Play `state` to the end of the hand: heaviest playable tile first (in fives games the
-    best immediate score first), a random legal one with probability `random_share`. Returns
-    the (mutated) state."""
-    draws = state.rules.variant.draws
-    key = _HEAVIEST.__getitem__
-    if state.rules.variant.scoring == "fives":
-        def key(move: int) -> int:
-            return _fives_made(state, move) * 1024 + _HEAVIEST[move]
-    chance = rng.random
-    while not state.hand_over:
-        moves = state.legal_moves()
-        if not moves:
-            if draws and state.can_draw():
-                state.draw()
-            else:
-                state.pass_turn()
-        elif len(moves) == 1:
-            state.play(moves[0])
-        elif random_share and chance() < random_share:
-            state.play(moves[int(chance() * len(moves))])
-        else:
-            state.play(max(moves, key=key))
-    return state
+class Policy:
+    """How every seat plays in a playout, seeing the whole sampled deal: the tile that scores
+    most now in fives games, then the heaviest, plus `block` when the next seat then holds
+    nothing for the ends and `follow` when the mover keeps a tile for them; a random legal
+    move with probability `random_share`."""
+
+    def __init__(self, random_share: float, block: float, follow: float,
+                 rng: random.Random) -> None:
+        self.random_share = random_share
+        self.block = block * 8  # in the units of _HEAVIEST: pips times 8
+        self.follow = follow * 8
+        self.chance = rng.random
+
+    def play_out(self, state: State) -> State:
+        """Play `state` to the end of the hand (mutating it) and return it."""
+        chance, share = self.chance, self.random_share
+        block, follow = self.block, self.follow
+        fives = state.fives
+        hands, ends, next_seat = state.hands, state.ends, state.next_seat
+
+        heaviest = _HEAVIEST.__getitem__
+        if fives:
+            def heaviest(move: int) -> int:
+                return _fives_made(state, move) * 1024 + _HEAVIEST[move]
+
+        def choose(moves: list[int]) -> int:
+            if len(moves) == 1:
+                return moves[0]
+            if share and chance() < share:
+                return moves[int(chance() * len(moves))]
+            if not (block or follow) or not state.n_ends:
+                return max(moves, key=heaviest)
+            seat = state.to_move
+            hand, after = hands[seat], hands[next_seat[seat]]
+            others = _OTHER_ENDS[state.n_ends](ends)
+            best, best_key = moves[0], -1.0
+            for move in moves:
+                tile, end = move >> 2, move & 3
+                fit = others[end] | NUMBER_MASK[_OTHER[tile << 3 | ends[end]]]
+                key = heaviest(move)
+                if not after & fit:
+                    key += block
+                if hand & ~(1 << tile) & fit:
+                    key += follow
+                if key > best_key:
+                    best, best_key = move, key
+            return best
+
+        state.play_out(choose)
+        return state
 
 
 def _fives_made(state: State, move: int) -> int:
@@ -210,14 +243,18 @@ class Search:
     at the position to decide (the seat to move being the judge's)."""
 
     def __init__(self, judge: Judge, *, samples: int, budget_ms: float = 0.0,
-                 exact_tiles: int = 7, random_share: float = 0.1) -> None:
+                 exact_tiles: int = 7, random_share: float = 0.1, block: float = 0.0,
+                 follow: float = 0.0) -> None:
         """`exact_tiles`: solve exactly once at most this many tiles are in hands after the
-        move; `budget_ms` (0: none) stops sampling at the first check past it."""
+        move; `budget_ms` (0: none) stops sampling at the first check past it; the rest
+        shape the playouts (`Policy`)."""
         self.judge = judge
         self.samples = samples
         self.budget_ms = budget_ms
         self.exact_tiles = exact_tiles
         self.random_share = random_share
+        self.block = block
+        self.follow = follow
 
     def best(self, moves: list[int], deals: Callable[[random.Random], tuple[State, float]],
              rng: random.Random) -> int:
@@ -233,6 +270,7 @@ class Search:
         values: list[list[float]] = [[] for _ in moves]
         weights: list[float] = []
         solver = Solver(self.judge)  # its table holds whole deals, so every deal may share it
+        policy = Policy(self.random_share, self.block, self.follow, rng)
         for done in range(1, self.samples + 1):
             base, weight = deals(rng)
             weights.append(weight)
@@ -243,7 +281,7 @@ class Search:
                 if exact:
                     row.append(solver.value(child))
                 else:
-                    row.append(self.judge(playout(child, self.random_share, rng)))
+                    row.append(self.judge(policy.play_out(child)))
             if done % BATCH == 0 and (clear_winner(values, weights)
                                       or time.perf_counter() > deadline):
                 break

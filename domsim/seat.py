@@ -39,12 +39,19 @@ class MoveTimeout(BaseException):
 
 class MoveAlarm:
     """A context that installs the SIGALRM handler for one game when it can (module docstring);
-    `arm()` before a strategy call, `disarm()` after. Inactive, both do nothing."""
+    `arm(now)` before a strategy call, `disarm()` after. Inactive, both do nothing.
+
+    The timer is not set and cleared around every call (two system calls per decision): an
+    alarm left pending by an earlier call that rings before the current call's time is up sets
+    itself again for the time left, and one that rings between calls is dropped. So while a call
+    runs an alarm is always pending, due at the latest when the call's time is up."""
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self.active = False
         self._armed = False
+        self._pending = False
+        self._deadline = 0.0
 
     def __enter__(self) -> MoveAlarm:
         self.active = (
@@ -59,25 +66,38 @@ class MoveAlarm:
 
     def __exit__(self, *exc_info) -> None:
         if self.active:
-            self.disarm()
+            self._armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._pending = False
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
             self.active = False
 
     def _ring(self, signum, frame) -> None:
-        # A signal that lands just after disarm() is ignored: it must not hit domsim's own code.
-        if self._armed:
-            self._armed = False
-            raise MoveTimeout
+        # An alarm that rings between calls must not hit domsim's own code: it is dropped.
+        self._pending = False
+        if not self._armed:
+            return
+        left = self._deadline - time.perf_counter()
+        if left > 0:
+            self._set(left)
+            return
+        self._armed = False
+        raise MoveTimeout
 
-    def arm(self) -> None:
+    def _set(self, seconds: float) -> None:
+        self._pending = True
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    def arm(self, now: float) -> None:
+        """Before a call starting at `now` (time.perf_counter())."""
         if self.active:
+            self._deadline = now + self.seconds
             self._armed = True
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            if not self._pending:
+                self._set(self.seconds)
 
     def disarm(self) -> None:
-        if self.active:
-            self._armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        self._armed = False
 
 
 @dataclass
@@ -127,9 +147,7 @@ class Seat:
     def choose(self, view: PlayerView) -> Move:
         if self.strategy is None:
             return self.stand_in.choose(view)
-        started = time.perf_counter()
         choice = self._call(self.strategy.choose, view, timed=True)
-        self.decision_times.append(time.perf_counter() - started)
         if choice is _FAILED:
             return self.stand_in.choose(view)
         move = _as_legal_move(choice, view.legal_moves)
@@ -149,14 +167,18 @@ class Seat:
     def _call(self, method: Callable, *args, timed: bool = False, drop: bool = True):
         """One strategy call under the time limit; on a fault, record it and return _FAILED.
 
-        A late `choose` (`timed`) keeps the strategy; any other fault drops it if `drop`."""
+        A late `choose` (`timed`) keeps the strategy; any other fault drops it if `drop`. A
+        timed call's duration, whatever its outcome, joins `decision_times`."""
         started = time.perf_counter()
         try:
             try:
-                self.alarm.arm()
+                self.alarm.arm(started)
                 result = method(*args)
             finally:
                 self.alarm.disarm()
+                elapsed = time.perf_counter() - started
+                if timed:
+                    self.decision_times.append(elapsed)
         except MoveTimeout:
             self._fault(TIMEOUT, f"interrupted at the {self.limit:g} s limit",
                         drop=drop and not timed, exc_info=True)
@@ -164,7 +186,6 @@ class Seat:
         except (Exception, SystemExit) as exc:
             self._fault(EXCEPTION, one_line(exc), drop=drop, exc_info=exc)
             return _FAILED
-        elapsed = time.perf_counter() - started
         if timed and self.limit is not None and elapsed > self.limit:
             self._fault(TIMEOUT, f"took {elapsed:.3f} s, over the {self.limit:g} s limit",
                         drop=False)

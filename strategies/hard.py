@@ -11,31 +11,81 @@ constructor parameter (`hard?block=4`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from typing import NamedTuple
 
-from domsim.insight import (
-    count_after,
-    ends_after,
-    fives_score,
-    known_voids,
-    other_number,
-    unseen_tiles,
-)
+from domsim.insight import count_after, ends_after, fives_score, history_masks, tile_mask
 from domsim.strategy import Strategy
-from domsim.tiles import Tile
+from domsim.tiles import (
+    ALL_TILES_MASK,
+    IS_DOUBLE,
+    N_TILES,
+    NUMBER_MASK,
+    PIPS,
+    TILE_A,
+    TILE_B,
+    TILES,
+    mask_pips,
+    other_number,
+    tiles_of,
+)
 from domsim.view import Move, PlayerView
 
-_ZERO_ZERO = Tile(0, 0)
+# Sets of tiles are bitmasks of tile ids here, sets of numbers 7-bit masks (see domsim.insight):
+# the evaluation runs thousands of times per game.
+_ID = {tile: t for t, tile in enumerate(TILES)}
+_ZERO_ZERO = 0  # the id of 0-0
 
 
-@dataclass(frozen=True, slots=True)
-class _Table:
+def _union(masks) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
+#: _REACH[numbers]: the tiles showing any of the numbers.
+_REACH: tuple[int, ...] = tuple(
+    _union(NUMBER_MASK[n] for n in range(7) if numbers >> n & 1) for numbers in range(128)
+)
+#: _TILE_NUMBERS[t]: the numbers tile t shows.
+_TILE_NUMBERS: tuple[int, ...] = tuple(1 << a | 1 << b for a, b in zip(TILE_A, TILE_B, strict=True))
+#: _BYTE_NUMBERS[k][m]: the numbers shown by the tiles in byte k of a tile mask being m.
+_BYTE_NUMBERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_union(_TILE_NUMBERS[8 * k + i] for i in range(8) if m >> i & 1 and 8 * k + i < N_TILES)
+          for m in range(256))
+    for k in range(4)
+)
+
+
+def _numbers_shown(tiles: int) -> int:
+    """The numbers shown by the tiles of a mask."""
+    return (_BYTE_NUMBERS[0][tiles & 0xFF] | _BYTE_NUMBERS[1][tiles >> 8 & 0xFF]
+            | _BYTE_NUMBERS[2][tiles >> 16 & 0xFF] | _BYTE_NUMBERS[3][tiles >> 24])
+
+
+@functools.cache
+def _miss_chance(pool: int, fitting: int, drawn: int) -> float:
+    """The chance that `drawn` tiles taken at random from `pool` miss all `fitting` of them."""
+    chance = 1.0
+    for i in range(drawn):
+        chance *= max(pool - fitting - i, 0) / max(pool - i, 1)
+    return chance
+
+
+class _Table(NamedTuple):
     """Facts about the position shared by every move's evaluation."""
 
-    voids: list[set[int]]
-    unseen: set[Tile]
-    unseen_by_number: list[int]
+    hand: int
+    voids: list[int]  # per seat, the numbers it cannot hold
+    unseen: int  # tiles neither in our hand nor on the line
+    unseen_count: int
+    shut: int  # numbers the next player cannot match: it lacks them, or no unseen tile shows them
+    pools: tuple[tuple[int, int, int, float], ...]  # per opponent: (tiles it may hold, how many
+    #                                                 of them, its hand size, its weight)
     opponent_pips: float
+    shed_factor: float
+    scoring: str
     next_seat: int
     partner: int | None
 
@@ -53,46 +103,61 @@ class Hard(Strategy):
 
     def choose(self, view: PlayerView) -> Move:
         table = self._table(view)
-        return max(view.legal_moves,
-                   key=lambda m: (self.evaluate(view, table, m), m.tile.pips, m.tile.b, -m.end))
+        best, best_key = None, None
+        for move in view.legal_moves:
+            tile = move.tile
+            key = (self.evaluate(view, table, move), tile.a + tile.b, tile.b, -move.end)
+            if best_key is None or key > best_key:  # the first best, as max() picks
+                best, best_key = move, key
+        return best
 
     def _table(self, view: PlayerView) -> _Table:
-        unseen = unseen_tiles(view)
-        by_number = [0] * 7
-        for tile in unseen:
-            by_number[tile.a] += 1
-            if not tile.is_double:
-                by_number[tile.b] += 1
-        others = [s for s in range(view.players) if s != view.seat]
-        held = sum(view.hand_counts[s] for s in others)
-        pips_per_tile = sum(t.pips for t in unseen) / max(len(unseen), 1)
-        opponent_pips = pips_per_tile * held / max(len(others), 1)
+        played, voids = history_masks(view)
+        hand = tile_mask(view.hand)
+        unseen = ALL_TILES_MASK & ~played & ~hand
+        unseen_count = unseen.bit_count()
+        counts, players = view.hand_counts, view.players
+        held = sum(counts) - counts[view.seat]
+        pips_per_tile = mask_pips(unseen) / max(unseen_count, 1)
+        opponent_pips = pips_per_tile * held / max(players - 1, 1)
         partner = view.partner()
-        return _Table(known_voids(view), unseen, by_number, opponent_pips,
-                      (view.seat + 1) % view.players, partner)
+        next_seat = (view.seat + 1) % players
+        pools = []
+        for seat in range(players):
+            if seat != view.seat and seat != partner:
+                pool = unseen & ~_REACH[voids[seat]]
+                pools.append((pool, pool.bit_count(), counts[seat],
+                              2.0 if seat == next_seat else 1.0))
+        unmatched = 127 & ~_numbers_shown(unseen)
+        return _Table(hand, voids, unseen, unseen_count, voids[next_seat] | unmatched,
+                      tuple(pools), opponent_pips, self._shed_factor(view),
+                      view.rules.variant.scoring, next_seat, partner)
 
     def evaluate(self, view: PlayerView, table: _Table, move: Move) -> float:
         w = self.weights
-        tile = move.tile
-        rest = [t for t in view.hand if t != tile]
+        tile = _ID[move.tile]
+        rest = table.hand & ~(1 << tile)
         ends = ends_after(view, move)
-        score = w["shed"] * tile.pips * self._shed_factor(view, rest)
-        if tile.is_double:
+        reach = 0  # the tiles that match an end
+        for n in ends:
+            reach |= NUMBER_MASK[n]
+        score = w["shed"] * PIPS[tile] * table.shed_factor
+        if IS_DOUBLE[tile]:
             score += w["double"]
-        score += w["follow"] * sum(1 for t in rest if t.a in ends or t.b in ends) / 2
-        score += w["variety"] * len({n for t in rest for n in t})
-        score += w["block"] * self._blocking(view, table, ends)
-        score += w["stuck"] * self._stuck(view, table, ends)
-        score += w["lock"] * self._locking(table, ends, rest)
+        score += w["follow"] * (rest & reach).bit_count() / 2
+        score += w["variety"] * _numbers_shown(rest).bit_count()
+        score += w["block"] * self._blocking(table, ends)
+        score += w["stuck"] * self._stuck(table, reach)
+        score += w["lock"] * self._locking(table, reach, rest)
         if table.partner is not None:
             score -= w["partner"] * self._partner_harm(view, table, ends)
-        if view.rules.variant.scoring == "fives":
+        if table.scoring == "fives":
             score += self._fives(view, table, move)
-        if view.rules.variant.scoring == "kozel" and tile == _ZERO_ZERO:
+        elif table.scoring == "kozel" and tile == _ZERO_ZERO:
             score += 25 * w["shed"] / 4
         return score
 
-    def _shed_factor(self, view: PlayerView, rest: list[Tile]) -> float:
+    def _shed_factor(self, view: PlayerView) -> float:
         """Shedding matters more near kozel's losing line and hardly at all in classic."""
         scoring = view.rules.variant.scoring
         if scoring == "classic":
@@ -102,40 +167,36 @@ class Hard(Strategy):
             return 1.0 + 2.0 * mine / view.target
         return 1.0
 
-    def _blocking(self, view: PlayerView, table: _Table, ends: list[int]) -> float:
+    def _blocking(self, table: _Table, ends: list[int]) -> float:
         """How far the next player (an opponent unless the partner sits next) is shut out."""
         if table.next_seat == table.partner:
             return 0.0
-        void = table.voids[table.next_seat]
-        shut = sum(1 for n in ends if n in void or table.unseen_by_number[n] == 0)
+        shut = 0
+        for n in ends:
+            shut += table.shut >> n & 1
         return shut / len(ends) + (1.0 if shut == len(ends) else 0.0)
 
-    def _stuck(self, view: PlayerView, table: _Table, ends: list[int]) -> float:
-        """Chance that each opponent holds no tile for these ends (drawing its hand from the
-        unseen tiles it may hold), the next one counting double."""
+    def _stuck(self, table: _Table, reach: int) -> float:
+        """Chance that each opponent holds no tile in `reach` (drawing its hand from the unseen
+        tiles it may hold), the next one counting double."""
         total = 0.0
-        for seat in range(view.players):
-            if seat == view.seat or seat == table.partner:
-                continue
-            void = table.voids[seat]
-            pool = [t for t in table.unseen if t.a not in void and t.b not in void]
-            fitting = sum(1 for t in pool if t.a in ends or t.b in ends)
-            chance = 1.0
-            for i in range(view.hand_counts[seat]):
-                chance *= max(len(pool) - fitting - i, 0) / max(len(pool) - i, 1)
-            total += chance * (2.0 if seat == table.next_seat else 1.0)
+        for pool, size, held, weight in table.pools:
+            total += _miss_chance(size, (pool & reach).bit_count(), held) * weight
         return total
 
-    def _locking(self, table: _Table, ends: list[int], rest: list[Tile]) -> float:
-        """Ends nobody else can match: good while we hold fewer pips, bad otherwise."""
-        if any(table.unseen_by_number[n] for n in ends):
+    def _locking(self, table: _Table, reach: int, rest: int) -> float:
+        """Ends nobody else can match (no unseen tile in `reach`): good while we hold fewer
+        pips, bad otherwise."""
+        if table.unseen & reach:
             return 0.0
-        mine = sum(t.pips for t in rest)
-        return 1.0 if mine < table.opponent_pips else -1.0
+        return 1.0 if mask_pips(rest) < table.opponent_pips else -1.0
 
     def _partner_harm(self, view: PlayerView, table: _Table, ends: list[int]) -> float:
         void = table.voids[table.partner]
-        harm = sum(1 for n in ends if n in void) / len(ends)
+        harm = 0
+        for n in ends:
+            harm += void >> n & 1
+        harm /= len(ends)
         if view.hand_counts[table.partner] == 1:
             harm *= 3  # a partner about to go out needs an end it can match
         return harm
@@ -149,23 +210,25 @@ class Hard(Strategy):
         return w["points"] * made - w["reply"] * reply
 
     def _best_reply(self, view: PlayerView, table: _Table, move: Move, count: int) -> float:
+        tile = _ID[move.tile]
+        weight = 2 if IS_DOUBLE[tile] else 1
         if not view.end_counts:
-            ends = [(move.tile.a, move.tile.a * (2 if move.tile.is_double else 1)),
-                    (move.tile.b, move.tile.b * (2 if move.tile.is_double else 1))]
+            ends = [(TILE_A[tile], TILE_A[tile] * weight), (TILE_B[tile], TILE_B[tile] * weight)]
             total = sum(c for _, c in ends)
         else:
             ends = [(n, c) for n, c in zip(view.ends, view.end_counts, strict=False)
                     if n is not None]
-            number = other_number(move.tile, view.ends[move.end])
-            ends[move.end] = (number, number * 2 if move.tile.is_double else number)
+            number = other_number(tile, view.ends[move.end])
+            ends[move.end] = (number, number * weight)
             total = count
         void = table.voids[table.next_seat]
         best = 0
-        for tile in table.unseen:
-            for number, counted in ends:
-                if number in (tile.a, tile.b) and number not in void:
-                    new = other_number(tile, number)
-                    best = max(best, fives_score(total - counted + (2 * new if tile.is_double
-                                                                     else new)))
-        share = view.hand_counts[table.next_seat] / max(len(table.unseen), 1)
+        for number, counted in ends:
+            if void >> number & 1:
+                continue
+            for reply in tiles_of(table.unseen & NUMBER_MASK[number]):
+                new = other_number(reply, number)
+                best = max(best, fives_score(total - counted + (2 * new if IS_DOUBLE[reply]
+                                                                 else new)))
+        share = view.hand_counts[table.next_seat] / max(table.unseen_count, 1)
         return best * min(1.0, 2 * share)

@@ -21,10 +21,11 @@ class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
     def __init__(self, *, samples: int = 0, budget_ms: float = 0.0, exact_tiles: int = 7,
-                 random_share: float = 0.1, beta: float = 0.4) -> None:
+                 random_share: float = 0.1, block: float = 0.0, follow: float = 0.0,
+                 beta: float = 0.4) -> None:
         self.samples = samples
         self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,
-                            random_share=random_share)
+                            random_share=random_share, block=block, follow=follow)
         self.beta = beta
 
     def choose(self, view: PlayerView) -> Move:

@@ -12,10 +12,12 @@ class Medium(Strategy):
 
     def choose(self, view: PlayerView) -> Move:
         scoring = view.rules.variant.scoring
+        fives, classic = scoring == "fives", scoring == "classic"
 
-        def key(move: Move) -> tuple[int, int, int, int]:
-            points = fives_score(count_after(view, move)) if scoring == "fives" else 0
-            double_first = move.tile.is_double and scoring == "classic"
-            return points, double_first, move.tile.pips, move.tile.b
+        def key(move: Move) -> tuple[int, bool, int, int]:
+            tile = move.tile
+            points = fives_score(count_after(view, move)) if fives else 0
+            double_first = classic and tile.a == tile.b
+            return points, double_first, tile.a + tile.b, tile.b
 
         return max(view.legal_moves, key=key)

@@ -9,8 +9,9 @@ from domsim.strategies.medium import Medium
 from positions import position
 
 from domsim.game import play_game
+from domsim.insight import tile_mask
 from domsim.rules import make_rules
-from domsim.tiles import Tile
+from domsim.tiles import NUMBER_MASK, Tile
 from domsim.view import Move, ViewBuilder
 
 
@@ -43,9 +44,9 @@ def test_hard_counts_ends_the_next_opponent_passed_on():
     state = position("block", ["5-6 5-5 4-6 0-0", "0-1 0-2 4-4", "0-4"],
                      moves="0:5-6 1:pass 2:pass")
     hard, view, table = _hard_table(state)
-    assert table.voids[1] == {5, 6}
-    assert hard._blocking(view, table, [5, 6]) == 2.0
-    assert hard._blocking(view, table, [5, 4]) == 0.5
+    assert table.voids[1] == 1 << 5 | 1 << 6  # numbers as bits
+    assert hard._blocking(table, [5, 6]) == 2.0
+    assert hard._blocking(table, [5, 4]) == 0.5
     assert choose(Hard(), state).tile == Tile(5, 5)
 
 
@@ -57,9 +58,9 @@ def test_hard_estimates_the_chance_each_opponent_is_stuck():
     state = position("block", ["5-6 5-5 4-6 0-0", "0-1 0-2 4-4", "0-4"],
                      moves="0:5-6 1:pass 2:pass")
     hard, view, table = _hard_table(state)
-    assert hard._stuck(view, table, [5, 6]) == 3.0
+    assert hard._stuck(table, NUMBER_MASK[5] | NUMBER_MASK[6]) == 3.0
     expected = 2 * (9 / 14 * 8 / 13 * 7 / 12) + 9 / 14
-    assert abs(hard._stuck(view, table, [5, 4]) - expected) < 1e-12
+    assert abs(hard._stuck(table, NUMBER_MASK[5] | NUMBER_MASK[4]) - expected) < 1e-12
 
 
 def test_hard_locks_only_when_lighter():
@@ -67,10 +68,10 @@ def test_hard_locks_only_when_lighter():
     state = position("block", ["0-0 0-1 0-2 0-3 0-4 0-5 0-6", "6-6 5-5 4-4"],
                      moves="0:0-0 1:pass")
     hard, view, table = _hard_table(state)
-    light, heavy = [Tile(0, 1)], [Tile(6, 6), Tile(5, 6)]
-    assert hard._locking(table, [0, 0], light) == 1.0
-    assert hard._locking(table, [0, 0], heavy) == -1.0
-    assert hard._locking(table, [0, 6], light) == 0.0
+    light, heavy = tile_mask([Tile(0, 1)]), tile_mask([Tile(6, 6), Tile(5, 6)])
+    assert hard._locking(table, NUMBER_MASK[0], light) == 1.0
+    assert hard._locking(table, NUMBER_MASK[0], heavy) == -1.0
+    assert hard._locking(table, NUMBER_MASK[0] | NUMBER_MASK[6], light) == 0.0
 
 
 def test_hard_weighs_the_reply_in_fives():

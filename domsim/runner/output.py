@@ -18,6 +18,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from ..game import PlayedGame
+from ..record import match_result
 from ..rules import Rules
 from .pairings import Entrant, pairing_label
 from .schedule import Slot
@@ -49,28 +51,26 @@ def games_schema(rules: Rules) -> pa.Schema:
 
 
 def game_row(rules: Rules, slot: Slot, entrants: list[Entrant], pairing: tuple[int, ...],
-             record: dict) -> dict:
+             game: PlayedGame) -> dict:
     """The games-table row of one played game."""
-    result, hands = record["result"], record["hands"]
+    result, hands = match_result(game.state), game.state.hand_results
     row = {"game_id": slot.game_id, "deal_id": slot.deal_id,
            "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
            "variant": rules.name, "options_hash": options_hash(rules), "seed": slot.seed}
-    row.update({f"seat_{s}": spec for s, spec in enumerate(record["seats"])})
+    row.update({f"seat_{s}": spec for s, spec in enumerate(game.specs)})
     row["winners"] = ",".join(map(str, result["winners"]))
     row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})
     row.update({
         "hands": len(hands),
-        "blocked_hands": sum(hand["result"]["end"] == "blocked" for hand in hands),
-        "capicu_hands": sum(bool(hand["result"].get("capicu")) for hand in hands),
-        "dry": bool(result.get("dry", False)),
-        "hand_points": json.dumps([hand["result"]["points"] for hand in hands]),
+        "blocked_hands": sum(hand.end == "blocked" for hand in hands),
+        "capicu_hands": sum(hand.capicu for hand in hands),
+        "dry": result.get("dry", False),
+        "hand_points": json.dumps([list(hand.points) for hand in hands]),
     })
-    faults = record.get("faults") or [{}] * rules.players
-    timing = record.get("timing") or [{}] * rules.players
-    for s in range(rules.players):
-        row[f"faults_{s}"] = sum(faults[s].get(k, 0) for k in ("timeouts", "errors", "illegal"))
-        row[f"{TIMING_PREFIX}p50_ms_{s}"] = timing[s].get("p50_ms")
-        row[f"{TIMING_PREFIX}max_ms_{s}"] = timing[s].get("max_ms")
+    for s, (faults, timing) in enumerate(zip(game.faults, game.timing, strict=True)):
+        row[f"faults_{s}"] = faults["timeouts"] + faults["errors"] + faults["illegal"]
+        row[f"{TIMING_PREFIX}p50_ms_{s}"] = timing["p50_ms"]
+        row[f"{TIMING_PREFIX}max_ms_{s}"] = timing["max_ms"]
     return row
 
 

@@ -9,7 +9,7 @@ import json
 import logging
 from dataclasses import dataclass
 
-from ..game import play_game
+from ..game import play
 from .config import TourneyConfig
 from .output import game_row
 from .pairings import Entrant, seat_specs
@@ -42,9 +42,10 @@ def play_batch(batch: Batch) -> BatchResult:
         slot = batch.schedule.slot(game_id)
         pairing = batch.pairings[slot.pairing]
         specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
-        record = play_game(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None)
-        rows.append(game_row(rules, slot, list(batch.entrants), pairing, record))
+        game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+                    keep_hands=config.records)
+        rows.append(game_row(rules, slot, list(batch.entrants), pairing, game))
         if config.records:
-            records.append(json.dumps({"game_id": game_id, **record}))
+            records.append(json.dumps({"game_id": game_id, **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

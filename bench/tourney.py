@@ -5,11 +5,13 @@ run ten times longer (flat memory: the two peaks should be close).
     python bench/tourney.py [--games 10000] [--long-games 100000] [--variant block]
 
 Each run is a fresh `domsim tourney` process (so peak RSS is that run's alone) writing to a
-temporary folder."""
+temporary folder. Its CPU time (all processes) per game is printed too, and the load average
+before it: on a busy machine the wall times mean little, the CPU times still compare."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -19,19 +21,32 @@ from pathlib import Path
 ENTRANTS = ["-p", "easy", "-p", "medium", "-p", "hard"]
 
 
-def run(variant: str, games: int, workers: int) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB of the largest process: the parent or a worker)."""
+def run(variant: str, games: int, workers: int) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS in MiB of the largest process: the parent or a worker, CPU
+    seconds of all its processes)."""
     with tempfile.TemporaryDirectory() as folder:
         command = [str(Path(sys.executable).with_name("domsim")), "tourney", "--variant", variant,
                    "--games", str(games), "--workers", str(workers), "--seed", "1", "--silent",
                    "--out", str(Path(folder) / "run"), *ENTRANTS]
         probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
                  "stdout=subprocess.DEVNULL); "
-                 "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+                 "usage = resource.getrusage(resource.RUSAGE_CHILDREN); "
+                 "print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime)")
         started = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", probe, *command], check=True,
                               capture_output=True, text=True)
-        return time.perf_counter() - started, int(done.stdout.split()[-1]) / 1024
+        peak, cpu = done.stdout.split()[-2:]
+        return time.perf_counter() - started, int(peak) / 1024, float(cpu)
+
+
+def report(variant: str, games: int, workers: int) -> float:
+    """Run once and print its figures; return the wall time."""
+    load = os.getloadavg()[0]
+    wall, peak, cpu = run(variant, games, workers)
+    print(f"{variant} {games} games, {workers} worker(s): {wall:7.1f} s  "
+          f"{games / wall:7.1f} games/s  CPU {cpu / games * 1000:5.2f} ms/game  "
+          f"peak RSS {peak:6.1f} MiB  (load before: {load:.1f})", flush=True)
+    return wall
 
 
 def main() -> None:
@@ -40,16 +55,9 @@ def main() -> None:
     parser.add_argument("--long-games", type=int, default=100_000)
     parser.add_argument("--variant", default="block")
     args = parser.parse_args()
-    walls = {}
-    for workers in (1, 2):
-        wall, peak = run(args.variant, args.games, workers)
-        walls[workers] = wall
-        print(f"{args.variant} {args.games} games, {workers} worker(s): {wall:7.1f} s  "
-              f"{args.games / wall:7.1f} games/s  peak RSS {peak:6.1f} MiB", flush=True)
+    walls = {workers: report(args.variant, args.games, workers) for workers in (1, 2)}
     print(f"speed-up 1 -> 2 workers: {walls[1] / walls[2]:.2f}x")
-    wall, peak = run(args.variant, args.long_games, 2)
-    print(f"{args.variant} {args.long_games} games, 2 workers: {wall:7.1f} s  "
-          f"{args.long_games / wall:7.1f} games/s  peak RSS {peak:6.1f} MiB")
+    report(args.variant, args.long_games, 2)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 from math import factorial
 
@@ -151,6 +152,15 @@ def not_dealt(view: PlayerView) -> set[int]:
             if first_lead(view.rules, [1 << led | 1 << t.id])[1] == t.id}
 
 
+@lru_cache(maxsize=8)
+def _play_weights(beta: float) -> tuple[list[float], list[list[float]]]:
+    """Each tile's weight exp(beta * pips), and the total weight of a tile mask's k-th byte."""
+    weights = [math.exp(beta * PIPS[t]) for t in range(N_TILES)]
+    by_byte = [[sum(weights[8 * k + i] for i in range(8) if byte >> i & 1 and 8 * k + i < N_TILES)
+                for byte in range(256)] for k in range(4)]
+    return weights, by_byte
+
+
 class PlayModel:
     """How likely the other seats' observed plays were on a sampled deal, under a model of play
     that prefers heavy tiles: each playable tile is chosen with probability proportional to
@@ -159,12 +169,7 @@ class PlayModel:
 
     def __init__(self, view: PlayerView, fits: list[int], beta: float) -> None:
         """`fits[i]`: the tiles fitting the open ends before action i of the view's history."""
-        weights = [math.exp(beta * PIPS[t]) for t in range(N_TILES)]
-        self.weights = weights
-        # The total weight of a tile mask, a byte at a time.
-        self.byte_weights = [[sum(weights[8 * k + i] for i in range(8) if byte >> i & 1
-                                  and 8 * k + i < N_TILES) for byte in range(256)]
-                             for k in range(4)]
+        self.weights, self.byte_weights = _play_weights(beta)
         forced_lead = view.hand_number == 0 and not by_lot(view.rules)
         later = [0] * view.players
         drew = [False] * view.players

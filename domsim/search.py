@@ -2,10 +2,11 @@
 on the same sampled deals, and the move with the best average value is chosen.
 
 A deal is a referee `State` at the view's position with the hidden hands filled in. From it a
-move is valued by a fast playout (every seat dumps its heaviest playable tile, now and then a
-random one) or, once few tiles remain, no boneyard is left and the game has two sides, by an
-exact alpha-beta solver with a transposition table. Values are in the variant's own currency
-(`Judge`). Each deal is weighted by how likely the other seats' plays were on it
+move is valued by a fast playout (every seat, seeing the whole deal, dumps its heaviest
+playable tile, favouring one that shuts out the next seat or keeps a follow-up, now and then a
+random one; `Policy`) or, once few tiles remain, no boneyard is left and the game has two
+sides, by an exact alpha-beta solver with a transposition table. Values are in the variant's
+own currency (`Judge`). Each deal is weighted by how likely the other seats' plays were on it
 (`belief.PlayModel`), and sampling stops early once one move is clearly best."""
 
 from __future__ import annotations
@@ -107,12 +108,12 @@ def position(view: PlayerView) -> tuple[State, list[int]]:
 
 
 def with_deal(template: State, hands: list[int], boneyard: list[int]) -> State:
-    """A copy of `template` holding a full deal: every hand, and the boneyard in draw order."""
-    state = template.copy()
-    state.hands = hands
-    state.boneyard = boneyard if state.rules.variant.draws else []
-    state.drawn = 0
-    return state
+    """`template` holding a full deal: every hand, and the boneyard in draw order. Filled in
+    place, not copied: the search plays only on copies of a deal."""
+    template.hands = hands
+    template.boneyard = boneyard if template.draws else []
+    template.drawn = 0
+    return template
 
 
 class Policy:

@@ -17,7 +17,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .rules import Rules
 from .strategy import Strategy, StrategyFactory, one_line
@@ -215,7 +215,7 @@ class Seat:
             "p50_ms": round(statistics.median(times) * 1000, 3) if times else None,
             "max_ms": round(max(times) * 1000, 3) if times else None,
         }
-        return asdict(self.faults), timing
+        return dict(vars(self.faults)), timing  # asdict() would deep-copy: slow, per game
 
 
 _FAILED = object()  # what `_call` returns after a fault

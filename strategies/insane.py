@@ -6,7 +6,9 @@ Strength is set by `samples` (deals per decision, the most; 0: 48 with 2 players
 which keeps the median decision near 10 ms and 30 ms), `budget_ms` (a time budget per
 decision, 0: none; with one the choice depends on the machine's speed), `exact_tiles` (tiles in
 hands from which the exact solver takes over), `random_share` (how often a playout makes a
-random move instead of dumping its heaviest tile) and `beta` (how strongly a deal is weighted by
+random move instead of its policy's), `block` and `follow` (the pips a playout adds to a tile
+that leaves the next seat nothing to play, or the mover a tile for the ends; see
+`domsim.search.Policy`) and `beta` (how strongly a deal is weighted by
 the other seats' plays preferring heavy tiles, 0: no weighting). Deterministic for a game seed
 and fixed parameters without a budget."""
 
@@ -21,7 +23,7 @@ class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
     def __init__(self, *, samples: int = 0, budget_ms: float = 0.0, exact_tiles: int = 7,
-                 random_share: float = 0.1, block: float = 0.0, follow: float = 0.0,
+                 random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = 0.4) -> None:
         self.samples = samples
         self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,

@@ -11,9 +11,10 @@ from domsim.strategies.medium import Medium
 from positions import position
 
 from domsim.engine import State, start_next_hand
+from domsim.engine.state import PLAY, action_end, action_kind, action_tile
 from domsim.game import play_game, play_hand
 from domsim.rules import VARIANTS, make_rules
-from domsim.search import Judge, Search, Solver
+from domsim.search import Judge, Policy, Search, Solver
 from domsim.search import position as search_position
 from domsim.tiles import Tile
 from domsim.view import Move, ViewBuilder, move_value
@@ -131,3 +132,45 @@ def test_exact_solver_agrees_with_plain_minimax():
                 assert math.isclose(solver.value(state.copy()), _minimax(state, judge))
                 checked += 1
     assert checked >= 10
+
+
+def _replays_legally(start: State, finished: State) -> None:
+    """Every play of `finished` beyond `start`'s history was legal when made (R-MUST)."""
+    state = start.copy()
+    for action in finished.history[len(start.history):]:
+        if action_kind(action) == PLAY:
+            move = action_tile(action) << 2 | action_end(action)
+            assert move in state.legal_moves()
+            state.play(move)
+        elif state.can_draw():
+            assert not state.legal_moves()
+            state.draw()
+        else:
+            assert not state.legal_moves()
+            state.pass_turn()
+    assert state.hands == finished.hands and state.hand_over
+
+
+def test_playout_policy_plays_only_legal_moves_to_the_end():
+    """The playout policy, with its blocking and follow-up terms and random moves, finishes a
+    hand of every variant and player count with legal plays only."""
+    rng = random.Random(3)
+    policy = Policy(0.3, 4.0, 2.0, rng)
+    for name, variant in VARIANTS.items():
+        for players in variant.player_counts:
+            for _ in range(4):
+                state = State(make_rules(name, players))
+                start_next_hand(state, rng)
+                _replays_legally(state, policy.play_out(state.copy()))
+
+
+def test_playout_policy_prefers_blocking_the_next_seat():
+    """Block, ends 3|3 after seat 0 led 3-3 holding 5-5 and 0-0. Seat 1 may lay 3-5 (heavier,
+    opens a 5 that seat 0 matches) or 2-3 (opens a 2: seat 0 holds nothing for 2|3). Plain
+    heaviest-first lays 3-5; a blocking weight of 4 pips prefers 2-3."""
+    state = position("block", ["3-3 5-5 0-0", "3-5 2-3 1-1"], moves="0:3-3")
+    chosen = {}
+    for block in (0.0, 4.0):
+        finished = Policy(0.0, block, 0.0, random.Random(0)).play_out(state.copy())
+        chosen[block] = str(move_value(action_tile(finished.history[1]) << 2))
+    assert chosen == {0.0: "3-5@0", 4.0: "2-3@0"}

@@ -31,6 +31,7 @@ from .stats import (
     VarianceSaving,
     bootstrap_ratings,
     elo_estimate,
+    histogram_percentile,
     outcome_counts,
     variance_saving,
     wilson_interval,
@@ -334,27 +335,30 @@ def points_per_hand(run: Run) -> list[dict]:
 
 
 def decision_times(run: Run) -> list[dict]:
-    """Per strategy spec: percentiles over its games of the seat's median decision time, and of
-    its slowest decision (the games table keeps a median and a maximum per seat and game)."""
-    medians, slowest = defaultdict(list), defaultdict(list)
+    """Per strategy spec: p50/p95/p99 over every decision it made in the run (merged from each
+    seat's bucket histogram, domsim.stats.time_histogram) and its slowest decision."""
+    merged: dict[str, dict[int, int]] = defaultdict(dict)
+    games, slowest = defaultdict(int), defaultdict(float)
     columns = run.table.select([name for name in run.table.column_names
                                 if name.startswith(("seat_", TIMING_PREFIX))]).to_pydict()
     for seat in range(run.rules.players):
-        for spec, median, top in zip(columns[f"seat_{seat}"],
-                                     columns[f"{TIMING_PREFIX}p50_ms_{seat}"],
-                                     columns[f"{TIMING_PREFIX}max_ms_{seat}"], strict=True):
-            if median is not None:
-                medians[spec].append(median)
-                slowest[spec].append(top)
+        for spec, histogram, top in zip(columns[f"seat_{seat}"],
+                                        columns[f"{TIMING_PREFIX}hist_{seat}"],
+                                        columns[f"{TIMING_PREFIX}max_ms_{seat}"], strict=True):
+            counts = merged[spec]
+            for bucket, count in json.loads(histogram).items():
+                counts[int(bucket)] = counts.get(int(bucket), 0) + count
+            games[spec] += 1
+            slowest[spec] = max(slowest[spec], top or 0.0)
     out = []
     for spec in dict.fromkeys(spec for member in run.entrants for spec in member.members):
-        if not medians[spec]:
+        if not merged[spec]:
             continue
-        line = {"strategy": spec, "games": len(medians[spec])}
+        line = {"strategy": spec, "games": games[spec],
+                "decisions": sum(merged[spec].values())}
         for q in PERCENTILES:
-            line[f"median_p{q}_ms"] = float(np.percentile(medians[spec], q))
-        for q in PERCENTILES:
-            line[f"slowest_p{q}_ms"] = float(np.percentile(slowest[spec], q))
+            line[f"p{q}_ms"] = histogram_percentile(merged[spec], q)
+        line["max_ms"] = slowest[spec]
         out.append(line)
     return out
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .rules import Rules
+from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
 from .view import Move, PlayerView
 
@@ -214,6 +215,7 @@ class Seat:
             "decisions": len(times),
             "p50_ms": round(statistics.median(times) * 1000, 3) if times else None,
             "max_ms": round(max(times) * 1000, 3) if times else None,
+            "histogram": {str(k): n for k, n in time_histogram(t * 1000 for t in times).items()},
         }
         return dict(vars(self.faults)), timing  # asdict() would deep-copy: slow, per game
 

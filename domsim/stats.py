@@ -443,3 +443,35 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     side_low, side_high = (np.percentile(side, tails, axis=0) if samples
                            else (point.side_elo, point.side_elo))
     return RatingIntervals(point, low, high, side_low, side_high, p_better, samples)
+
+
+# -- decision times ------------------------------------------------------------------------------
+#: Decision times are kept as counts in log-spaced buckets, 8 a decade, so the times of many
+#: games and seats merge exactly and percentiles come out within a bucket (about +-15%).
+TIME_BUCKETS_PER_DECADE = 8
+
+
+def time_bucket(ms: float) -> int:
+    """Bucket k holds the times in [10^(k/8), 10^((k+1)/8)) milliseconds."""
+    return math.floor(math.log10(max(ms, 1e-6)) * TIME_BUCKETS_PER_DECADE)
+
+
+def time_histogram(times_ms) -> dict[int, int]:
+    """Counts per bucket of some decision times (ms)."""
+    counts: dict[int, int] = {}
+    for ms in times_ms:
+        k = time_bucket(ms)
+        counts[k] = counts.get(k, 0) + 1
+    return counts
+
+
+def histogram_percentile(counts: dict[int, int], q: float) -> float:
+    """The q-th percentile of the times behind a bucket histogram: the geometric middle of the
+    bucket that holds it."""
+    rank = q / 100 * sum(counts.values())
+    running = 0
+    for k in sorted(counts):
+        running += counts[k]
+        if running >= rank:
+            return 10 ** ((k + 0.5) / TIME_BUCKETS_PER_DECADE)
+    raise ValueError("an empty histogram has no percentiles")

@@ -106,7 +106,7 @@ def test_hand_point_and_time_tables_hold_the_hand_computed_numbers(report):
     assert (points["easy"]["hands"], float(points["easy"]["points"])) == ("8", 1.25)
     assert float(points["easy"]["margin"]) == -6.25
     timing = {r["strategy"]: r for r in read_csv(report.parent / "block-2p-timing.csv")}
-    assert float(timing["easy"]["median_p50_ms"]) == 14.5
+    assert timing["easy"]["decisions"] == "24" and float(timing["easy"]["max_ms"]) == 100
 
 
 def test_rating_table_and_verdicts(report):

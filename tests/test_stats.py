@@ -26,10 +26,13 @@ from domsim.stats import (
     fit_ratings,
     gsprt_llr,
     gsprt_llr_t,
+    histogram_percentile,
     mle_with_mean,
     mle_with_t,
     outcome_counts,
     score_from_elo,
+    time_bucket,
+    time_histogram,
     variance_saving,
     wilson_interval,
 )
@@ -320,10 +323,13 @@ def test_hands_points_and_times_of_the_hand_run(hand_stats):
     assert easy == {"entrant": "easy", "hands": 8, "points": 10 / 8, "opponents": 60 / 8,
                     "margin": -50 / 8}
     times = {line["strategy"]: line for line in hand_stats["timing"]}
-    # easy's medians: seat 0 in games 0, 2, 6, 8 (1, 3, 7, 9 ms), seat 1 in 1, 3, 7, 9 (20, 40,
-    # 80, 100 ms); the median of the eight is (9 + 20) / 2
-    assert times["easy"]["games"] == 8 and times["easy"]["median_p50_ms"] == 14.5
-    assert times["easy"]["slowest_p50_ms"] == 29.0
+    # easy decides three times in 1, 3, 7, 9 ms (seat 0 of games 0, 2, 6, 8) and in 20, 40, 80,
+    # 100 ms (seat 1 of games 1, 3, 7, 9): 24 decisions; the 12th is 9 ms, the 23.76th 100 ms,
+    # each reported as the geometric middle of its bucket [10^(k/8), 10^((k+1)/8)).
+    easy = times["easy"]
+    assert (easy["games"], easy["decisions"], easy["max_ms"]) == (8, 24, 100.0)
+    assert easy["p50_ms"] == 10 ** ((math.floor(8 * math.log10(9)) + 0.5) / 8)
+    assert easy["p99_ms"] == 10 ** (16.5 / 8)
     summary = {(row["pairing"], row["entrant"]): row for row in hand_stats["summary"]}
     assert summary["all", "hard"]["wins"] == 6 and summary["all", "hard"]["shared"] == 1
 
@@ -450,3 +456,16 @@ def test_compare_stops_undecided_at_the_limit(tmp_path):
     assert "verdict: none (the test had not decided at the limit of 6 games)" in result.stdout
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["compare"]["verdict"] is None and manifest["games_completed"] == 6
+
+
+def test_decision_time_histograms_merge_and_give_percentiles_within_a_bucket():
+    """Buckets are [10^(k/8), 10^((k+1)/8)) ms: 1 ms is bucket 0, 1.3 ms still 0, 1.34 ms 1."""
+    assert (time_bucket(1.0), time_bucket(1.3), time_bucket(1.34), time_bucket(0.0)) == (
+        0, 0, 1, -48)
+    counts = time_histogram([1.0] * 90 + [100.0] * 10)
+    assert counts == {0: 90, 16: 10}
+    assert histogram_percentile(counts, 50) == 10 ** (0.5 / 8)
+    assert histogram_percentile(counts, 95) == 10 ** (16.5 / 8)
+    assert abs(histogram_percentile(counts, 95) / 100 - 1) < 0.16
+    with pytest.raises(ValueError):
+        histogram_percentile({}, 50)

@@ -47,6 +47,7 @@ def games_schema(rules: Rules) -> pa.Schema:
     columns += [(f"faults_{s}", pa.int64()) for s in seats]
     columns += [(f"{TIMING_PREFIX}p50_ms_{s}", pa.float64()) for s in seats]
     columns += [(f"{TIMING_PREFIX}max_ms_{s}", pa.float64()) for s in seats]
+    columns += [(f"{TIMING_PREFIX}hist_{s}", pa.string()) for s in seats]
     return pa.schema(columns)
 
 
@@ -71,6 +72,7 @@ def game_row(rules: Rules, slot: Slot, entrants: list[Entrant], pairing: tuple[i
         row[f"faults_{s}"] = faults["timeouts"] + faults["errors"] + faults["illegal"]
         row[f"{TIMING_PREFIX}p50_ms_{s}"] = timing["p50_ms"]
         row[f"{TIMING_PREFIX}max_ms_{s}"] = timing["max_ms"]
+        row[f"{TIMING_PREFIX}hist_{s}"] = json.dumps(timing["histogram"])
     return row
 
 

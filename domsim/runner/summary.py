@@ -95,11 +95,12 @@ def outcome(rules: Rules, sides: set[int], winners: list[int]) -> float:
 def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float:
     """The entrant's points minus its opponents' (mean per side), summed over the hands; kozel
     records points against a side, so its sign is turned."""
-    total = 0.0
-    for points in hand_points:
-        mine = [p for side, p in enumerate(points) if side in sides]
-        theirs = [p for side, p in enumerate(points) if side not in sides] or mine
-        total += sum(mine) / len(mine) - sum(theirs) / len(theirs)
+    totals = [sum(column) for column in zip(*hand_points, strict=True)]
+    if not totals:
+        return 0.0
+    mine = [t for side, t in enumerate(totals) if side in sides]
+    theirs = [t for side, t in enumerate(totals) if side not in sides] or mine
+    total = sum(mine) / len(mine) - sum(theirs) / len(theirs)
     return -total if rules.variant.scoring == "kozel" else total
 
 

@@ -16,7 +16,6 @@ from .rules import Rules, RulesError, make_rules
 from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
-RESULT_FIELDS = ("end", "winners", "points", "scores", "carry")
 
 
 class RecordError(ValueError):

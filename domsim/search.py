@@ -20,7 +20,16 @@ from statistics import fmean
 from .belief import PlayModel, belief_of
 from .engine import State
 from .rules import Rules
-from .tiles import ALL_TILES_MASK, IS_DOUBLE, N_TILES, NUMBER_MASK, PIPS, TILE_B, other_number
+from .tiles import (
+    ALL_TILES_MASK,
+    IS_DOUBLE,
+    N_TILES,
+    NUMBER_MASK,
+    OTHER_NUMBER,
+    PIPS,
+    TILE_B,
+    other_number,
+)
 from .view import Move, PlayerView, move_int, move_value
 
 #: Share of the target that winning (or losing) the match is worth on top of the hand's points.
@@ -41,7 +50,6 @@ def _fitting(numbers: int) -> int:
     return mask
 
 
-_OTHER = tuple(other_number(t, n) for t in range(N_TILES) for n in range(8))
 #: _OTHER_ENDS[n_ends](ends)[e]: the tiles fitting the open ends other than end e.
 _OTHER_ENDS = {
     2: lambda ends: (NUMBER_MASK[ends[1]], NUMBER_MASK[ends[0]]),
@@ -154,7 +162,7 @@ class Policy:
             best, best_key = moves[0], -1.0
             for move in moves:
                 tile, end = move >> 2, move & 3
-                fit = others[end] | NUMBER_MASK[_OTHER[tile << 3 | ends[end]]]
+                fit = others[end] | NUMBER_MASK[OTHER_NUMBER[tile << 3 | ends[end]]]
                 key = heaviest(move)
                 if not after & fit:
                     key += block

@@ -19,7 +19,6 @@ _ID = {(a, b): t for t, (a, b) in enumerate(zip(TILE_A, TILE_B, strict=True))}
 NUMBER_MASK: tuple[int, ...] = tuple(
     sum(1 << t for t in range(N_TILES) if n in (TILE_A[t], TILE_B[t])) for n in range(N_NUMBERS)
 )
-DOUBLE_MASK = sum(1 << t for t in range(N_TILES) if IS_DOUBLE[t])
 ALL_TILES_MASK = (1 << N_TILES) - 1
 
 #: BIT_TILES[m] for a byte m: the tile offsets set in it, so a mask is walked 8 bits at a time.
@@ -37,6 +36,10 @@ def other_number(tile: int, number: int) -> int:
     """The number on `tile` that is not the touching `number` (a double shows it twice)."""
     a = TILE_A[tile]
     return TILE_B[tile] if a == number else a
+
+
+#: OTHER_NUMBER[tile << 3 | number]: `other_number` as a table for the hot paths.
+OTHER_NUMBER: tuple[int, ...] = tuple(other_number(t, n) for t in range(N_TILES) for n in range(8))
 
 
 def tiles_of(mask: int) -> list[int]:

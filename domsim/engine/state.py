@@ -14,9 +14,9 @@ from ..tiles import (
     IS_DOUBLE,
     N_TILES,
     NUMBER_MASK,
+    OTHER_NUMBER,
     TILE_A,
     TILE_B,
-    other_number,
     tiles_of,
 )
 from . import scoring
@@ -45,14 +45,6 @@ def action_open_numbers(action: int) -> int:
     return action >> 11
 
 
-def move_tile(move: int) -> int:
-    return move >> 2
-
-
-def move_end(move: int) -> int:
-    return move & 3
-
-
 def _subsets(mask: int) -> list[int]:
     subs = [0]
     for t in tiles_of(mask):
@@ -64,7 +56,7 @@ def _subsets(mask: int) -> list[int]:
 # - _END_MOVES[e][fit]: the moves onto end e of the tiles in `fit`, a subset of a NUMBER_MASK;
 # - _LEAD_MOVES[k][byte]: the lead moves of the tiles in byte k of a hand;
 # - _PLAY_ACTION[move]: the history action of that play, but for the seat;
-# - _OTHER[tile << 3 | number]: the number an end shows once `tile` is laid against `number`,
+# - OTHER_NUMBER[tile << 3 | number]: the number an end shows once `tile` is laid against `number`,
 #   and _END_COUNT[same]: what that end then adds to the fives count (a double counts both
 #   halves; a spinner's short side starts counting with its first tile).
 _END_MOVES: tuple[dict[int, tuple[int, ...]], ...] = tuple(
@@ -75,9 +67,8 @@ _LEAD_MOVES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(t << 2 for t in tiles_of(byte << 8 * k)) for byte in range(256)) for k in range(4)
 )
 _PLAY_ACTION: tuple[int, ...] = tuple((move >> 2) << 4 | (move & 3) << 9 for move in range(128))
-_OTHER: tuple[int, ...] = tuple(other_number(t, n) for t in range(N_TILES) for n in range(8))
 _END_COUNT: tuple[int, ...] = tuple(
-    _OTHER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1) for t in range(N_TILES) for n in range(8)
+    OTHER_NUMBER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1) for t in range(N_TILES) for n in range(8)
 )
 
 
@@ -210,7 +201,7 @@ class State:
             ends = self.ends
             end = move & 3
             key = tile << 3 | ends[end]
-            ends[end] = _OTHER[key]
+            ends[end] = OTHER_NUMBER[key]
             self.end_counts[end] = _END_COUNT[key]
             self.fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
             self.to_move = self.next_seat[seat]
@@ -232,7 +223,7 @@ class State:
     def _attach(self, tile: int, end: int) -> None:
         ends = self.ends
         key = tile << 3 | ends[end]
-        new = ends[end] = _OTHER[key]
+        new = ends[end] = OTHER_NUMBER[key]
         self.end_counts[end] = _END_COUNT[key]
         if self.spins and end < 2:
             self._grow_spinner(end, IS_DOUBLE[tile], new)
@@ -349,7 +340,7 @@ class State:
                 self.play(choose(self.legal_moves()))
         hands, ends, counts, history = self.hands, self.ends, self.end_counts, self.history
         moves_0, moves_1 = _END_MOVES[0], _END_MOVES[1]
-        numbers, other, end_count, play_action = NUMBER_MASK, _OTHER, _END_COUNT, _PLAY_ACTION
+        numbers, other, end_count, play_action = NUMBER_MASK, OTHER_NUMBER, _END_COUNT, _PLAY_ACTION
         next_seat = self.next_seat
         fit = self.fit
         while not self.hand_over:

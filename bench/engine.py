@@ -32,7 +32,7 @@ from domsim.engine import State, start_next_hand
 from domsim.game import play_hand
 from domsim.rules import VARIANTS, Rules, make_rules
 from domsim.seeding import seat_rng
-from domsim.strategy import make_strategy
+from domsim.strategy import load_strategy
 from domsim.view import ViewBuilder
 
 Clock = Callable[[], float]
@@ -85,7 +85,7 @@ def play_out_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Cl
 
 def view_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
     """`play_hand` with one easy strategy per seat: a PlayerView per real decision."""
-    strategies = [make_strategy("easy", seat_rng(seed, seat)) for seat in range(rules.players)]
+    strategies = [load_strategy("easy")(seat_rng(seed, seat)) for seat in range(rules.players)]
     for seat, strategy in enumerate(strategies):
         strategy.start_game(seat, rules)
     views = ViewBuilder()

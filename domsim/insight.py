@@ -20,12 +20,8 @@ def tile_mask(tiles) -> int:
     return sum(map(_BIT.__getitem__, tiles))
 
 
-def played_tiles(view: PlayerView) -> set[Tile]:
-    return {e.tile for e in view.history if e.kind == "play"}
-
-
 def history_masks(view: PlayerView) -> tuple[int, list[int]]:
-    """In one pass over the history: the tiles played (a tile mask, `played_tiles`) and per seat
+    """In one pass over the history: the tiles played (a tile mask) and per seat
     the numbers it cannot hold (7-bit masks, `known_voids`)."""
     played = 0
     voids = [0] * view.players

@@ -129,11 +129,6 @@ def _load(spec: str, cwd: str) -> StrategyFactory:
     return factory
 
 
-def make_strategy(spec: str, rng: random.Random) -> Strategy:
-    """One fresh strategy for `spec` (StrategyError if it cannot be loaded)."""
-    return load_strategy(spec)(rng)
-
-
 def one_line(exc: BaseException) -> str:
     """`Type: first line of the message`, for one-line errors and fault reports."""
     text = str(exc).strip()

@@ -23,9 +23,13 @@ def tile_mask(tiles) -> int:
 def history_masks(view: PlayerView) -> tuple[int, list[int]]:
     """In one pass over the history: the tiles played (a tile mask) and per seat
     the numbers it cannot hold (7-bit masks, `known_voids`)."""
-    played = 0
-    voids = [0] * view.players
-    for event in view.history:
+    return read_events(view.history, 0, [0] * view.players)
+
+
+def read_events(events, played: int, voids: list[int]) -> tuple[int, list[int]]:
+    """`history_masks` carried on over more `events` from the `played` and `voids` (updated in
+    place) of the events before them."""
+    for event in events:
         kind = event.kind
         if kind == "play":
             played |= _BIT[event.tile]
@@ -69,8 +73,8 @@ def ends_after(view: PlayerView, move: Move) -> list[int]:
     """The numbers on the ends after `move` (short spinner sides opening are not added)."""
     if not view.end_counts:
         return [move.tile.a, move.tile.b]
-    ends = [n for n in view.ends if n is not None]
-    ends[move.end] = other_number(move.tile, view.ends[move.end])
+    ends = list(view.ends[:len(view.end_counts)])  # the open ends come first
+    ends[move.end] = other_number(move.tile, ends[move.end])
     return ends
 
 

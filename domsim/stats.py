@@ -458,11 +458,7 @@ def time_bucket(ms: float) -> int:
 
 def time_histogram(times_ms) -> dict[int, int]:
     """Counts per bucket of some decision times (ms)."""
-    counts: dict[int, int] = {}
-    for ms in times_ms:
-        k = time_bucket(ms)
-        counts[k] = counts.get(k, 0) + 1
-    return counts
+    return dict(Counter(map(time_bucket, times_ms)))
 
 
 def histogram_percentile(counts: dict[int, int], q: float) -> float:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from domsim.insight import count_after, ends_after, fives_score, history_masks, tile_mask
+from domsim.insight import count_after, ends_after, fives_score, read_events, tile_mask
 from domsim.strategy import Strategy
 from domsim.tiles import (
     ALL_TILES_MASK,
@@ -100,6 +100,8 @@ class Hard(Strategy):
         self.weights = dict(shed=shed, double=double, follow=follow, variety=variety,
                             block=block, lock=lock, partner=partner, points=points, reply=reply,
                             stuck=stuck)
+        self._read: tuple = ()  # the history read by the last decision, and what it showed
+        self._read_masks: tuple[int, list[int]] = (0, [])
 
     def choose(self, view: PlayerView) -> Move:
         table = self._table(view)
@@ -112,7 +114,7 @@ class Hard(Strategy):
         return best
 
     def _table(self, view: PlayerView) -> _Table:
-        played, voids = history_masks(view)
+        played, voids = self._history_masks(view)
         hand = tile_mask(view.hand)
         unseen = ALL_TILES_MASK & ~played & ~hand
         unseen_count = unseen.bit_count()
@@ -156,6 +158,18 @@ class Hard(Strategy):
         elif table.scoring == "kozel" and tile == _ZERO_ZERO:
             score += 25 * w["shed"] / 4
         return score
+
+    def _history_masks(self, view: PlayerView) -> tuple[int, list[int]]:
+        """`domsim.insight.history_masks`, reading only the events after those of the last
+        decision when they begin this history (the seat's previous decision in the hand)."""
+        history, read = view.history, self._read
+        if read and history[:len(read)] == read:
+            played, voids = self._read_masks
+            played, voids = read_events(history[len(read):], played, voids[:])
+        else:
+            played, voids = read_events(history, 0, [0] * view.players)
+        self._read, self._read_masks = history, (played, voids)
+        return played, voids
 
     def _shed_factor(self, view: PlayerView) -> float:
         """Shedding matters more near kozel's losing line and hardly at all in classic."""

@@ -8,8 +8,9 @@ from domsim.strategies.hard import Hard
 from domsim.strategies.medium import Medium
 from positions import position
 
+from domsim.engine import State, start_next_hand
 from domsim.game import play_game
-from domsim.insight import tile_mask
+from domsim.insight import history_masks, tile_mask
 from domsim.rules import make_rules
 from domsim.tiles import NUMBER_MASK, Tile
 from domsim.view import Move, ViewBuilder
@@ -100,3 +101,30 @@ def test_levels_are_deterministic_given_the_seed():
 def test_hard_weights_are_parameters():
     hard = Hard(block=0.5, reply=2.0)
     assert hard.weights["block"] == 0.5 and hard.weights["reply"] == 2.0
+
+
+def test_hard_reads_only_new_events_yet_knows_what_the_whole_history_shows():
+    """R-VIEW: hard carries what it read of the history from one decision to the next; fed the
+    views of two interleaved games (so histories that do and do not continue the last one), it
+    knows exactly what history_masks reads off each whole history."""
+    rules = make_rules("draw", 3)
+    hard = Hard()
+    games = [_views_of_a_random_game(rules, seed) for seed in (1, 2)]
+    interleaved = [view for pair in zip(*games, strict=False) for view in pair]
+    assert len(interleaved) > 40
+    for view in interleaved:
+        assert hard._history_masks(view) == history_masks(view)
+
+
+def _views_of_a_random_game(rules, seed: int) -> list:
+    rng = random.Random(seed)
+    state, views = State(rules), ViewBuilder()
+    seen = []
+    while not state.match_over:
+        start_next_hand(state, rng)
+        while not state.hand_over:
+            if not state.step_forced():
+                moves = state.legal_moves()
+                seen.append(views.view(state, moves))
+                state.play(rng.choice(moves))
+    return seen

@@ -157,7 +157,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             played = progress.games
             total = played if progress.verdict else config.games
             manifest["compare"] = compare_manifest(progress)
-            finish(tourney, manifest, session, Outcome(played, total, played, stopped))
+            finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
     return CompareResult(out, config, progress, stopped)
 
 

@@ -162,7 +162,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         stopped = "a worker process died"
     finally:
         outcome = Outcome(len(done) + played, config.games, played, stopped)
-        finish(tourney, manifest, session, outcome)
+        # A session that resumed nothing has tallied every row, in game-id order, as written.
+        finish(tourney, manifest, session, outcome, None if done else tally)
     return outcome
 
 
@@ -190,13 +191,16 @@ def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], wind
     executor.shutdown(wait=True)
 
 
-def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome) -> None:
-    """Write the games table, summary and manifest for whatever is finished."""
+def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
+           tally: Tally | None) -> None:
+    """Write the games table, summary and manifest for whatever is finished; the summary from
+    `tally` if it holds every finished game, else from the games read back."""
     out, config = tourney.out, tourney.config
     assemble(out, tourney.schema, config.output_format, config.records)
-    tally = tourney.tally()
-    for row in read_rows(out):
-        tally.add(row)
+    if tally is None:
+        tally = tourney.tally()
+        for row in read_rows(out):
+            tally.add(row)
     write_atomic(out / "summary.csv", summary_csv(tally))
     session.update(ended=now(), games_played=outcome.played)
     if outcome.stopped:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -451,14 +453,23 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
 TIME_BUCKETS_PER_DECADE = 8
 
 
+#: Bucket k starts at 10^(k/8) ms; every time below 10^(-47/8) ms falls in the first bucket.
+_FIRST_BUCKET = -6 * TIME_BUCKETS_PER_DECADE
+_BUCKET_STARTS = tuple(10 ** (k / TIME_BUCKETS_PER_DECADE) for k in range(_FIRST_BUCKET + 1, 80))
+#: The number of bucket starts at or below a time: its bucket less _FIRST_BUCKET. A C call,
+#: no Python frame: every decision of a tourney is counted.
+_starts_below = functools.partial(bisect.bisect_right, _BUCKET_STARTS)
+
+
 def time_bucket(ms: float) -> int:
     """Bucket k holds the times in [10^(k/8), 10^((k+1)/8)) milliseconds."""
-    return math.floor(math.log10(max(ms, 1e-6)) * TIME_BUCKETS_PER_DECADE)
+    return _FIRST_BUCKET + _starts_below(ms)
 
 
 def time_histogram(times_ms) -> dict[int, int]:
     """Counts per bucket of some decision times (ms)."""
-    return dict(Counter(map(time_bucket, times_ms)))
+    counts = Counter(map(_starts_below, times_ms))
+    return {_FIRST_BUCKET + starts: n for starts, n in counts.items()}
 
 
 def histogram_percentile(counts: dict[int, int], q: float) -> float:

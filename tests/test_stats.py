@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections import Counter
 from statistics import NormalDist
 
 import numpy as np
@@ -464,6 +465,10 @@ def test_decision_time_histograms_merge_and_give_percentiles_within_a_bucket():
         0, 0, 1, -48)
     counts = time_histogram([1.0] * 90 + [100.0] * 10)
     assert counts == {0: 90, 16: 10}
+    spread = [0.0, 1e-9, 1e-6, 0.0123, 0.5, 7.0, 7.5, 1e4, 3e6]
+    assert time_histogram(spread) == dict(Counter(map(time_bucket, spread)))
+    assert [time_bucket(ms) for ms in spread] == [
+        math.floor(math.log10(max(ms, 1e-6)) * 8) for ms in spread]
     assert histogram_percentile(counts, 50) == 10 ** (0.5 / 8)
     assert histogram_percentile(counts, 95) == 10 ** (16.5 / 8)
     assert abs(histogram_percentile(counts, 95) / 100 - 1) < 0.16

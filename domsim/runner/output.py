@@ -51,13 +51,13 @@ def games_schema(rules: Rules) -> pa.Schema:
     return pa.schema(columns)
 
 
-def game_row(rules: Rules, slot: Slot, entrants: list[Entrant], pairing: tuple[int, ...],
-             game: PlayedGame) -> dict:
-    """The games-table row of one played game."""
+def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
+             pairing: tuple[int, ...], game: PlayedGame) -> dict:
+    """The games-table row of one played game; `rules_hash` is `options_hash(rules)`."""
     result, hands = match_result(game.state), game.state.hand_results
     row = {"game_id": slot.game_id, "deal_id": slot.deal_id,
            "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
-           "variant": rules.name, "options_hash": options_hash(rules), "seed": slot.seed}
+           "variant": rules.name, "options_hash": rules_hash, "seed": slot.seed}
     row.update({f"seat_{s}": spec for s, spec in enumerate(game.specs)})
     row["winners"] = ",".join(map(str, result["winners"]))
     row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})

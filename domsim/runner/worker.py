@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..game import play
 from .config import TourneyConfig
-from .output import game_row
+from .output import game_row, options_hash
 from .pairings import Entrant, seat_specs
 from .schedule import Schedule
 
@@ -37,6 +37,7 @@ class BatchResult:
 def play_batch(batch: Batch) -> BatchResult:
     config = batch.config
     rules = config.rules()
+    rules_hash = options_hash(rules)
     rows, records = [], []
     for game_id in batch.game_ids:
         slot = batch.schedule.slot(game_id)
@@ -44,7 +45,7 @@ def play_batch(batch: Batch) -> BatchResult:
         specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
         game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
                     keep_hands=config.records)
-        rows.append(game_row(rules, slot, list(batch.entrants), pairing, game))
+        rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
         if config.records:
             records.append(json.dumps({"game_id": game_id, **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])

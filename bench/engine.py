@@ -3,10 +3,14 @@
 A hand is timed whole: `start_next_hand` (the deal and the lead) and play to `hand_over`; a
 finished match is replaced by a new `State`. Three paths are measured:
 
-- raw: the generic engine loop, `step_forced` / `legal_moves` / `play` with `random.choice`;
+- raw: the generic engine loop, `step_forced` / `legal_moves` / `play`, picking uniformly;
 - views: `domsim.game.play_hand` with the easy strategy, which builds a PlayerView per decision;
-- play_out: the fast path for search playouts, `State.play_out(random.choice)`, which plays the
-  same games as the raw loop (tests/test_engine_fastpath.py). Shown apart, not in the targets.
+- play_out: the fast path for search playouts, `State.play_out(pick)`, which plays the same games
+  as the raw loop (tests/test_engine_fastpath.py). Shown apart, not in the targets.
+
+The random players of the raw and play_out paths and of every peer pick a move the same way,
+`moves[int(random() * len(moves))]` (`peers.pick`), which costs less than `random.choice`; the
+peers using it too keeps the comparison fair. (The views path's easy strategy picks its own way.)
 
 With the bench extra installed (`pip install -e '.[bench]'`) the peers of bench/peers.py run in
 the same process and the ratios against the targets are printed. Every figure, ours and the
@@ -62,12 +66,13 @@ def _timed_hands(rules: Rules, seconds: float, play: Callable[[State], None], rn
 def raw_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
     """The generic engine loop, every choice uniformly random."""
     rng = random.Random(seed)
-    choice = rng.choice
+    random_ = rng.random
 
     def play(state: State) -> None:
         while not state.hand_over:
             if not state.step_forced():
-                state.play(choice(state.legal_moves()))
+                moves = state.legal_moves()
+                state.play(moves[int(random_() * len(moves))])  # peers.pick, inlined
 
     return _timed_hands(rules, seconds, play, rng, clock)
 
@@ -75,10 +80,10 @@ def raw_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) 
 def play_out_hands_per_second(rules: Rules, seconds: float, seed: int, clock: Clock) -> float:
     """The fast path: `State.play_out` with the same random choices as the raw loop."""
     rng = random.Random(seed)
-    choice = rng.choice
+    pick = partial(peers.pick, rng.random)
 
     def play(state: State) -> None:
-        state.play_out(choice)
+        state.play_out(pick)
 
     return _timed_hands(rules, seconds, play, rng, clock)
 

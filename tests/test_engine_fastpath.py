@@ -1,16 +1,18 @@
 """The engine's fast paths must change nothing: `State.play_out` plays the same games as the
-generic loop, the inlined shuffle deals what `random.Random.shuffle` deals, and the table-driven
+generic loop, the short Fisher-Yates deal is uniform, and the table-driven
 `legal_moves` lists what the rules allow (R-MUST: a tile fits an open end showing one of its
 numbers), in the documented order."""
 
+import math
 import random
+from collections import Counter
 
 import pytest
 
-from domsim.engine import State, start_next_hand
+from domsim.engine import State, deal, start_next_hand
 from domsim.engine.deal import shuffle
 from domsim.rules import VARIANTS, make_rules
-from domsim.tiles import N_TILES, TILE_A, TILE_B
+from domsim.tiles import N_TILES, TILE_A, TILE_B, tiles_of
 
 CONFIGS = [(name, players) for name, v in VARIANTS.items() for players in v.player_counts]
 
@@ -80,14 +82,47 @@ def test_copy_has_every_slot_and_shares_no_list_that_play_changes():
             assert getattr(copy, name) is not getattr(state, name), name
 
 
-def test_shuffle_matches_random_shuffle():
-    for seed in range(300):
-        ours, theirs = random.Random(seed), random.Random(seed)
-        tiles, expected = list(range(N_TILES)), list(range(N_TILES))
-        shuffle(ours, tiles)
-        theirs.shuffle(expected)
-        assert tiles == expected
-        assert ours.getstate() == theirs.getstate()
+def _chi_square_limit(df: int, z: float = 4.0) -> float:
+    """Wilson-Hilferty: the chi-square value exceeded with the normal tail beyond `z` (~3e-5)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+@pytest.mark.parametrize(("name", "players"), [("block", 2), ("draw", 4)])
+def test_r_deal_places_every_tile_uniformly(name, players):
+    """R-DEAL: each tile is equally likely to be in each hand and at each boneyard position
+    (chi-square over tile x place: the hands, then every draw position)."""
+    rules = make_rules(name, players)
+    rng = random.Random(19)
+    deals = 2800
+    places = players + N_TILES - players * rules.hand_size
+    counts = [[0] * places for _ in range(N_TILES)]
+    for _ in range(deals):
+        hands, boneyard = deal(rng, rules)
+        for seat, hand in enumerate(hands):
+            for tile in tiles_of(hand):
+                counts[tile][seat] += 1
+        for position, tile in enumerate(boneyard):
+            counts[tile][players + position] += 1
+    expected = [deals * rules.hand_size / N_TILES] * players + [deals / N_TILES] * (
+        places - players)
+    chi_square = sum((row[i] - expected[i]) ** 2 / expected[i]
+                     for row in counts for i in range(places))
+    assert chi_square < _chi_square_limit(N_TILES * (places - 1))
+
+
+def test_shuffle_keep_leaves_only_the_first_positions_unordered():
+    """`keep` only spares the swaps among the first positions: the rest is still a uniform
+    order, and positions 0..keep-1 hold the tiles left over."""
+    rng = random.Random(4)
+    last = Counter()
+    for _ in range(2800):
+        items = list(range(N_TILES))
+        shuffle(rng, items, keep=7)
+        assert sorted(items) == list(range(N_TILES))
+        last[items[-1]] += 1
+    expected = 2800 / N_TILES
+    chi_square = sum((last[t] - expected) ** 2 / expected for t in range(N_TILES))
+    assert chi_square < _chi_square_limit(N_TILES - 1)
 
 
 def _rule_book_moves(state: State) -> list[int]:

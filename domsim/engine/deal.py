@@ -21,17 +21,20 @@ _TILE_BITS = tuple(1 << t for t in _TILE_IDS)
 _TILE_OF_BIT = {1 << t: t for t in _TILE_IDS}
 
 
-#: (i, i + 1, bits to draw for a number below i + 1) for each swap of Random.shuffle, in order.
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(N_TILES - 1, 0, -1))
+#: (i, bits for a number up to i) for each Fisher-Yates swap of a 28-item list, in order.
+_SHUFFLE_STEPS = tuple((i, i.bit_length()) for i in range(N_TILES - 1, 0, -1))
 
 
-def shuffle(rng: random.Random, items: list) -> None:
-    """`rng.shuffle(items)` for a list of 28, inlined: the same draws from `rng.getrandbits` and
-    the same permutation, without a Python call per swap."""
+def shuffle(rng: random.Random, items: list, keep: int = 0) -> None:
+    """Fisher-Yates on a list of 28: a uniformly random order in positions `keep` and up.
+
+    The first `keep` positions get the remaining items in no particular order, which is enough
+    when they make one hand (a set), and saves the last swaps. Each index comes from
+    `rng.getrandbits` with as many bits as it needs, redrawn when too large: no modulo bias."""
     getrandbits = rng.getrandbits
-    for i, n, width in _SHUFFLE_STEPS:
+    for i, width in _SHUFFLE_STEPS[:N_TILES - max(keep, 1)]:
         j = getrandbits(width)
-        while j >= n:
+        while j > i:
             j = getrandbits(width)
         items[i], items[j] = items[j], items[i]
 
@@ -41,8 +44,8 @@ def deal(rng: random.Random, rules: Rules) -> tuple[list[int], list[int]]:
     # Shuffling the tiles' bits instead of their ids is the same permutation, and a hand's mask
     # is then the sum of its slice.
     bits = list(_TILE_BITS)
-    shuffle(rng, bits)
     size = rules.hand_size
+    shuffle(rng, bits, keep=size)  # seat 0's hand, positions 0..size-1, is a set
     dealt = rules.players * size
     hands = [sum(bits[start:start + size]) for start in range(0, dealt, size)]
     return hands, list(map(_TILE_OF_BIT.__getitem__, bits[dealt:]))

@@ -53,22 +53,29 @@ def _subsets(mask: int) -> list[int]:
 
 
 # Lookup tables for the hot path:
-# - _END_MOVES[e][fit]: the moves onto end e of the tiles in `fit`, a subset of a NUMBER_MASK;
+# - _END_MOVES[e][fit]: the moves onto end e of the tiles in `fit`, a subset of a NUMBER_MASK, as
+#   a list: two ends' moves are then one list concatenation (a new list, the tables untouched);
 # - _LEAD_MOVES[k][byte]: the lead moves of the tiles in byte k of a hand;
-# - _PLAY_ACTION[move]: the history action of that play, but for the seat;
-# - OTHER_NUMBER[tile << 3 | number]: the number an end shows once `tile` is laid against `number`,
-#   and _END_COUNT[same]: what that end then adds to the fives count (a double counts both
-#   halves; a spinner's short side starts counting with its first tile).
-_END_MOVES: tuple[dict[int, tuple[int, ...]], ...] = tuple(
-    {fit: tuple(t << 2 | end for t in tiles_of(fit)) for n in NUMBER_MASK for fit in _subsets(n)}
+# - _PLAY_ACTION[seat][move]: the history action of that play;
+# - _ATTACH[tile << 3 | number]: (the number an end shows once `tile` is laid against `number`,
+#   what that end then adds to the fives count): a double counts both halves; a spinner's short
+#   side starts counting with its first tile.
+_END_MOVES: tuple[dict[int, list[int]], ...] = tuple(
+    {fit: [t << 2 | end for t in tiles_of(fit)] for n in NUMBER_MASK for fit in _subsets(n)}
     for end in range(4)
 )
 _LEAD_MOVES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(t << 2 for t in tiles_of(byte << 8 * k)) for byte in range(256)) for k in range(4)
 )
-_PLAY_ACTION: tuple[int, ...] = tuple((move >> 2) << 4 | (move & 3) << 9 for move in range(128))
-_END_COUNT: tuple[int, ...] = tuple(
-    OTHER_NUMBER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1) for t in range(N_TILES) for n in range(8)
+_PLAY_ACTION: tuple[tuple[int, ...], ...] = tuple(
+    tuple(seat << 2 | (move >> 2) << 4 | (move & 3) << 9 for move in range(128))
+    for seat in range(4)
+)
+#: _NEXT_SEAT[players][seat]: who plays after `seat`.
+_NEXT_SEAT = {n: (*range(1, n), 0) for n in range(2, 5)}
+_ATTACH: tuple[tuple[int, int], ...] = tuple(
+    (OTHER_NUMBER[t << 3 | n], OTHER_NUMBER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1))
+    for t in range(N_TILES) for n in range(8)
 )
 
 
@@ -86,7 +93,7 @@ class State:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.n = rules.players
-        self.next_seat = tuple((seat + 1) % rules.players for seat in range(rules.players))
+        self.next_seat = _NEXT_SEAT[rules.players]
         # The rule switches the hot path tests, read once instead of through rules.variant.
         self.draws = rules.variant.draws
         self.fives = rules.variant.scoring == "fives"
@@ -171,8 +178,8 @@ class State:
         ends = self.ends
         n_ends = self.n_ends
         if n_ends == 2:
-            return [*_END_MOVES[0][hand & NUMBER_MASK[ends[0]]],
-                    *_END_MOVES[1][hand & NUMBER_MASK[ends[1]]]]
+            return (_END_MOVES[0][hand & NUMBER_MASK[ends[0]]]
+                    + _END_MOVES[1][hand & NUMBER_MASK[ends[1]]])
         if n_ends == 0:
             fit = hand & self.fit
             return [*_LEAD_MOVES[0][fit & 255], *_LEAD_MOVES[1][fit >> 8 & 255],
@@ -192,41 +199,33 @@ class State:
         tile = move >> 2
         hand = self.hands[seat] & ~(1 << tile)
         self.hands[seat] = hand
-        self.history.append(seat << 2 | _PLAY_ACTION[move])
+        self.history.append(_PLAY_ACTION[seat][move])
         self.passes = 0
         self.last_player = seat
         self.line_count += 1
-        if hand and self.plain_line:
+        if self.plain_line:
             # The common case, kept short: attach to one of two ends, nothing to score.
             ends = self.ends
             end = move & 3
-            key = tile << 3 | ends[end]
-            ends[end] = OTHER_NUMBER[key]
-            self.end_counts[end] = _END_COUNT[key]
+            ends[end], self.end_counts[end] = _ATTACH[tile << 3 | ends[end]]
             self.fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
-            self.to_move = self.next_seat[seat]
-            return
-        capicu = False
-        if self.line_count == 1:
-            self._lay_lead(tile, move & 3)
         else:
-            if not hand:
-                capicu = self._capicu(tile)
-            self._attach(tile, move & 3)
-        if self.fives and self._score_fives(seat, tile):
-            return
+            if self.line_count == 1:
+                self._lay_lead(tile, move & 3)
+            else:
+                self._attach(tile, move & 3)
+            if self.fives and self._score_fives(seat, tile):
+                return
         if hand:
             self.to_move = self.next_seat[seat]
         else:
-            self._finish(scoring.settle_domino(self, seat, capicu))
+            self._finish(scoring.settle_domino(self, seat, tile))
 
     def _attach(self, tile: int, end: int) -> None:
         ends = self.ends
-        key = tile << 3 | ends[end]
-        new = ends[end] = OTHER_NUMBER[key]
-        self.end_counts[end] = _END_COUNT[key]
+        ends[end], self.end_counts[end] = _ATTACH[tile << 3 | ends[end]]
         if self.spins and end < 2:
-            self._grow_spinner(end, IS_DOUBLE[tile], new)
+            self._grow_spinner(end, IS_DOUBLE[tile], ends[end])
         if self.n_ends == 2:
             self.fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
         else:
@@ -244,14 +243,6 @@ class State:
         if a == b and self.spins:
             self.spinner_arm = 2  # the lead itself: both long sides are arms 0 and 1
             self.spinner = a
-
-    def _capicu(self, tile: int) -> bool:
-        """Whether `tile`, played last onto the open ends, makes a capicú (R-DETAIL)."""
-        ends = self.ends
-        return (
-            self.n_ends == 2 and ends[0] != ends[1] and not IS_DOUBLE[tile]
-            and {TILE_A[tile], TILE_B[tile]} == {ends[0], ends[1]}
-        )
 
     def _grow_spinner(self, arm: int, double: bool, number: int) -> None:
         """R-SPINNER: the first double becomes the spinner; once both of its long sides hold a
@@ -340,7 +331,7 @@ class State:
                 self.play(choose(self.legal_moves()))
         hands, ends, counts, history = self.hands, self.ends, self.end_counts, self.history
         moves_0, moves_1 = _END_MOVES[0], _END_MOVES[1]
-        numbers, other, end_count, play_action = NUMBER_MASK, OTHER_NUMBER, _END_COUNT, _PLAY_ACTION
+        numbers, attach, play_action = NUMBER_MASK, _ATTACH, _PLAY_ACTION
         next_seat = self.next_seat
         fit = self.fit
         while not self.hand_over:
@@ -352,7 +343,7 @@ class State:
                 else:
                     self.pass_turn()
                 continue
-            move = choose([*moves_0[hand & numbers[ends[0]]], *moves_1[hand & numbers[ends[1]]]])
+            move = choose(moves_0[hand & numbers[ends[0]]] + moves_1[hand & numbers[ends[1]]])
             tile = move >> 2
             hand &= ~(1 << tile)
             if not hand:
@@ -360,10 +351,8 @@ class State:
                 return
             end = move & 3
             hands[seat] = hand
-            history.append(seat << 2 | play_action[move])
-            key = tile << 3 | ends[end]
-            ends[end] = other[key]
-            counts[end] = end_count[key]
+            history.append(play_action[seat][move])
+            ends[end], counts[end] = attach[tile << 3 | ends[end]]
             self.fit = fit = numbers[ends[0]] | numbers[ends[1]]
             self.line_count += 1
             self.passes = 0

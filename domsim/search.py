@@ -4,10 +4,11 @@ on the same sampled deals, and the move with the best average value is chosen.
 A deal is a referee `State` at the view's position with the hidden hands filled in. From it a
 move is valued by a fast playout (every seat, seeing the whole deal, dumps its heaviest
 playable tile, favouring one that shuts out the next seat or keeps a follow-up, now and then a
-random one; `Policy`) or, once few tiles remain, no boneyard is left and the game has two
-sides, by an exact alpha-beta solver with a transposition table. Values are in the variant's
-own currency (`Judge`). Each deal is weighted by how likely the other seats' plays were on it
-(`belief.PlayModel`), and sampling stops early once one move is clearly best."""
+random one, with the same random numbers for every move on a deal; `Policy`) or, once few
+tiles remain, no boneyard is left and the game has two sides, by an exact alpha-beta solver
+with a transposition table. Values are in the variant's own currency (`Judge`). Each deal may
+be weighted by how likely the other seats' plays were on it (`belief.PlayModel`), and sampling
+stops early once one move is clearly best."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from itertools import cycle
 from statistics import fmean
 
 from .belief import PlayModel, belief_of
@@ -28,15 +30,23 @@ from .tiles import (
     OTHER_NUMBER,
     PIPS,
     TILE_B,
+    mask_pips,
     other_number,
 )
 from .view import Move, PlayerView, move_int, move_value
 
 #: Share of the target that winning (or losing) the match is worth on top of the hand's points.
 MATCH_SHARE = 0.5
+#: classic values a hand by its win share, plus this much per pip the others hold more than the
+#: seat: the pips are what decides a blocked hand, and they sort the many playouts that a win
+#: share alone scores alike.
+CLASSIC_PIP = 0.01
 #: Samples between two checks for a clear winner, and the paired z-score that stops the search.
 BATCH = 8
 CLEAR_Z = 3.0
+#: Random numbers drawn per deal and replayed in every move's playout on it (common random
+#: numbers: the moves' values on a deal then differ by the move, not by the playouts' luck).
+STREAM = 64
 
 _HEAVIEST = tuple(PIPS[m >> 2] * 8 + TILE_B[m >> 2] for m in range(28 * 4))
 
@@ -76,7 +86,7 @@ class Judge:
     def __call__(self, state: State) -> float:
         result = state.hand_results[-1]
         if self.scheme == "classic":
-            return 1 / len(result.winners) if self.seat in result.winners else 0.0
+            return self._classic(state, result.winners)
         points = result.points
         mine = points[self.side]
         others = (sum(points) - mine) / (len(points) - 1)
@@ -84,6 +94,12 @@ class Judge:
         if state.match_over:
             value += self.bonus if self.seat in state.match_winners else -self.bonus
         return value
+
+    def _classic(self, state: State, winners: tuple[int, ...]) -> float:
+        share = 1 / len(winners) if self.seat in winners else 0.0
+        pips = [mask_pips(hand) for hand in state.hands]
+        mine = pips[self.seat]
+        return share + CLASSIC_PIP * ((sum(pips) - mine) / (len(pips) - 1) - mine)
 
 
 def position(view: PlayerView) -> tuple[State, list[int]]:
@@ -128,18 +144,23 @@ class Policy:
     """How every seat plays in a playout, seeing the whole sampled deal: the tile that scores
     most now in fives games, then the heaviest, plus `block` when the next seat then holds
     nothing for the ends and `follow` when the mover keeps a tile for them; a random legal
-    move with probability `random_share`."""
+    move with probability `random_share`, decided by the random numbers of `new_stream`,
+    which every playout replays from the start."""
 
-    def __init__(self, random_share: float, block: float, follow: float,
-                 rng: random.Random) -> None:
+    def __init__(self, random_share: float, block: float, follow: float) -> None:
         self.random_share = random_share
         self.block = block * 8  # in the units of _HEAVIEST: pips times 8
         self.follow = follow * 8
-        self.chance = rng.random
+        self.stream: list[float] = []
+
+    def new_stream(self, rng: random.Random) -> None:
+        """Draw the random numbers that the following playouts replay (needed before any
+        playout with a random share)."""
+        self.stream = [rng.random() for _ in range(STREAM)] if self.random_share else []
 
     def play_out(self, state: State) -> State:
         """Play `state` to the end of the hand (mutating it) and return it."""
-        chance, share = self.chance, self.random_share
+        chance, share = cycle(self.stream).__next__, self.random_share
         block, follow = self.block, self.follow
         fives = state.fives
         hands, ends, next_seat = state.hands, state.ends, state.next_seat
@@ -279,11 +300,12 @@ class Search:
         values: list[list[float]] = [[] for _ in moves]
         weights: list[float] = []
         solver = Solver(self.judge)  # its table holds whole deals, so every deal may share it
-        policy = Policy(self.random_share, self.block, self.follow, rng)
+        policy = Policy(self.random_share, self.block, self.follow)
         for done in range(1, self.samples + 1):
             base, weight = deals(rng)
             weights.append(weight)
             exact = solvable(base, self.exact_tiles + 1)
+            policy.new_stream(rng)
             for move, row in zip(moves, values, strict=True):
                 child = base.copy()
                 child.play(move)

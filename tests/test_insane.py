@@ -14,7 +14,7 @@ from domsim.engine import State, start_next_hand
 from domsim.engine.state import PLAY, action_end, action_kind, action_tile
 from domsim.game import play_game, play_hand
 from domsim.rules import VARIANTS, make_rules
-from domsim.search import Judge, Policy, Search, Solver
+from domsim.search import CLASSIC_PIP, Judge, Policy, Search, Solver
 from domsim.search import position as search_position
 from domsim.tiles import Tile
 from domsim.view import Move, ViewBuilder, move_value
@@ -45,6 +45,16 @@ def test_insane_is_deterministic_for_a_seed_r_rng():
     first = play_game(rules, [FAST, "hard"], 11, move_time_limit=None)
     again = play_game(rules, [FAST, "hard"], 11, move_time_limit=None)
     assert first["hands"] == again["hands"]
+
+
+def test_insane_weighs_deals_by_the_plays_except_in_classic():
+    """The default `beta` is 0.4, and 0 (no weighting) in classic: the default replays the
+    explicit value's game move for move."""
+    for variant, beta in (("draw", 0.4), ("classic", 0.0)):
+        rules = make_rules(variant, 2)
+        default = play_game(rules, [FAST, "hard"], 7, move_time_limit=None)
+        explicit = play_game(rules, [f"{FAST}&beta={beta}", "hard"], 7, move_time_limit=None)
+        assert default["hands"] == explicit["hands"]
 
 
 def test_insane_sees_only_the_view_r_view():
@@ -93,6 +103,17 @@ def test_exact_solver_finds_the_only_way_out_r_end():
     assert move_value(best) == Move(Tile(0, 3), 0)
     view = ViewBuilder().view(state, state.legal_moves())
     assert Medium().choose(view).tile == Tile(4, 6)
+
+
+def test_classic_judge_values_the_win_then_the_pips_r_classic():
+    """R-CLASSIC: seat 0 leads 1-1, seat 1 lays 1-2, and neither holds a 1 or a 2 with nothing
+    to draw: blocked, the lower hand (seat 0: 3-4, 7 pips, against 5-5, 10) wins. The judge
+    gives the win share plus CLASSIC_PIP per pip the other holds more."""
+    state = position("classic", ["1-1 3-4", "1-2 5-5"], lead="1-1",
+                     moves="0:1-1 1:1-2@0 0:pass 1:pass")
+    assert state.hand_over and state.hand_results[-1].winners == (0,)
+    assert math.isclose(Judge(state.rules, 0)(state), 1 + 3 * CLASSIC_PIP)
+    assert math.isclose(Judge(state.rules, 1)(state), -3 * CLASSIC_PIP)
 
 
 def _minimax(state: State, judge: Judge) -> float:
@@ -155,13 +176,29 @@ def test_playout_policy_plays_only_legal_moves_to_the_end():
     """The playout policy, with its blocking and follow-up terms and random moves, finishes a
     hand of every variant and player count with legal plays only."""
     rng = random.Random(3)
-    policy = Policy(0.3, 4.0, 2.0, rng)
+    policy = Policy(0.3, 4.0, 2.0)
     for name, variant in VARIANTS.items():
         for players in variant.player_counts:
             for _ in range(4):
                 state = State(make_rules(name, players))
                 start_next_hand(state, rng)
+                policy.new_stream(rng)
                 _replays_legally(state, policy.play_out(state.copy()))
+
+
+def test_playouts_replay_their_random_numbers():
+    """Common random numbers: every playout of a deal after one `new_stream` makes the same
+    random choices (the same hand, play for play), and a new stream makes different ones."""
+    rng = random.Random(4)
+    policy = Policy(0.5, 0.0, 0.0)
+    state = State(make_rules("draw", 2))
+    start_next_hand(state, rng)
+    games = []
+    for _ in range(2):
+        policy.new_stream(rng)
+        for _ in range(2):
+            games.append(policy.play_out(state.copy()).history)
+    assert games[0] == games[1] and games[2] == games[3] and games[0] != games[2]
 
 
 def test_playout_policy_prefers_blocking_the_next_seat():
@@ -171,6 +208,6 @@ def test_playout_policy_prefers_blocking_the_next_seat():
     state = position("block", ["3-3 5-5 0-0", "3-5 2-3 1-1"], moves="0:3-3")
     chosen = {}
     for block in (0.0, 4.0):
-        finished = Policy(0.0, block, 0.0, random.Random(0)).play_out(state.copy())
+        finished = Policy(0.0, block, 0.0).play_out(state.copy())
         chosen[block] = str(move_value(action_tile(finished.history[1]) << 2))
     assert chosen == {0.0: "3-5@0", 4.0: "2-3@0"}

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from domsim.cli import main
 from domsim.rules import make_rules
-from domsim.runner import session
+from domsim.runner import output, session
+from domsim.runner import tourney as tourney_module
 from domsim.runner.pairings import make_pairings, parse_entrants, seat_specs
 from domsim.runner.schedule import Schedule, batches
 from domsim.runner.summary import margin, outcome
@@ -157,6 +158,19 @@ def test_one_and_two_workers_write_identical_results(tmp_path):
     assert table(tmp_path / "1") == table(tmp_path / "2")
     assert (tmp_path / "1" / "summary.csv").read_text() == (tmp_path / "2" / "summary.csv"
                                                             ).read_text()
+
+
+def test_games_table_gathers_parts_into_row_groups(tmp_path, monkeypatch):
+    """The parts (one per batch) are gathered into row groups of at least ROW_GROUP_ROWS rows,
+    in game-id order, so the writer's metadata does not grow with every batch."""
+    monkeypatch.setattr(output, "ROW_GROUP_ROWS", 5)
+    monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
+    out = tmp_path / "run"
+    assert tourney(*FAST, "--games", "16", "-j", "1", "--out", str(out)).exit_code == 0
+    metadata = pq.ParquetFile(out / "games.parquet").metadata
+    sizes = [metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)]
+    assert sizes == [6, 6, 4]
+    assert [r["game_id"] for r in table(out)] == list(range(16))
 
 
 def test_interrupted_then_resumed_equals_a_straight_run(tmp_path, monkeypatch):

@@ -25,6 +25,9 @@ from .pairings import Entrant, pairing_label
 from .schedule import Slot
 
 PARTS = "parts"
+#: Rows per row group of games.parquet. One per part would do, but a writer keeps every row
+#: group's metadata (with column statistics) until it closes: memory would grow with the games.
+ROW_GROUP_ROWS = 10_000
 TIMING_PREFIX = "time_"
 
 
@@ -127,8 +130,14 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) ->
     temp = temp_path(path)
     opener = pq.ParquetWriter if output_format == "parquet" else pacsv.CSVWriter
     with opener(str(temp), schema) as writer:
+        group: list[pa.Table] = []
         for part in game_parts(out):
-            writer.write_table(pq.read_table(part, schema=schema))
+            group.append(pq.read_table(part, schema=schema))
+            if sum(map(len, group)) >= ROW_GROUP_ROWS:
+                writer.write_table(pa.concat_tables(group))
+                group = []
+        if group:
+            writer.write_table(pa.concat_tables(group))
     os.replace(temp, path)
     if records:
         records_path = out / "records.jsonl"

@@ -105,7 +105,7 @@ def test_schedule_without_duplicate_rotates_the_seating_per_deal():
 
 
 def test_batches_cut_runs_of_consecutive_ids():
-    assert batches([0, 1, 2, 5, 6, 9], 2) == [[0, 1], [2], [5, 6], [9]]
+    assert list(batches([0, 1, 2, 5, 6, 9], 2)) == [[0, 1], [2], [5, 6], [9]]
 
 
 def test_outcome_and_margin_of_a_side():

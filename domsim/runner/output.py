@@ -27,7 +27,7 @@ from .schedule import Slot
 PARTS = "parts"
 #: Rows per row group of games.parquet. One per part would do, but a writer keeps every row
 #: group's metadata (with column statistics) until it closes: memory would grow with the games.
-ROW_GROUP_ROWS = 10_000
+ROW_GROUP_ROWS = 5_000
 TIMING_PREFIX = "time_"
 
 

@@ -8,6 +8,7 @@ spread evenly over the pairings, and `games` need not be a multiple of anything.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..seeding import game_seed
@@ -55,12 +56,14 @@ class Schedule:
         return self.games % (self.pairings * self.seatings_per_deal) == 0
 
 
-def batches(game_ids: list[int], size: int) -> list[list[int]]:
-    """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file)."""
-    out: list[list[int]] = []
+def batches(game_ids: list[int], size: int) -> Iterator[list[int]]:
+    """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file),
+    made as they are asked for."""
+    batch: list[int] = []
     for game_id in game_ids:
-        if out and out[-1][-1] == game_id - 1 and len(out[-1]) < size:
-            out[-1].append(game_id)
-        else:
-            out.append([game_id])
-    return out
+        if batch and (batch[-1] != game_id - 1 or len(batch) == size):
+            yield batch
+            batch = []
+        batch.append(game_id)
+    if batch:
+        yield batch

@@ -8,7 +8,7 @@ spread evenly over the pairings, and `games` need not be a multiple of anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..seeding import game_seed
@@ -56,7 +56,7 @@ class Schedule:
         return self.games % (self.pairings * self.seatings_per_deal) == 0
 
 
-def batches(game_ids: list[int], size: int) -> Iterator[list[int]]:
+def batches(game_ids: Iterable[int], size: int) -> Iterator[list[int]]:
     """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file),
     made as they are asked for."""
     batch: list[int] = []

@@ -134,8 +134,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     session is interrupted or a worker dies: then the manifest says partial)."""
     out, config = tourney.out, tourney.config
     done = done_game_ids(out)
-    missing = [g for g in range(config.games) if g not in done]
-    size = max(1, min(MAX_BATCH, len(missing) // (workers * 8) or 1))
+    missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
+    size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
     manifest = new_manifest(tourney, out, command) if not done else read_manifest(out)
     session = {"command": command, "workers": workers, "backend": backend, "started": started}

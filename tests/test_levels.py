@@ -105,15 +105,18 @@ def test_hard_weights_are_parameters():
 
 def test_hard_reads_only_new_events_yet_knows_what_the_whole_history_shows():
     """R-VIEW: hard carries what it read of the history from one decision to the next; fed the
-    views of two interleaved games (so histories that do and do not continue the last one), it
-    knows exactly what history_masks reads off each whole history."""
+    views of one game in order (each history continues the last one within a hand), then of two
+    games interleaved (none does), it knows exactly what history_masks reads off each whole
+    history."""
     rules = make_rules("draw", 3)
     hard = Hard()
     games = [_views_of_a_random_game(rules, seed) for seed in (1, 2)]
     interleaved = [view for pair in zip(*games, strict=False) for view in pair]
-    assert len(interleaved) > 40
-    for view in interleaved:
+    continued = 0
+    for view in games[0] + interleaved:
+        continued += bool(hard._read) and view.history[:len(hard._read)] == hard._read
         assert hard._history_masks(view) == history_masks(view)
+    assert continued > 20 and len(interleaved) > 40
 
 
 def _views_of_a_random_game(rules, seed: int) -> list:

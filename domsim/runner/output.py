@@ -131,11 +131,13 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) ->
     opener = pq.ParquetWriter if output_format == "parquet" else pacsv.CSVWriter
     with opener(str(temp), schema) as writer:
         group: list[pa.Table] = []
+        rows = 0
         for part in game_parts(out):
             group.append(pq.read_table(part, schema=schema))
-            if sum(map(len, group)) >= ROW_GROUP_ROWS:
+            rows += len(group[-1])
+            if rows >= ROW_GROUP_ROWS:
                 writer.write_table(pa.concat_tables(group))
-                group = []
+                group, rows = [], 0
         if group:
             writer.write_table(pa.concat_tables(group))
     os.replace(temp, path)

@@ -16,7 +16,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from itertools import cycle
+from itertools import cycle, product
 from statistics import fmean
 
 from .belief import PlayModel, belief_of
@@ -60,13 +60,13 @@ def _fitting(numbers: int) -> int:
     return mask
 
 
-#: _OTHER_ENDS[n_ends](ends)[e]: the tiles fitting the open ends other than end e.
-_OTHER_ENDS = {
-    2: lambda ends: (NUMBER_MASK[ends[1]], NUMBER_MASK[ends[0]]),
-    4: lambda ends: tuple(_FITTING[sum({1 << ends[i] for i in range(4) if i != e})]
-                          for e in range(4)),
-}
 _FITTING = tuple(_fitting(numbers) for numbers in range(128))
+#: _OTHER_ENDS_4[((a * 7 + b) * 7 + c) * 7 + d][e]: with four open ends showing a, b, c, d, the
+#: tiles fitting the ends other than end e.
+_OTHER_ENDS_4 = tuple(
+    tuple(_FITTING[sum({1 << ends[i] for i in range(4) if i != e})] for e in range(4))
+    for ends in product(range(7), repeat=4)
+)
 #: _ADDED[tile][number]: what `tile` laid on an end showing `number` adds to the fives count.
 _ADDED = tuple(tuple(other_number(t, n) * (2 if IS_DOUBLE[t] else 1) for n in range(7))
                for t in range(N_TILES))
@@ -78,6 +78,7 @@ class Judge:
     or penalty of `MATCH_SHARE * target` when the hand decides the match (kozel: the goats)."""
 
     def __init__(self, rules: Rules, seat: int) -> None:
+        self.rules = rules
         self.seat = seat
         self.side = rules.side_of(seat)
         self.scheme = rules.variant.scoring
@@ -179,7 +180,10 @@ class Policy:
                 return max(moves, key=heaviest)
             seat = state.to_move
             hand, after = hands[seat], hands[next_seat[seat]]
-            others = _OTHER_ENDS[state.n_ends](ends)
+            if state.n_ends == 2:
+                others = NUMBER_MASK[ends[1]], NUMBER_MASK[ends[0]]
+            else:
+                others = _OTHER_ENDS_4[((ends[0] * 7 + ends[1]) * 7 + ends[2]) * 7 + ends[3]]
             best, best_key = moves[0], -1.0
             for move in moves:
                 tile, end = move >> 2, move & 3
@@ -221,12 +225,15 @@ class Solver:
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
         self.table: dict[tuple, tuple[float, float]] = {}
+        self.fives = judge.scheme == "fives"
+        rules = judge.rules
+        self.maximizing = tuple(rules.side_of(seat) == judge.side for seat in range(rules.players))
 
     def value(self, state: State, alpha: float = -math.inf, beta: float = math.inf) -> float:
         if state.hand_over:
             return self.judge(state)
         key = (*state.hands, *state.ends[:2], state.to_move, state.passes)
-        if state.rules.variant.scoring == "fives":
+        if self.fives:
             key += (*state.end_counts[:2], *state.hand_points)
         low, high = self.table.get(key, (-math.inf, math.inf))
         if low >= beta or low == high:
@@ -251,7 +258,7 @@ class Solver:
         return best
 
     def _search(self, state: State, moves: list[int], alpha: float, beta: float) -> float:
-        maximize = state.rules.side_of(state.to_move) == self.judge.side
+        maximize = self.maximizing[state.to_move]
         best = -math.inf if maximize else math.inf
         for move in moves:
             child = state.copy()

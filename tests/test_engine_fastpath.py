@@ -1,7 +1,7 @@
 """The engine's fast paths must change nothing: `State.play_out` plays the same games as the
-generic loop, the short Fisher-Yates deal is uniform, and the table-driven
+generic loop, the short Fisher-Yates deal is the textbook one and uniform, the table-driven
 `legal_moves` lists what the rules allow (R-MUST: a tile fits an open end showing one of its
-numbers), in the documented order."""
+numbers), in the documented order, and a hand's maker is read without a trail of the last player."""
 
 import math
 import random
@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from domsim.engine import State, deal, start_next_hand
-from domsim.engine.deal import shuffle
+from domsim.engine.state import PLAY, action_kind, action_seat
 from domsim.rules import VARIANTS, make_rules
 from domsim.tiles import N_TILES, TILE_A, TILE_B, tiles_of
 
@@ -110,19 +110,28 @@ def test_r_deal_places_every_tile_uniformly(name, players):
     assert chi_square < _chi_square_limit(N_TILES * (places - 1))
 
 
-def test_shuffle_keep_leaves_only_the_first_positions_unordered():
-    """`keep` only spares the swaps among the first positions: the rest is still a uniform
-    order, and positions 0..keep-1 hold the tiles left over."""
-    rng = random.Random(4)
-    last = Counter()
-    for _ in range(2800):
-        items = list(range(N_TILES))
-        shuffle(rng, items, keep=7)
-        assert sorted(items) == list(range(N_TILES))
-        last[items[-1]] += 1
-    expected = 2800 / N_TILES
-    chi_square = sum((last[t] - expected) ** 2 / expected for t in range(N_TILES))
-    assert chi_square < _chi_square_limit(N_TILES - 1)
+def _textbook_deal(rng: random.Random, rules) -> tuple[list[int], list[int]]:
+    """Fisher-Yates swapping tile ids in place, each index drawn as `deal` draws it, down to
+    seat 0's positions (a set), then hands and boneyard read off the positions."""
+    tiles = list(range(N_TILES))
+    size, dealt = rules.hand_size, rules.players * rules.hand_size
+    for i in range(N_TILES - 1, size - 1, -1):
+        j = rng.getrandbits(i.bit_length())
+        while j > i:
+            j = rng.getrandbits(i.bit_length())
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    hands = [sum(1 << t for t in tiles[start:start + size]) for start in range(0, dealt, size)]
+    return hands, tiles[dealt:]
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_deal_is_the_textbook_shuffle(name, players):
+    """`deal` sums the hands as it shuffles and writes back only the boneyard's positions: the
+    deals of a generator must still be those of the plain shuffle, one after the other."""
+    rules = make_rules(name, players)
+    ours, textbook = random.Random(5), random.Random(5)
+    for _ in range(200):
+        assert deal(ours, rules) == _textbook_deal(textbook, rules)
 
 
 def _rule_book_moves(state: State) -> list[int]:
@@ -149,3 +158,22 @@ def test_legal_moves_are_the_tiles_that_fit_an_open_end(name, players):
             if not state.step_forced():
                 state.play(rng.choice(moves))
     assert checked > 400
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_a_hands_maker_is_the_seat_that_laid_its_last_tile(name, players):
+    """R-LEAD (the fish maker): a blocked hand's maker is taken as the seat to move at the last
+    pass, the passes having gone round the table; the history must agree."""
+    rules = make_rules(name, players)
+    rng = random.Random(11)
+    ends = Counter()  # how the hands ended: the blocked ones are the point
+    for _ in range(20):
+        state = State(rules)
+        while not state.match_over:
+            start_next_hand(state, rng)
+            _generic_hand(state, rng.choice)
+            result = state.hand_results[-1]
+            last_play = next(a for a in reversed(state.history) if action_kind(a) == PLAY)
+            assert result.maker == action_seat(last_play)
+            ends[result.end] += 1
+    assert ends["blocked"] > 0 and ends["domino"] > 0

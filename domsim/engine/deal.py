@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..rules import Rules
-from ..tiles import N_TILES, heaviness, tile_id
+from ..tiles import ALL_TILES_MASK, N_TILES, heaviness, tile_id
 from .state import State
 
 _HIGHEST_FIRST = tuple(tile_id(n, n) for n in range(6, -1, -1))
@@ -21,34 +21,49 @@ _TILE_BITS = tuple(1 << t for t in _TILE_IDS)
 _TILE_OF_BIT = {1 << t: t for t in _TILE_IDS}
 
 
-#: (i, bits for a number up to i) for each Fisher-Yates swap of a 28-item list, in order.
-_SHUFFLE_STEPS = tuple((i, i.bit_length()) for i in range(N_TILES - 1, 0, -1))
-
-
-def shuffle(rng: random.Random, items: list, keep: int = 0) -> None:
-    """Fisher-Yates on a list of 28: a uniformly random order in positions `keep` and up.
-
-    The first `keep` positions get the remaining items in no particular order, which is enough
-    when they make one hand (a set), and saves the last swaps. Each index comes from
-    `rng.getrandbits` with as many bits as it needs, redrawn when too large: no modulo bias."""
-    getrandbits = rng.getrandbits
-    for i, width in _SHUFFLE_STEPS[:N_TILES - max(keep, 1)]:
-        j = getrandbits(width)
-        while j > i:
-            j = getrandbits(width)
-        items[i], items[j] = items[j], items[i]
+#: _DEAL_STEPS[size]: the Fisher-Yates steps of a deal, last position first, down to position
+#: `size`: (i, bits for a number up to i, whether position i is the first of a hand after seat 0).
+_DEAL_STEPS = {
+    size: tuple((i, i.bit_length(), i % size == 0) for i in range(N_TILES - 1, size - 1, -1))
+    for size in range(1, N_TILES + 1)
+}
 
 
 def deal(rng: random.Random, rules: Rules) -> tuple[list[int], list[int]]:
-    """Shuffle the set; return each seat's hand as a bitmask and the boneyard in draw order."""
-    # Shuffling the tiles' bits instead of their ids is the same permutation, and a hand's mask
-    # is then the sum of its slice.
-    bits = list(_TILE_BITS)
+    """Shuffle the set; return each seat's hand as a bitmask and the boneyard in draw order.
+
+    Fisher-Yates over the tiles' bits, from the last position down: step i swaps position i with
+    a uniform j <= i, which fixes position i; j comes from `rng.getrandbits` with as many bits as
+    it needs, redrawn when too large (no modulo bias). The boneyard's positions, the last ones,
+    are swapped in place, as their order counts; a hand's tile is added to the hand's mask
+    instead. The steps stop at seat 0's hand, positions 0..size-1, which gets the tiles left: a
+    hand is a set."""
     size = rules.hand_size
-    shuffle(rng, bits, keep=size)  # seat 0's hand, positions 0..size-1, is a set
-    dealt = rules.players * size
-    hands = [sum(bits[start:start + size]) for start in range(0, dealt, size)]
-    return hands, list(map(_TILE_OF_BIT.__getitem__, bits[dealt:]))
+    dealt = size * rules.players
+    bits = list(_TILE_BITS)
+    getrandbits = rng.getrandbits
+    hands = []  # from the last seat down, reversed at the end
+    hand = 0
+    for i, width, first in _DEAL_STEPS[size]:
+        j = getrandbits(width)
+        while j > i:
+            j = getrandbits(width)
+        if i >= dealt:
+            bits[i], bits[j] = bits[j], bits[i]
+            continue
+        hand += bits[j]
+        bits[j] = bits[i]
+        if first:
+            hands.append(hand)
+            hand = 0
+    if dealt == N_TILES:  # seat 0 holds what the others do not
+        hands.append(ALL_TILES_MASK - sum(hands))
+        boneyard = []
+    else:
+        hands.append(sum(bits[:size]))
+        boneyard = list(map(_TILE_OF_BIT.__getitem__, bits[dealt:]))
+    hands.reverse()
+    return hands, boneyard
 
 
 def by_lot(rules: Rules) -> bool:

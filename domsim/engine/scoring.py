@@ -37,24 +37,24 @@ def kozel_value(hand: int) -> int:
     return 25 if hand == _LONE_ZERO else mask_pips(hand)
 
 
-def _team_seats(state: State, team: int) -> tuple[int, ...]:
-    return tuple(range(team, state.n, 2))
+#: _TEAM_SEATS[team]: the seats of team 0 or 1 (R-PARTNERSHIP: the team games are played by 4).
+_TEAM_SEATS = ((0, 2), (1, 3))
 
 
-def _pips_left(state: State, seats) -> int:
+def _pips_left(state: State, seats: tuple[int, ...]) -> int:
     """The pips in the hands of `seats`: the pips of their union, the hands being disjoint."""
-    return mask_pips(sum(state.hands[s] for s in seats))
+    return mask_pips(sum(map(state.hands.__getitem__, seats)))
 
 
-def _award(state: State, end: str, winners: tuple[int, ...], side: int = -1, points: int = 0,
-           capicu: bool = False) -> HandResult:
+def _award(state: State, end: str, maker: int, winners: tuple[int, ...], side: int = -1,
+           points: int = 0, capicu: bool = False) -> HandResult:
     """Add `points` to `side`'s hand and match score (a hand scores for one side at most, none
     when `side` is -1) and build the hand's result."""
     if side >= 0:
         state.hand_points[side] += points
         state.scores[side] += points
     return HandResult(end, winners, tuple(state.hand_points), tuple(state.scores), state.carry,
-                      state.last_player, capicu)
+                      maker, capicu)
 
 
 def settle_domino(state: State, seat: int, tile: int) -> HandResult:
@@ -62,23 +62,23 @@ def settle_domino(state: State, seat: int, tile: int) -> HandResult:
     rules = state.rules
     scheme = rules.variant.scoring
     if scheme == "classic":
-        return _award(state, "domino", (seat,))
+        return _award(state, "domino", seat, (seat,))
     if scheme in ("basic", "fives", "p1v1"):
         won = mask_pips(sum(state.hands))  # every other hand's pips; the hands are disjoint
-        return _award(state, "domino", (seat,), seat,
+        return _award(state, "domino", seat, (seat,), seat,
                       round_to_five(won) if scheme == "fives" else won)
     team = seat % 2
     if scheme == "kozel":
         losers = 1 - team
-        points = sum(kozel_value(state.hands[s]) for s in _team_seats(state, losers))
+        points = sum(kozel_value(state.hands[s]) for s in _TEAM_SEATS[losers])
         points += state.carry
         state.carry = 0
-        return _award(state, "domino", _team_seats(state, team), losers, points)
+        return _award(state, "domino", seat, _TEAM_SEATS[team], losers, points)
     points = _partnership_points(state, team)
     capicu = _capicu(state, tile)
     if capicu:
         points += rules.capicu_bonus
-    return _award(state, "domino", _team_seats(state, team), team, points, capicu)
+    return _award(state, "domino", seat, _TEAM_SEATS[team], team, points, capicu)
 
 
 def _capicu(state: State, tile: int) -> bool:
@@ -91,7 +91,7 @@ def _capicu(state: State, tile: int) -> bool:
 
 def _partnership_points(state: State, team: int) -> int:
     if state.rules.count == "losers":
-        return _pips_left(state, _team_seats(state, 1 - team))
+        return _pips_left(state, _TEAM_SEATS[1 - team])
     return mask_pips(sum(state.hands))
 
 
@@ -99,14 +99,16 @@ def settle_block(state: State) -> HandResult:
     """The hand is blocked: every seat passed in turn (R-BLOCK-PASSES)."""
     rules = state.rules
     scheme = rules.variant.scoring
+    maker = state.to_move  # the passes went round the table, back to the seat that played last
     if rules.variant.teams:
-        return _settle_team_block(state, scheme)
+        return _settle_team_block(state, scheme, maker)
     pips = list(map(mask_pips, state.hands))
     low = min(pips)
     if scheme == "classic":
-        return _award(state, "blocked", tuple(s for s in range(state.n) if pips[s] == low))
+        return _award(state, "blocked", maker,
+                      tuple(s for s in range(state.n) if pips[s] == low))
     if pips.count(low) > 1:
-        return _award(state, "blocked", ())
+        return _award(state, "blocked", maker, ())
     winner = pips.index(low)
     if scheme == "p1v1":
         won = sum(pips)
@@ -114,28 +116,27 @@ def settle_block(state: State) -> HandResult:
         won = sum(pips) - low - low
         if scheme == "fives":
             won = round_to_five(won)
-    return _award(state, "blocked", (winner,), winner, won)
+    return _award(state, "blocked", maker, (winner,), winner, won)
 
 
-def _settle_team_block(state: State, scheme: str) -> HandResult:
+def _settle_team_block(state: State, scheme: str, maker: int) -> HandResult:
     if scheme == "kozel":
-        team_sums = [sum(kozel_value(state.hands[s]) for s in _team_seats(state, t))
-                     for t in (0, 1)]
+        team_sums = [sum(kozel_value(state.hands[s]) for s in seats) for seats in _TEAM_SEATS]
         if team_sums[0] == team_sums[1]:
             state.carry += team_sums[0]  # eggs: carried to the next hand's losers
-            return _award(state, "blocked", ())
+            return _award(state, "blocked", maker, ())
         losers = 0 if team_sums[0] > team_sums[1] else 1
         points = team_sums[losers] + state.carry
         state.carry = 0
-        return _award(state, "blocked", _team_seats(state, 1 - losers), losers, points)
+        return _award(state, "blocked", maker, _TEAM_SEATS[1 - losers], losers, points)
     if state.rules.fish == "maker":
-        team = state.last_player % 2
+        team = maker % 2
     else:
-        team_sums = [_pips_left(state, _team_seats(state, t)) for t in (0, 1)]
-        if team_sums[0] == team_sums[1]:
-            return _award(state, "blocked", ())
-        team = 0 if team_sums[0] < team_sums[1] else 1
-    return _award(state, "blocked", _team_seats(state, team), team,
+        pips_0, pips_1 = _pips_left(state, _TEAM_SEATS[0]), _pips_left(state, _TEAM_SEATS[1])
+        if pips_0 == pips_1:
+            return _award(state, "blocked", maker, ())
+        team = 0 if pips_0 < pips_1 else 1
+    return _award(state, "blocked", maker, _TEAM_SEATS[team], team,
                   _partnership_points(state, team))
 
 
@@ -156,8 +157,8 @@ def match_winners(state: State) -> tuple[int, ...] | None:
     if max(scores) < rules.target:
         return None
     if scheme == "kozel":  # the team that reached the target has lost
-        return _team_seats(state, 1 if scores[0] >= rules.target else 0)
+        return _TEAM_SEATS[1 if scores[0] >= rules.target else 0]
     side = next(side for side, score in enumerate(scores) if score >= rules.target)
     if rules.variant.teams:
-        return _team_seats(state, side)
+        return _TEAM_SEATS[side]
     return (side,)

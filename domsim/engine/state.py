@@ -7,6 +7,8 @@ and 1 lays it flipped. Actions in `history` are ints too, see `action_*` below."
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import reduce
+from operator import or_
 
 from ..rules import Rules
 from ..tiles import (
@@ -52,31 +54,54 @@ def _subsets(mask: int) -> list[int]:
     return subs
 
 
-# Lookup tables for the hot path:
+# Lookup tables for the hot path. Python 3.11 specializes indexing but not shifts or bitwise
+# operations, and `&` with a negative int (`~bit`) takes a slow path: a table lookup is cheaper.
 # - _END_MOVES[e][fit]: the moves onto end e of the tiles in `fit`, a subset of a NUMBER_MASK, as
 #   a list: two ends' moves are then one list concatenation (a new list, the tables untouched);
 # - _LEAD_MOVES[k][byte]: the lead moves of the tiles in byte k of a hand;
-# - _PLAY_ACTION[seat][move]: the history action of that play;
-# - _ATTACH[tile << 3 | number]: (the number an end shows once `tile` is laid against `number`,
+# - _TILE_AND_END[move]: (tile, end) of a move;
+# - _ALL_BUT[tile]: the set without `tile`, to take it out of a hand;
+# - _PLAY_ACTION[seat][move], _PASS_ACTION[seat][open numbers]: the history action;
+# - _TWO_ENDS_FIT[a][b]: the tiles fitting two ends that show a and b;
+# - _OPEN_NUMBERS[fit]: the numbers showing on the open ends (a bitmask), told by `fit`, the tiles
+#   that fit them, which holds the double of each; none before the lead, when `fit` is the whole
+#   set or the forced lead tile;
+# - _ATTACH[tile][number]: (the number an end shows once `tile` is laid against `number`,
 #   what that end then adds to the fives count): a double counts both halves; a spinner's short
 #   side starts counting with its first tile.
 _END_MOVES: tuple[dict[int, list[int]], ...] = tuple(
     {fit: [t << 2 | end for t in tiles_of(fit)] for n in NUMBER_MASK for fit in _subsets(n)}
     for end in range(4)
 )
+_END_MOVES_0, _END_MOVES_1 = _END_MOVES[:2]
 _LEAD_MOVES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(t << 2 for t in tiles_of(byte << 8 * k)) for byte in range(256)) for k in range(4)
 )
+_TILE_AND_END: tuple[tuple[int, int], ...] = tuple((move >> 2, move & 3) for move in range(128))
+_ALL_BUT: tuple[int, ...] = tuple(ALL_TILES_MASK & ~(1 << t) for t in range(N_TILES))
 _PLAY_ACTION: tuple[tuple[int, ...], ...] = tuple(
     tuple(seat << 2 | (move >> 2) << 4 | (move & 3) << 9 for move in range(128))
     for seat in range(4)
 )
+_PASS_ACTION: tuple[tuple[int, ...], ...] = tuple(
+    tuple(PASS | seat << 2 | numbers << 11 for numbers in range(128)) for seat in range(4)
+)
+_TWO_ENDS_FIT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(NUMBER_MASK[a] | NUMBER_MASK[b] for b in range(7)) for a in range(7)
+)
+_OPEN_NUMBERS: dict[int, int] = {
+    **{reduce(or_, (NUMBER_MASK[n] for n in range(7) if numbers >> n & 1), 0): numbers
+       for numbers in range(128)},
+    ALL_TILES_MASK: 0,
+    **{1 << t: 0 for t in range(N_TILES)},
+}
+_ATTACH: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((OTHER_NUMBER[t << 3 | n], OTHER_NUMBER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1))
+          for n in range(7))
+    for t in range(N_TILES)
+)
 #: _NEXT_SEAT[players][seat]: who plays after `seat`.
 _NEXT_SEAT = {n: (*range(1, n), 0) for n in range(2, 5)}
-_ATTACH: tuple[tuple[int, int], ...] = tuple(
-    (OTHER_NUMBER[t << 3 | n], OTHER_NUMBER[t << 3 | n] * (2 if IS_DOUBLE[t] else 1))
-    for t in range(N_TILES) for n in range(8)
-)
 
 
 class State:
@@ -84,7 +109,7 @@ class State:
 
     __slots__ = (
         "rules", "n", "hands", "boneyard", "drawn", "ends", "end_counts", "n_ends", "spinner_arm",
-        "spinner_depth", "arm_len", "line_count", "to_move", "passes", "last_player", "history",
+        "spinner_depth", "arm_len", "line_count", "to_move", "passes", "history",
         "hand_over", "hand_points", "scores", "carry", "leader", "hand_number", "match_over",
         "hand_results", "match_winners", "lead_tile", "spinner", "fit", "next_seat", "draws",
         "fives", "spins", "plain_line",
@@ -127,7 +152,6 @@ class State:
         self.leader = leader
         self.lead_tile = lead_tile
         self.passes = 0
-        self.last_player = -1
         self.history: list[int] = []
         self.hand_over = False
         self.hand_points = [0] * len(self.scores)  # per side, like the scores
@@ -144,7 +168,7 @@ class State:
         new.n_ends, new.fit, new.plain_line = self.n_ends, self.fit, self.plain_line
         new.spinner_arm, new.spinner_depth = self.spinner_arm, self.spinner_depth
         new.spinner, new.line_count = self.spinner, self.line_count
-        new.to_move, new.passes, new.last_player = self.to_move, self.passes, self.last_player
+        new.to_move, new.passes = self.to_move, self.passes
         new.hand_over, new.carry, new.leader = self.hand_over, self.carry, self.leader
         new.hand_number, new.match_over = self.hand_number, self.match_over
         new.match_winners = self.match_winners
@@ -161,12 +185,7 @@ class State:
     # -- what may be done --------------------------------------------------------------------
     def open_numbers(self) -> int:
         """Bitmask of the numbers showing on the playable ends."""
-        if self.n_ends == 0:
-            return 0
-        ends = self.ends
-        if self.n_ends == 2:
-            return 1 << ends[0] | 1 << ends[1]
-        return 1 << ends[0] | 1 << ends[1] | 1 << ends[2] | 1 << ends[3]
+        return _OPEN_NUMBERS[self.fit]
 
     def playable_mask(self, seat: int) -> int:
         """Tiles of `seat` that fit some open end (the whole hand before the lead)."""
@@ -176,11 +195,10 @@ class State:
         """The plays open to the seat to move; empty when it must draw or pass."""
         hand = self.hands[self.to_move]
         ends = self.ends
-        n_ends = self.n_ends
-        if n_ends == 2:
-            return (_END_MOVES[0][hand & NUMBER_MASK[ends[0]]]
-                    + _END_MOVES[1][hand & NUMBER_MASK[ends[1]]])
-        if n_ends == 0:
+        if self.n_ends == 2:
+            return (_END_MOVES_0[hand & NUMBER_MASK[ends[0]]]
+                    + _END_MOVES_1[hand & NUMBER_MASK[ends[1]]])
+        if self.n_ends == 0:
             fit = hand & self.fit
             return [*_LEAD_MOVES[0][fit & 255], *_LEAD_MOVES[1][fit >> 8 & 255],
                     *_LEAD_MOVES[2][fit >> 16 & 255], *_LEAD_MOVES[3][fit >> 24]]
@@ -196,24 +214,22 @@ class State:
     def play(self, move: int) -> None:
         """Lay a tile. The caller guarantees the move is legal (see `legal_moves`)."""
         seat = self.to_move
-        tile = move >> 2
-        hand = self.hands[seat] & ~(1 << tile)
+        tile, end = _TILE_AND_END[move]
+        hand = self.hands[seat] & _ALL_BUT[tile]
         self.hands[seat] = hand
         self.history.append(_PLAY_ACTION[seat][move])
         self.passes = 0
-        self.last_player = seat
         self.line_count += 1
         if self.plain_line:
             # The common case, kept short: attach to one of two ends, nothing to score.
             ends = self.ends
-            end = move & 3
-            ends[end], self.end_counts[end] = _ATTACH[tile << 3 | ends[end]]
-            self.fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
+            ends[end], self.end_counts[end] = _ATTACH[tile][ends[end]]
+            self.fit = _TWO_ENDS_FIT[ends[0]][ends[1]]
         else:
             if self.line_count == 1:
-                self._lay_lead(tile, move & 3)
+                self._lay_lead(tile, end)
             else:
-                self._attach(tile, move & 3)
+                self._attach(tile, end)
             if self.fives and self._score_fives(seat, tile):
                 return
         if hand:
@@ -223,14 +239,13 @@ class State:
 
     def _attach(self, tile: int, end: int) -> None:
         ends = self.ends
-        ends[end], self.end_counts[end] = _ATTACH[tile << 3 | ends[end]]
+        ends[end], self.end_counts[end] = _ATTACH[tile][ends[end]]
         if self.spins and end < 2:
             self._grow_spinner(end, IS_DOUBLE[tile], ends[end])
         if self.n_ends == 2:
-            self.fit = NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]]
+            self.fit = _TWO_ENDS_FIT[ends[0]][ends[1]]
         else:
-            self.fit = (NUMBER_MASK[ends[0]] | NUMBER_MASK[ends[1]] | NUMBER_MASK[ends[2]]
-                        | NUMBER_MASK[ends[3]])
+            self.fit = _TWO_ENDS_FIT[ends[0]][ends[1]] | _TWO_ENDS_FIT[ends[2]][ends[3]]
 
     def _lay_lead(self, tile: int, flipped: int) -> None:
         a, b = (TILE_B[tile], TILE_A[tile]) if flipped else (TILE_A[tile], TILE_B[tile])
@@ -238,7 +253,7 @@ class State:
         weight = 2 if a == b else 1
         self.end_counts[0], self.end_counts[1] = a * weight, b * weight
         self.n_ends = 2
-        self.fit = NUMBER_MASK[a] | NUMBER_MASK[b]
+        self.fit = _TWO_ENDS_FIT[a][b]
         self.plain_line = not (self.spins or self.fives)
         if a == b and self.spins:
             self.spinner_arm = 2  # the lead itself: both long sides are arms 0 and 1
@@ -295,14 +310,14 @@ class State:
         seat = self.to_move
         tile = self.boneyard[self.drawn]
         self.drawn += 1
-        self.history.append(DRAW | seat << 2 | tile << 4 | self.open_numbers() << 11)
+        self.history.append(DRAW | seat << 2 | tile << 4 | _OPEN_NUMBERS[self.fit] << 11)
         self.hands[seat] |= 1 << tile
         return tile
 
     def pass_turn(self) -> None:
         """The seat to move passes (cannot play, nothing to draw); n passes in a row block."""
         seat = self.to_move
-        self.history.append(PASS | seat << 2 | self.open_numbers() << 11)
+        self.history.append(_PASS_ACTION[seat][_OPEN_NUMBERS[self.fit]])
         self.passes += 1
         if self.passes == self.n:
             self._finish(scoring.settle_block(self))
@@ -330,8 +345,9 @@ class State:
             if not self.step_forced():
                 self.play(choose(self.legal_moves()))
         hands, ends, counts, history = self.hands, self.ends, self.end_counts, self.history
-        moves_0, moves_1 = _END_MOVES[0], _END_MOVES[1]
-        numbers, attach, play_action = NUMBER_MASK, _ATTACH, _PLAY_ACTION
+        moves_0, moves_1, numbers = _END_MOVES_0, _END_MOVES_1, NUMBER_MASK
+        tile_and_end, all_but, attach = _TILE_AND_END, _ALL_BUT, _ATTACH
+        play_action, two_ends_fit = _PLAY_ACTION, _TWO_ENDS_FIT
         next_seat = self.next_seat
         fit = self.fit
         while not self.hand_over:
@@ -344,19 +360,17 @@ class State:
                     self.pass_turn()
                 continue
             move = choose(moves_0[hand & numbers[ends[0]]] + moves_1[hand & numbers[ends[1]]])
-            tile = move >> 2
-            hand &= ~(1 << tile)
+            tile, end = tile_and_end[move]
+            hand &= all_but[tile]
             if not hand:
                 self.play(move)
                 return
-            end = move & 3
             hands[seat] = hand
             history.append(play_action[seat][move])
-            ends[end], counts[end] = attach[tile << 3 | ends[end]]
-            self.fit = fit = numbers[ends[0]] | numbers[ends[1]]
+            ends[end], counts[end] = attach[tile][ends[end]]
+            self.fit = fit = two_ends_fit[ends[0]][ends[1]]
             self.line_count += 1
             self.passes = 0
-            self.last_player = seat
             self.to_move = next_seat[seat]
 
     def _finish(self, result: scoring.HandResult) -> None:

@@ -8,7 +8,7 @@ import random
 
 from domsim.strategies.insane import Insane
 from domsim.strategies.medium import Medium
-from positions import position
+from positions import position, tile
 
 from domsim.engine import State, start_next_hand
 from domsim.engine.state import PLAY, action_end, action_kind, action_tile
@@ -211,3 +211,18 @@ def test_playout_policy_prefers_blocking_the_next_seat():
         finished = Policy(0.0, block, 0.0).play_out(state.copy())
         chosen[block] = str(move_value(action_tile(finished.history[1]) << 2))
     assert chosen == {0.0: "3-5@0", 4.0: "2-3@0"}
+
+
+def test_playout_policy_blocks_on_four_open_ends():
+    """Allfives (R-SPINNER), the spinner 6-6 open on all four sides: ends 4, 1, 6, 6. Seat 1
+    may lay 6-3 on a short side (heavier, but seat 0 answers with 3-3 or 1-1) or 1-0 on the 1
+    (ends 4, 0, 6, 6: seat 0 holds nothing for them). Neither makes a multiple of five. With a
+    blocking weight of 10 pips the policy lays 1-0, which takes the fit of the three other ends."""
+    state = position("allfives", ["6-6 6-1 3-3 1-1", "6-4 6-3 1-0"], boneyard="5-5 4-4",
+                     moves="0:6-6 1:6-4@0 0:6-1@1")
+    assert state.n_ends == 4
+    chosen = {}
+    for block in (0.0, 10.0):
+        finished = Policy(0.0, block, 0.0).play_out(state.copy())
+        chosen[block] = action_tile(finished.history[3])
+    assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}

@@ -184,11 +184,19 @@ class Policy:
                 others = NUMBER_MASK[ends[1]], NUMBER_MASK[ends[0]]
             else:
                 others = _OTHER_ENDS_4[((ends[0] * 7 + ends[1]) * 7 + ends[2]) * 7 + ends[3]]
+            if fives:  # the count before the move, for what each move makes (_fives_made)
+                counts = state.end_counts
+                total = sum(counts[:state.n_ends])
             best, best_key = moves[0], -1.0
             for move in moves:
                 tile, end = move >> 2, move & 3
-                fit = others[end] | NUMBER_MASK[OTHER_NUMBER[tile << 3 | ends[end]]]
-                key = heaviest(move)
+                number = ends[end]
+                fit = others[end] | NUMBER_MASK[OTHER_NUMBER[tile << 3 | number]]
+                key = _HEAVIEST[move]
+                if fives:
+                    made = total - counts[end] + _ADDED[tile][number]
+                    if made % 5 == 0:
+                        key += made * 1024
                 if not after & fit:
                     key += block
                 if hand & ~(1 << tile) & fit:

@@ -8,7 +8,8 @@ random one, with the same random numbers for every move on a deal; `Policy`) or,
 tiles remain, no boneyard is left and the game has two sides, by an exact alpha-beta solver
 with a transposition table. Values are in the variant's own currency (`Judge`). Each deal may
 be weighted by how likely the other seats' plays were on it (`belief.PlayModel`), and sampling
-stops early once one move is clearly best."""
+spends its deals on the moves still in contention: a move clearly beaten by the best is no longer
+played out, and sampling stops once one move is left."""
 
 from __future__ import annotations
 
@@ -304,16 +305,19 @@ class Search:
     def best(self, moves: list[int], deals: Callable[[random.Random], tuple[State, float]],
              rng: random.Random) -> int:
         values, weights = self.evaluate(moves, deals, rng)
-        means = [weighted_mean(v, weights) for v in values]
-        return moves[max(range(len(moves)), key=lambda i: (means[i], _HEAVIEST[moves[i]]))]
+        means = {i: weighted_mean(row, weights) for i, row in enumerate(values)
+                 if len(row) == len(weights)}  # the moves still in contention
+        return moves[max(means, key=lambda i: (means[i], _HEAVIEST[moves[i]]))]
 
     def evaluate(self, moves: list[int], deals: Callable[[random.Random], tuple[State, float]],
                  rng: random.Random) -> tuple[list[list[float]], list[float]]:
-        """Per move, its value on each deal drawn (the same deals for every move), and each
-        deal's weight."""
+        """Per move, its value on each deal drawn while it was in contention (the same deals
+        for every move: a move clearly beaten, see `contenders`, is no longer played out, and
+        its row stops), and each deal's weight."""
         deadline = time.perf_counter() + self.budget_ms / 1000 if self.budget_ms else math.inf
         values: list[list[float]] = [[] for _ in moves]
         weights: list[float] = []
+        active = list(range(len(moves)))
         solver = Solver(self.judge)  # its table holds whole deals, so every deal may share it
         policy = Policy(self.random_share, self.block, self.follow)
         for done in range(1, self.samples + 1):
@@ -321,16 +325,17 @@ class Search:
             weights.append(weight)
             exact = solvable(base, self.exact_tiles + 1)
             policy.new_stream(rng)
-            for move, row in zip(moves, values, strict=True):
+            for i in active:
                 child = base.copy()
-                child.play(move)
+                child.play(moves[i])
                 if exact:
-                    row.append(solver.value(child))
+                    values[i].append(solver.value(child))
                 else:
-                    row.append(self.judge(policy.play_out(child)))
-            if done % BATCH == 0 and (clear_winner(values, weights)
-                                      or time.perf_counter() > deadline):
-                break
+                    values[i].append(self.judge(policy.play_out(child)))
+            if done % BATCH == 0:
+                active = contenders(values, weights, active)
+                if len(active) == 1 or time.perf_counter() > deadline:
+                    break
         return values, weights
 
 
@@ -341,26 +346,25 @@ def weighted_mean(values: list[float], weights: list[float]) -> float:
     return sum(v * w for v, w in zip(values, weights, strict=True)) / total
 
 
-def clear_winner(values: list[list[float]], weights: list[float]) -> bool:
-    """Whether the move with the best weighted mean beats every other on the same deals by more
-    than CLEAR_Z standard errors of the paired difference (over the effective sample size)."""
+def contenders(values: list[list[float]], weights: list[float], active: list[int]) -> list[int]:
+    """The moves of `active` that the best of them (by weighted mean) does not beat on the same
+    deals by more than CLEAR_Z standard errors of the paired difference (over the effective
+    sample size): the search spends its deals on these only."""
     total = sum(weights)
-    if not total:
-        return False
-    means = [weighted_mean(v, weights) for v in values]
-    best = max(range(len(values)), key=means.__getitem__)
-    effective = total * total / sum(w * w for w in weights)
+    effective = total * total / sum(w * w for w in weights) if total else 0.0
     if effective < 2:
-        return False
-    for i, row in enumerate(values):
-        if i == best:
-            continue
-        diffs = [a - b for a, b in zip(values[best], row, strict=True)]
-        mean = weighted_mean(diffs, weights)
-        variance = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total
-        if mean <= 0 or mean <= CLEAR_Z * math.sqrt(variance / (effective - 1)):
-            return False
-    return True
+        return active
+    best = max(active, key=lambda i: weighted_mean(values[i], weights))
+    return [i for i in active
+            if i == best or not _beats(values[best], values[i], weights, total, effective)]
+
+
+def _beats(better: list[float], worse: list[float], weights: list[float], total: float,
+           effective: float) -> bool:
+    diffs = [a - b for a, b in zip(better, worse, strict=True)]
+    mean = weighted_mean(diffs, weights)
+    variance = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total
+    return mean > 0 and mean > CLEAR_Z * math.sqrt(variance / (effective - 1))
 
 
 def choose(view: PlayerView, rng: random.Random, search: Search, beta: float) -> Move:

@@ -2,8 +2,8 @@
 cannot hold (domsim.belief), samples deals consistent with all of it uniformly, and plays every
 legal move out to the end of the hand on each (domsim.search) before choosing.
 
-Strength is set by `samples` (deals per decision, the most; 0: 64 with 2 players, 224 with more,
-which kept the median decision at 7-12 ms and 33 ms on this shared machine), `budget_ms` (a
+Strength is set by `samples` (deals per decision, the most; 0: 96 with 2 players, 224 with more,
+which kept the median decision at 9-16 ms and 33 ms on this shared machine), `budget_ms` (a
 time budget per decision, 0: none; with one the choice depends on the machine's speed),
 `exact_tiles` (tiles in hands from which the exact solver takes over), `random_share` (how often a
 playout makes a random move instead of its policy's), `block` and `follow` (the pips a playout adds
@@ -32,7 +32,7 @@ class Insane(Strategy):
         self.beta = beta
 
     def choose(self, view: PlayerView) -> Move:
-        samples = self.samples or (64 if view.players == 2 else 224)
+        samples = self.samples or (96 if view.players == 2 else 224)
         search = Search(Judge(view.rules, view.seat), samples=samples, **self.options)
         beta = self.beta
         if beta < 0:

@@ -14,7 +14,7 @@ from domsim.engine import State, start_next_hand
 from domsim.engine.state import PLAY, action_end, action_kind, action_tile
 from domsim.game import play_game, play_hand
 from domsim.rules import VARIANTS, make_rules
-from domsim.search import CLASSIC_PIP, Judge, Policy, Search, Solver
+from domsim.search import CLASSIC_PIP, Judge, Policy, Search, Solver, contenders
 from domsim.search import position as search_position
 from domsim.tiles import Tile
 from domsim.view import Move, ViewBuilder, move_value
@@ -226,3 +226,14 @@ def test_playout_policy_blocks_on_four_open_ends():
         finished = Policy(0.0, block, 0.0).play_out(state.copy())
         chosen[block] = action_tile(finished.history[3])
     assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}
+
+
+def test_contenders_drop_only_the_moves_clearly_beaten():
+    """The search stops playing out a move once the best beats it clearly on the same deals: one
+    worse by a point on every deal drops out; one that trades wins and losses with the best, for
+    the same mean, stays."""
+    best = [1.0, 2.0] * 8
+    beaten = [v - 1 for v in best]
+    close = [2.0, 1.0] * 8
+    assert contenders([best, beaten, close], [1.0] * 16, [0, 1, 2]) == [0, 2]
+    assert contenders([best, beaten], [1.0] * 16, [1]) == [1]  # alone, nothing beats it

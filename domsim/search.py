@@ -167,25 +167,23 @@ class Policy:
         fives = state.fives
         hands, ends, next_seat = state.hands, state.ends, state.next_seat
 
-        heaviest = _HEAVIEST.__getitem__
-        if fives:
-            def heaviest(move: int) -> int:
-                return _fives_made(state, move) * 1024 + _HEAVIEST[move]
-
         def choose(moves: list[int]) -> int:
             if len(moves) == 1:
                 return moves[0]
             if share and chance() < share:
                 return moves[int(chance() * len(moves))]
-            if not (block or follow) or not state.n_ends:
-                return max(moves, key=heaviest)
+            if not state.n_ends:  # a lead, when a playout starts a hand: the heaviest tile
+                return max(moves, key=_HEAVIEST.__getitem__)
             seat = state.to_move
             hand, after = hands[seat], hands[next_seat[seat]]
             if state.n_ends == 2:
                 others = NUMBER_MASK[ends[1]], NUMBER_MASK[ends[0]]
             else:
                 others = _OTHER_ENDS_4[((ends[0] * 7 + ends[1]) * 7 + ends[2]) * 7 + ends[3]]
-            if fives:  # the count before the move, for what each move makes (_fives_made)
+            # In fives games a move's key puts first the points it makes (R-FIVES-COUNT), from
+            # the count before it; approximately in spinner games, where a short side opening
+            # or the spinner's own count are not followed.
+            if fives:
                 counts = state.end_counts
                 total = sum(counts[:state.n_ends])
             best, best_key = moves[0], -1.0
@@ -208,15 +206,6 @@ class Policy:
 
         state.play_out(choose)
         return state
-
-
-def _fives_made(state: State, move: int) -> int:
-    """The fives points a play onto the line would score (R-FIVES-COUNT), approximately in
-    spinner games: a short side opening or the spinner's own count are not followed."""
-    tile, end = move >> 2, move & 3
-    counts = state.end_counts
-    total = sum(counts[:state.n_ends]) - counts[end] + _ADDED[tile][state.ends[end]]
-    return total if total % 5 == 0 else 0
 
 
 def solvable(state: State, max_tiles: int) -> bool:

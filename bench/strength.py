@@ -2,17 +2,23 @@
 duplicate deals (each deal played twice with the seats swapped), with 95% intervals.
 
     python bench/strength.py [--games 400] [--variant V ...] [--insane 'insane?samples=24']
+                             [--baseline 'insane?samples=64'] [--cheater-games 0]
 
 Prints per variant: insane's game win rate over hard (Wilson interval) and points margin per
 hand (interval over deal pairs), the cheater's win rate and margin over hard, the fraction
 insane/cheater of the margins (classic, which scores no points: of the win rates above 50%), and
 insane's median and p95 decision time (decisions with more than one legal move). The targets:
 insane beats hard at 95% everywhere, fraction >= 0.5, median <= 20 ms with 2 players and <= 50 ms
-with 4. Timings are wall-clock in worker processes: a busy machine inflates them."""
+with 4. Timings are wall-clock in worker processes: a busy machine inflates them.
+
+With --baseline, a second insane spec plays the same deals too, and a line under the variant's
+prints insane's paired difference over it (margin per hand; classic: win share), with its 95%
+interval: a change to insane is judged on the same deals, which cancels most of their luck."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import statistics
 import time
@@ -72,9 +78,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per pairing (even)")
     parser.add_argument("--cheater-games", type=int, default=None,
-                        help="games for the cheater (default: --games)")
+                        help="games for the cheater (default: --games; 0: no cheater)")
     parser.add_argument("--variant", action="append", choices=list(VARIANTS))
     parser.add_argument("--insane", default="insane", help="insane's spec, e.g. insane?samples=16")
+    parser.add_argument("--baseline", help="an insane spec to compare with on the same deals")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes (the machine is shared: 1)")
     args = parser.parse_args()
@@ -88,18 +95,31 @@ def main() -> None:
             started = time.perf_counter()
             pairs = run(pool, variant, players, timed(args.insane), args.games)
             cheats = run(pool, variant, players, f"{BOTS}:Cheater",
-                         args.cheater_games or args.games)
+                         args.games if args.cheater_games is None else args.cheater_games)
             report(variant, players, pairs, cheats, time.perf_counter() - started)
+            if args.baseline:
+                base = run(pool, variant, players, timed(args.baseline), args.games)
+                report_baseline(variant, args.baseline, pairs, base)
+
+
+def decision_times(pairs) -> tuple[float, float]:
+    """Median and p95 decision time in ms."""
+    times = sorted(t * 1000 for p in pairs for t in p[2])
+    if not times:
+        return 0.0, 0.0
+    return statistics.median(times), times[int(0.95 * (len(times) - 1))]
+
+
+def scores_points(variant: str) -> bool:
+    """classic scores no points (R-CLASSIC): there the edge is the win rate above a half."""
+    return VARIANTS[variant].scoring != "classic"
 
 
 def report(variant: str, players: int, pairs, cheats, secs: float) -> None:
     win, low, high, margin, m_low, m_high = summary(pairs)
-    c_win, _, _, c_margin, c_low, c_high = summary(cheats)
-    times = sorted(t * 1000 for p in pairs for t in p[2])
-    p50 = statistics.median(times) if times else 0.0
-    p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
-    # classic scores no points (R-CLASSIC): there the edge is the win rate above a half.
-    points = VARIANTS[variant].scoring != "classic"
+    c_win, _, _, c_margin, c_low, c_high = summary(cheats) if cheats else (math.nan,) * 6
+    p50, p95 = decision_times(pairs)
+    points = scores_points(variant)
     edge, c_edge = (margin, c_margin) if points else (win - 0.5, c_win - 0.5)
     fraction = edge / c_edge if c_edge > 0 else float("nan")
     limit = 20 if players == 2 else 50
@@ -109,6 +129,16 @@ def report(variant: str, players: int, pairs, cheats, secs: float) -> None:
           f"{margin:>6.2f} [{m_low:>6.2f}, {m_high:>6.2f}] {c_win:>6.1%} "
           f"{c_margin:>7.2f} [{c_low:>6.2f}, {c_high:>6.2f}] {fraction:>5.2f} "
           f"{p50:>6.1f} {p95:>6.1f}  {'ok' if ok else 'SHORT':<7} {secs:5.0f}", flush=True)
+
+
+def report_baseline(variant: str, spec: str, pairs, base) -> None:
+    """insane's paired difference over the baseline on the same deal pairs."""
+    index = 1 if scores_points(variant) else 0
+    mean, low, high = mean_interval([a[index] - b[index] for a, b in zip(pairs, base, strict=True)])
+    p50, p95 = decision_times(base)
+    what = "margin per hand" if index else "win share"
+    print(f"{'':<16}   vs {spec}: {what} {mean:+.2f} [{low:+.2f}, {high:+.2f}] on the same deals "
+          f"(its p50 {p50:.1f} ms, p95 {p95:.1f} ms)", flush=True)
 
 
 if __name__ == "__main__":

@@ -237,3 +237,14 @@ def test_contenders_drop_only_the_moves_clearly_beaten():
     close = [2.0, 1.0] * 8
     assert contenders([best, beaten, close], [1.0] * 16, [0, 1, 2]) == [0, 2]
     assert contenders([best, beaten], [1.0] * 16, [1]) == [1]  # alone, nothing beats it
+
+
+def test_insane_default_samples_are_more_in_fives():
+    """By default insane samples 128 deals a decision in 2-player fives and 96 in other
+    2-player variants: the default replays the explicit count's game move for move."""
+    for variant, samples in (("fives", 128), ("block", 96)):
+        rules = make_rules(variant, 2)
+        default = play_game(rules, ["insane", "hard"], 5, move_time_limit=None)
+        explicit = play_game(rules, [f"insane?samples={samples}", "hard"], 5,
+                             move_time_limit=None)
+        assert default["hands"] == explicit["hands"]

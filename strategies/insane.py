@@ -23,7 +23,7 @@ from domsim.view import Move, PlayerView
 def default_samples(rules: Rules) -> int:
     """Deals per decision by default: 96 with 2 players (128 in fives, where more deals
     raised the margin over hard by 1.27 pips a hand on 1,000 games), 224 with more; the median
-    decision then took 9-18 ms and 30-35 ms on this shared 2-core machine."""
+    decision then took 9-20 ms and 30-35 ms on this shared 2-core machine."""
     if rules.players > 2:
         return 224
     return 128 if rules.variant.scoring == "fives" and not rules.variant.spinner else 96

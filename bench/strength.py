@@ -125,10 +125,11 @@ def report(variant: str, players: int, pairs, cheats, secs: float) -> None:
     limit = 20 if players == 2 else 50
     beats = low > 0.5 and (m_low > 0 or not points)
     ok = beats and fraction >= 0.5 and p50 <= limit
+    verdict = ("ok" if ok else "SHORT") if cheats else "-"  # no cheater, no fraction to judge
     print(f"{variant:<16} {players:>1} {2 * len(pairs):>5} {win:>6.1%} [{low:.1%}, {high:.1%}] "
           f"{margin:>6.2f} [{m_low:>6.2f}, {m_high:>6.2f}] {c_win:>6.1%} "
           f"{c_margin:>7.2f} [{c_low:>6.2f}, {c_high:>6.2f}] {fraction:>5.2f} "
-          f"{p50:>6.1f} {p95:>6.1f}  {'ok' if ok else 'SHORT':<7} {secs:5.0f}", flush=True)
+          f"{p50:>6.1f} {p95:>6.1f}  {verdict:<7} {secs:5.0f}", flush=True)
 
 
 def report_baseline(variant: str, spec: str, pairs, base) -> None:

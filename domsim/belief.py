@@ -21,7 +21,7 @@ from itertools import accumulate
 from math import factorial
 
 from .engine import first_lead
-from .engine.deal import by_lot
+from .engine import by_lot
 from .insight import known_voids, unseen_tiles
 from .tiles import N_TILES, NUMBER_MASK, PIPS
 from .view import PlayerView

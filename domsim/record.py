@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .engine import State, first_lead, next_leader
-from .engine.deal import by_lot
-from .engine.scoring import HandResult
+from .engine import by_lot
+from .engine import HandResult
 from .engine.state import DRAW, PLAY, action_end, action_kind, action_seat, action_tile
 from .rules import Rules, RulesError, make_rules
 from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of

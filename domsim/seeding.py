@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import random
 
+from ._core import MatchRng
+
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any tuple of labels, stable across processes and Python versions."""
@@ -17,9 +19,10 @@ def game_seed(base_seed: int, game_index: int) -> int:
     return derive_seed("game", base_seed, game_index)
 
 
-def deal_rng(seed: int) -> random.Random:
-    """The match generator: shuffles and lots, nothing else, so the deals never depend on play."""
-    return random.Random(derive_seed("deal", seed))
+def deal_rng(seed: int) -> MatchRng:
+    """The match generator: shuffles and lots, nothing else, so the deals never depend on play.
+    The core's MT19937, the same bits as `random.Random` of the same seed."""
+    return MatchRng(derive_seed("deal", seed))
 
 
 def seat_rng(seed: int, seat: int) -> random.Random:

@@ -137,8 +137,9 @@ class ViewBuilder:
         if state.hand_number != self._hand:
             self._history, self._hand = (), state.hand_number
         history = self._history
-        if len(history) < len(state.history):
-            history += tuple([_event_of_cached(action) for action in state.history[len(history):]])
+        new = state.history_since(len(history))
+        if new:
+            history += tuple([_event_of_cached(action) for action in new])
             self._history = history
         seat = state.to_move
         n_ends = state.n_ends

@@ -86,8 +86,10 @@ def reshuffled(state: State, seat: int, rng: random.Random) -> State:
     rng.shuffle(unseen)
     world = state.copy()
     rest = iter(unseen)
+    hands = state.hands
     for s in others:
-        world.hands[s] = sum(1 << next(rest) for _ in range(state.hands[s].bit_count()))
+        hands[s] = sum(1 << next(rest) for _ in range(state.hands[s].bit_count()))
+    world.hands = hands
     world.boneyard = state.boneyard[:state.drawn] + list(rest)
     world.history = [
         a & ~(31 << 4) | rng.randrange(N_TILES) << 4

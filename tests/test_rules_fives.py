@@ -3,7 +3,7 @@
 import pytest
 from positions import apply, legal, position, rules_for
 
-from domsim.engine.scoring import round_to_five
+from domsim.engine import round_to_five
 
 
 # -- R-FIVES-COUNT ----------------------------------------------------------------------------

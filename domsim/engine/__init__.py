@@ -1,10 +1,22 @@
-"""The rules engine: match state, dealing and leads, scoring."""
+"""The rules engine: a thin, typed face over the Rust core (domsim._core), which holds the only
+implementation of the rules: dealing and leads (R-DEAL, R-LEAD), legal moves and play
+(R-LINE, R-MUST, R-SPINNER), the end of a hand and its scoring (R-END, R-SCORE-BASIC, R-FIVES,
+R-CLASSIC, R-KOZEL, R-PARTNERSHIP, R-PARTNERSHIP-1V1) and the match."""
 
-from .deal import deal, first_lead, next_leader, start_next_hand
-from .scoring import HandResult
+from __future__ import annotations
+
+from .._core import MatchRng, by_lot, deal, first_lead, next_leader, round_to_five
+from .results import HandResult
 from .state import DRAW, PASS, PLAY, State
 
+
+def start_next_hand(state: State, rng) -> None:
+    """Deal the next hand of `state`'s match from the match generator (a `MatchRng`, or any
+    generator with `getrandbits`) and decide its lead."""
+    state.start_next_hand(rng)
+
+
 __all__ = [
-    "DRAW", "PASS", "PLAY", "HandResult", "State", "deal", "first_lead", "next_leader",
-    "start_next_hand",
+    "DRAW", "PASS", "PLAY", "HandResult", "MatchRng", "State", "by_lot", "deal", "first_lead",
+    "next_leader", "round_to_five", "start_next_hand",
 ]

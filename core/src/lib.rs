@@ -1,0 +1,13 @@
+//! domsim's core: the rules of every variant (R-… of the rule book) and the insane search.
+//! Single-threaded by design: the runner forks worker processes.
+
+pub mod deal;
+pub mod game;
+pub mod rng;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+pub mod tiles;
+
+#[cfg(feature = "python")]
+mod py;

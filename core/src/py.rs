@@ -1,0 +1,625 @@
+//! The Python bindings (`domsim._core`), and nothing else: conversions, argument checks, and
+//! Rust errors turned into Python exceptions. Nothing here panics on bad input.
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::deal as dealing;
+use crate::game::Game;
+use crate::rng::{Bits, Mt19937};
+use crate::rules::{FirstLead, Rules, Scheme};
+use crate::state::{End, Outcome, Table};
+
+fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
+
+/// Read `domsim.rules.Rules` into the core's rules.
+pub fn rules_from(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    let variant = rules.getattr("variant")?;
+    let string =
+        |obj: &Bound<'_, PyAny>, name: &str| -> PyResult<String> { obj.getattr(name)?.extract() };
+    let out = Rules {
+        players: rules.getattr("players")?.extract()?,
+        hand_size: rules.getattr("hand_size")?.extract()?,
+        target: rules.getattr("target")?.extract()?,
+        draws: variant.getattr("draws")?.extract()?,
+        scheme: Scheme::parse(&string(&variant, "scoring")?).map_err(value_error)?,
+        first_lead: FirstLead::parse(&string(&variant, "first_lead")?).map_err(value_error)?,
+        lead_out_or_fish: string(&variant, "next_lead")? == "out_or_fish",
+        spinner: variant.getattr("spinner")?.extract()?,
+        teams: variant.getattr("teams")?.extract()?,
+        capicu_bonus: rules.getattr("capicu_bonus")?.extract()?,
+        count_losers: string(rules, "count")? == "losers",
+        fish_maker: string(rules, "fish")? == "maker",
+        lead_fid: string(rules, "lead")? == "fid",
+    };
+    out.validate().map_err(value_error)?;
+    Ok(out)
+}
+
+/// The match generator: CPython's `random.Random` bit for bit, so a seed deals as it always did.
+#[pyclass(name = "MatchRng", module = "domsim._core")]
+pub struct MatchRng(pub Mt19937);
+
+#[pymethods]
+impl MatchRng {
+    #[new]
+    fn new(seed: u64) -> Self {
+        MatchRng(Mt19937::new(seed))
+    }
+
+    /// `random.Random.getrandbits` for 0 <= k <= 32.
+    fn getrandbits(&mut self, k: u32) -> PyResult<u32> {
+        if k > 32 {
+            return Err(value_error("getrandbits takes at most 32 bits here"));
+        }
+        Ok(self.0.getrandbits(k))
+    }
+
+    /// `random.Random.randrange(n)`.
+    fn randrange(&mut self, n: u32) -> PyResult<u32> {
+        if n == 0 {
+            return Err(value_error("empty range for randrange(0)"));
+        }
+        Ok(self.0.randbelow(n))
+    }
+
+    fn random(&mut self) -> f64 {
+        self.0.random()
+    }
+}
+
+/// Bits from any Python object with `getrandbits` (a `random.Random`); the first error is kept.
+struct PyBits<'py> {
+    source: Bound<'py, PyAny>,
+    error: Option<PyErr>,
+}
+
+impl Bits for PyBits<'_> {
+    fn getrandbits(&mut self, k: u32) -> u32 {
+        if self.error.is_some() {
+            return 0;
+        }
+        match self
+            .source
+            .call_method1("getrandbits", (k,))
+            .and_then(|v| v.extract::<u32>())
+        {
+            Ok(v) => v,
+            Err(e) => {
+                self.error = Some(e);
+                0
+            }
+        }
+    }
+}
+
+/// Calls `f` with the generator's bits: natively for a `MatchRng`, else through Python.
+fn with_bits<R>(rng: &Bound<'_, PyAny>, f: impl FnOnce(&mut dyn Bits) -> R) -> PyResult<R> {
+    if let Ok(native) = rng.cast::<MatchRng>() {
+        let mut native = native.borrow_mut();
+        return Ok(f(&mut native.0));
+    }
+    let mut bits = PyBits {
+        source: rng.clone(),
+        error: None,
+    };
+    let out = f(&mut bits);
+    match bits.error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+static HAND_RESULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Small ids as a Python list of ints (a `Vec<u8>` would become `bytes`).
+fn ints(ids: &[u8]) -> Vec<u32> {
+    ids.iter().map(|&i| i as u32).collect()
+}
+
+fn seats_of(mask: u8) -> Vec<u32> {
+    (0..4u32).filter(|s| mask >> s & 1 == 1).collect()
+}
+
+/// A finished hand as `domsim.engine.results.HandResult`.
+fn hand_result<'py>(py: Python<'py>, o: &Outcome, sides: usize) -> PyResult<Bound<'py, PyAny>> {
+    let class = HAND_RESULT.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py
+            .import("domsim.engine.results")?
+            .getattr("HandResult")?
+            .unbind())
+    })?;
+    let end = match o.end {
+        End::Domino => "domino",
+        End::Blocked => "blocked",
+        End::Target => "target",
+    };
+    let winners = PyTuple::new(py, seats_of(o.winners))?;
+    let points = PyTuple::new(py, &o.points[..sides])?;
+    let scores = PyTuple::new(py, &o.scores[..sides])?;
+    class.bind(py).call1((
+        end,
+        winners,
+        points,
+        scores,
+        o.carry,
+        o.maker as i32,
+        o.capicu,
+    ))
+}
+
+/// The referee's state of one match (see `domsim.engine`).
+#[pyclass(name = "State", module = "domsim._core")]
+pub struct PyState {
+    pub game: Game,
+    rules_obj: Py<PyAny>,
+}
+
+impl PyState {
+    fn t(&self) -> &Table {
+        &self.game.t
+    }
+
+    fn sides(&self) -> usize {
+        self.game.t.rules.sides()
+    }
+
+    fn check_in_play(&self, what: &str) -> PyResult<()> {
+        if self.game.t.hand_over {
+            return Err(value_error(format!("cannot {what}: no hand is in play")));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyState {
+    #[new]
+    fn new(rules: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let core = rules_from(rules)?;
+        Ok(PyState {
+            game: Game::new(Table::new(core)),
+            rules_obj: rules.clone().unbind(),
+        })
+    }
+
+    /// Begin the next hand from a deal. `lead_tile` >= 0 forces the lead (R-LEAD).
+    #[pyo3(signature = (hands, boneyard, leader, lead_tile = -1))]
+    fn start_hand(
+        &mut self,
+        hands: Vec<u32>,
+        boneyard: Vec<u8>,
+        leader: u8,
+        lead_tile: i8,
+    ) -> PyResult<()> {
+        let players = self.t().rules.players;
+        if hands.len() != players || boneyard.len() > 28 || leader as usize >= players {
+            return Err(value_error(format!(
+                "a deal needs {players} hands and a leader below {players}"
+            )));
+        }
+        if hands.iter().any(|&h| h >> 28 != 0)
+            || boneyard.iter().any(|&t| t >= 28)
+            || lead_tile >= 28
+        {
+            return Err(value_error("tile ids run 0..27"));
+        }
+        self.game.start_hand(&hands, &boneyard, leader, lead_tile);
+        Ok(())
+    }
+
+    /// Deal the next hand from the match generator (`MatchRng`, or any object with
+    /// `getrandbits`) and decide its lead.
+    fn start_next_hand(&mut self, rng: &Bound<'_, PyAny>) -> PyResult<()> {
+        with_bits(rng, |bits| self.game.start_next_hand(&mut BitsRef(bits)))
+    }
+
+    /// An independent copy (the search's and a caller's what-ifs).
+    fn copy(&self, py: Python<'_>) -> Self {
+        PyState {
+            game: self.game.clone(),
+            rules_obj: self.rules_obj.clone_ref(py),
+        }
+    }
+
+    fn __copy__(&self, py: Python<'_>) -> Self {
+        self.copy(py)
+    }
+
+    fn open_numbers(&self) -> u8 {
+        self.t().open_numbers()
+    }
+
+    fn playable_mask(&self, seat: usize) -> PyResult<u32> {
+        if seat >= self.t().rules.players {
+            return Err(value_error(format!("no seat {seat}")));
+        }
+        Ok(self.t().playable(seat as u8))
+    }
+
+    /// The plays open to the seat to move; empty when it must draw or pass.
+    fn legal_moves(&self) -> Vec<u32> {
+        if self.t().hand_over {
+            return vec![];
+        }
+        ints(&self.t().legal_vec())
+    }
+
+    fn can_draw(&self) -> bool {
+        self.t().can_draw()
+    }
+
+    /// Lay a tile: `move` is `tile << 2 | end`; an illegal move raises ValueError.
+    fn play(&mut self, r#move: u8) -> PyResult<()> {
+        self.check_in_play("play")?;
+        if !self.t().is_legal(r#move) {
+            return Err(value_error(format!("move {} is not legal here", r#move)));
+        }
+        self.game.play(r#move);
+        Ok(())
+    }
+
+    /// The seat to move draws the next boneyard tile; returns it.
+    fn draw(&mut self) -> PyResult<u8> {
+        self.check_in_play("draw")?;
+        if self.t().drawn >= self.t().bone_len {
+            return Err(value_error("cannot draw: the boneyard is empty"));
+        }
+        Ok(self.game.draw())
+    }
+
+    fn pass_turn(&mut self) -> PyResult<()> {
+        self.check_in_play("pass")?;
+        self.game.pass_turn();
+        Ok(())
+    }
+
+    /// Draw or pass for a seat with no play; False when the seat can play.
+    fn step_forced(&mut self) -> PyResult<bool> {
+        self.check_in_play("step")?;
+        Ok(self.game.step_forced())
+    }
+
+    /// Make the forced actions and single plays up to the next real choice: its legal moves
+    /// (two or more), or None once the hand is over.
+    fn advance(&mut self) -> Option<Vec<u32>> {
+        let mut buf = [0u8; 112];
+        let n = self.game.advance(&mut buf);
+        (n > 0).then(|| ints(&buf[..n]))
+    }
+
+    /// Play the hand to its end, `choose(moves)` picking every play from `legal_moves()`.
+    fn play_out(&mut self, choose: &Bound<'_, PyAny>) -> PyResult<()> {
+        while !self.t().hand_over {
+            if self.game.step_forced() {
+                continue;
+            }
+            let moves = ints(&self.t().legal_vec());
+            let picked: u8 = choose.call1((moves,))?.extract()?;
+            self.play(picked)?;
+        }
+        Ok(())
+    }
+
+    fn hand_counts(&self) -> Vec<u32> {
+        (0..self.t().rules.players)
+            .map(|s| self.t().hand_count(s))
+            .collect()
+    }
+
+    fn boneyard_left(&self) -> u8 {
+        self.t().boneyard_left()
+    }
+
+    /// The spinner's number, or -1 before any double was played (allfives).
+    fn spinner_number(&self) -> i8 {
+        self.t().spinner
+    }
+
+    /// R-FIVES-COUNT / R-SPINNER: the open-end total after the last play.
+    fn fives_count(&self) -> i32 {
+        self.t().fives_count()
+    }
+
+    #[getter]
+    fn rules(&self, py: Python<'_>) -> Py<PyAny> {
+        self.rules_obj.clone_ref(py)
+    }
+
+    #[getter]
+    fn n(&self) -> usize {
+        self.t().rules.players
+    }
+
+    #[getter]
+    fn hands(&self) -> Vec<u32> {
+        self.t().hands[..self.t().rules.players].to_vec()
+    }
+
+    #[setter]
+    fn set_hands(&mut self, hands: Vec<u32>) -> PyResult<()> {
+        if hands.len() != self.t().rules.players || hands.iter().any(|&h| h >> 28 != 0) {
+            return Err(value_error("one tile mask per seat, of tiles 0..27"));
+        }
+        self.game.t.hands[..hands.len()].copy_from_slice(&hands);
+        Ok(())
+    }
+
+    /// The whole boneyard in draw order, the drawn tiles first.
+    #[getter]
+    fn boneyard(&self) -> Vec<u32> {
+        ints(&self.t().boneyard[..self.t().bone_len as usize])
+    }
+
+    #[setter]
+    fn set_boneyard(&mut self, boneyard: Vec<u8>) -> PyResult<()> {
+        if boneyard.len() > 28
+            || boneyard.iter().any(|&t| t >= 28)
+            || boneyard.len() < self.t().drawn as usize
+        {
+            return Err(value_error(
+                "a boneyard of tile ids 0..27, at least as long as what was drawn",
+            ));
+        }
+        self.game.t.boneyard[..boneyard.len()].copy_from_slice(&boneyard);
+        self.game.t.bone_len = boneyard.len() as u8;
+        Ok(())
+    }
+
+    #[getter]
+    fn drawn(&self) -> u8 {
+        self.t().drawn
+    }
+
+    #[setter]
+    fn set_drawn(&mut self, drawn: u8) -> PyResult<()> {
+        if drawn > self.t().bone_len {
+            return Err(value_error(
+                "cannot have drawn more tiles than the boneyard holds",
+            ));
+        }
+        self.game.t.drawn = drawn;
+        Ok(())
+    }
+
+    /// The number each end shows: -1 for an end not open.
+    #[getter]
+    fn ends(&self) -> Vec<i8> {
+        let t = self.t();
+        (0..4)
+            .map(|e| {
+                if e < t.n_ends {
+                    t.ends[e as usize] as i8
+                } else {
+                    -1
+                }
+            })
+            .collect()
+    }
+
+    #[getter]
+    fn end_counts(&self) -> Vec<i32> {
+        self.t().end_counts.to_vec()
+    }
+
+    #[getter]
+    fn n_ends(&self) -> u8 {
+        self.t().n_ends
+    }
+
+    #[getter]
+    fn spinner(&self) -> i8 {
+        self.t().spinner
+    }
+
+    #[getter]
+    fn line_count(&self) -> u8 {
+        self.t().line_count
+    }
+
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.t().to_move
+    }
+
+    #[setter]
+    fn set_to_move(&mut self, seat: u8) -> PyResult<()> {
+        if seat as usize >= self.t().rules.players {
+            return Err(value_error(format!("no seat {seat}")));
+        }
+        self.game.t.to_move = seat;
+        Ok(())
+    }
+
+    #[getter]
+    fn passes(&self) -> u8 {
+        self.t().passes
+    }
+
+    /// The actions of the hand in play (see `domsim.engine.actions`).
+    #[getter]
+    fn history(&self) -> Vec<u32> {
+        self.game.history.clone()
+    }
+
+    /// Replace the hand's record of actions (what a view of the position is read from).
+    #[setter]
+    fn set_history(&mut self, history: Vec<u32>) {
+        self.game.history = history;
+    }
+
+    /// The actions from index `start` on (a view builder reads only what is new).
+    fn history_since(&self, start: usize) -> Vec<u32> {
+        self.game
+            .history
+            .get(start..)
+            .map(<[u32]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    #[getter]
+    fn hand_over(&self) -> bool {
+        self.t().hand_over
+    }
+
+    #[getter]
+    fn hand_points(&self) -> Vec<i32> {
+        self.t().hand_points[..self.sides()].to_vec()
+    }
+
+    #[getter]
+    fn scores(&self) -> Vec<i32> {
+        self.t().scores[..self.sides()].to_vec()
+    }
+
+    #[setter]
+    fn set_scores(&mut self, scores: Vec<i32>) -> PyResult<()> {
+        if scores.len() != self.sides() {
+            return Err(value_error(format!("one score per side: {}", self.sides())));
+        }
+        self.game.t.scores[..scores.len()].copy_from_slice(&scores);
+        Ok(())
+    }
+
+    #[getter]
+    fn carry(&self) -> i32 {
+        self.t().carry
+    }
+
+    #[setter]
+    fn set_carry(&mut self, carry: i32) {
+        self.game.t.carry = carry;
+    }
+
+    #[getter]
+    fn leader(&self) -> u8 {
+        self.t().leader
+    }
+
+    #[getter]
+    fn hand_number(&self) -> i32 {
+        self.game.hand_number
+    }
+
+    #[getter]
+    fn match_over(&self) -> bool {
+        self.t().match_over
+    }
+
+    #[getter]
+    fn match_winners<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, seats_of(self.t().match_winners))
+    }
+
+    /// Every finished hand's result, as `HandResult`s.
+    #[getter]
+    fn hand_results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let sides = self.sides();
+        let items = self
+            .game
+            .results
+            .iter()
+            .map(|o| hand_result(py, o, sides))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    #[getter]
+    fn lead_tile(&self) -> i8 {
+        self.t().lead_tile
+    }
+
+    #[getter]
+    fn fit(&self) -> u32 {
+        self.t().fit
+    }
+
+    #[getter]
+    fn draws(&self) -> bool {
+        self.t().rules.draws
+    }
+
+    #[getter]
+    fn fives(&self) -> bool {
+        self.t().rules.fives()
+    }
+
+    #[getter]
+    fn spins(&self) -> bool {
+        self.t().rules.spinner
+    }
+
+    #[getter]
+    fn plain_line(&self) -> bool {
+        self.t().plain_line
+    }
+}
+
+/// `&mut dyn Bits` as a sized `Bits`, for the generic engine functions.
+struct BitsRef<'a>(&'a mut dyn Bits);
+
+impl Bits for BitsRef<'_> {
+    fn getrandbits(&mut self, k: u32) -> u32 {
+        self.0.getrandbits(k)
+    }
+}
+
+/// Shuffle and deal: (each seat's tile mask, the boneyard in draw order).
+#[pyfunction]
+fn deal(rng: &Bound<'_, PyAny>, rules: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<u32>)> {
+    let core = rules_from(rules)?;
+    let d = with_bits(rng, |bits| dealing::deal(&mut BitsRef(bits), &core))?;
+    Ok((
+        d.hands[..core.players].to_vec(),
+        ints(&d.boneyard[..d.bone_len]),
+    ))
+}
+
+/// (seat, tile) of the first hand's named lead among the dealt tiles (R-LEAD, R-LEAD-DEALT).
+#[pyfunction]
+fn first_lead(rules: &Bound<'_, PyAny>, hands: Vec<u32>) -> PyResult<(u8, u8)> {
+    let core = rules_from(rules)?;
+    if hands.len() > 4 || hands.iter().all(|&h| h == 0) || core.by_lot() {
+        return Err(value_error(
+            "first_lead needs dealt hands of a variant with a named lead",
+        ));
+    }
+    Ok(dealing::first_lead(&core, &hands))
+}
+
+/// Who leads the hand after the one just finished.
+#[pyfunction]
+fn next_leader(state: &PyState) -> PyResult<u8> {
+    if state.t().outcome.is_none() {
+        return Err(PyRuntimeError::new_err("no hand has finished yet"));
+    }
+    Ok(dealing::next_leader(state.t()))
+}
+
+/// Whether the first hand's leader is drawn by lot (and leads any tile).
+#[pyfunction]
+fn by_lot(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(rules_from(rules)?.by_lot())
+}
+
+/// Nearest multiple of 5; remainder 1-2 rounds down, 3-4 up (R-FIVES).
+#[pyfunction]
+fn round_to_five(points: i32) -> i32 {
+    crate::scoring::round_to_five(points)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyState>()?;
+    m.add_class::<MatchRng>()?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(first_lead, m)?)?;
+    m.add_function(wrap_pyfunction!(next_leader, m)?)?;
+    m.add_function(wrap_pyfunction!(by_lot, m)?)?;
+    m.add_function(wrap_pyfunction!(round_to_five, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,253 @@
+//! How a hand ends and what it is worth, per scoring scheme (R-SCORE-BASIC, R-FIVES, R-CLASSIC,
+//! R-KOZEL, R-PARTNERSHIP, R-PARTNERSHIP-1V1), and when the match is decided.
+
+use crate::rules::Scheme;
+use crate::state::{End, Outcome, Table};
+use crate::tiles::{is_double, mask_pips, tile_id};
+
+const LONE_ZERO: u32 = 1 << tile_id(0, 0);
+/// The seats of team 0 and of team 1, as a seat bitmask (partners sit opposite).
+pub const TEAM_SEATS: [u8; 2] = [0b0101, 0b1010];
+
+/// Nearest multiple of 5; remainder 1-2 rounds down, 3-4 up (R-FIVES).
+pub fn round_to_five(points: i32) -> i32 {
+    (points + 2).div_euclid(5) * 5
+}
+
+/// R-KOZEL-25: a hand holding only 0-0 counts 25.
+pub fn kozel_value(hand: u32) -> i32 {
+    if hand == LONE_ZERO {
+        25
+    } else {
+        mask_pips(hand)
+    }
+}
+
+fn team_hands(t: &Table, team: usize) -> [u32; 2] {
+    [t.hands[team], t.hands[team + 2]]
+}
+
+fn all_pips(t: &Table) -> i32 {
+    mask_pips(t.hands[..t.rules.players].iter().fold(0, |a, h| a | h))
+}
+
+/// Add `points` to `side`'s hand and match score (a hand scores for one side at most, none for
+/// `None`) and build the hand's outcome.
+fn award(
+    t: &mut Table,
+    end: End,
+    maker: u8,
+    winners: u8,
+    side: Option<usize>,
+    points: i32,
+    capicu: bool,
+) -> Outcome {
+    if let Some(side) = side {
+        t.hand_points[side] += points;
+        t.scores[side] += points;
+    }
+    Outcome {
+        end,
+        winners,
+        points: t.hand_points,
+        scores: t.scores,
+        carry: t.carry,
+        maker,
+        capicu,
+    }
+}
+
+/// The hand ends because `seat` played its last tile, `tile`.
+pub fn settle_domino(t: &mut Table, seat: u8, tile: u8) -> Outcome {
+    let s = seat as usize;
+    let me = 1u8 << seat;
+    match t.rules.scheme {
+        Scheme::Classic => award(t, End::Domino, seat, me, None, 0, false),
+        Scheme::Basic | Scheme::Fives | Scheme::P1v1 => {
+            let won = all_pips(t);
+            let points = if t.rules.scheme == Scheme::Fives {
+                round_to_five(won)
+            } else {
+                won
+            };
+            award(t, End::Domino, seat, me, Some(s), points, false)
+        }
+        Scheme::Kozel => {
+            let team = s % 2;
+            let losers = 1 - team;
+            let points = team_hands(t, losers)
+                .iter()
+                .map(|&h| kozel_value(h))
+                .sum::<i32>()
+                + t.carry;
+            t.carry = 0;
+            award(
+                t,
+                End::Domino,
+                seat,
+                TEAM_SEATS[team],
+                Some(losers),
+                points,
+                false,
+            )
+        }
+        Scheme::Partnership => {
+            let team = s % 2;
+            let mut points = partnership_points(t, team);
+            let capicu = is_capicu(t, tile);
+            if capicu {
+                points += t.rules.capicu_bonus;
+            }
+            award(
+                t,
+                End::Domino,
+                seat,
+                TEAM_SEATS[team],
+                Some(team),
+                points,
+                capicu,
+            )
+        }
+    }
+}
+
+/// Whether the last tile, just laid, made a capicú (R-DETAIL): not a double, it fitted both open
+/// ends, which showed different numbers. Once laid, both ends show the same number, the one of
+/// its halves it was not laid against; no other last tile leaves them so.
+fn is_capicu(t: &Table, tile: u8) -> bool {
+    t.n_ends == 2 && !is_double(tile) && t.ends[0] == t.ends[1]
+}
+
+fn partnership_points(t: &Table, team: usize) -> i32 {
+    if t.rules.count_losers {
+        let [a, b] = team_hands(t, 1 - team);
+        mask_pips(a | b)
+    } else {
+        all_pips(t)
+    }
+}
+
+/// The hand is blocked: every seat passed in turn (R-BLOCK-PASSES).
+pub fn settle_block(t: &mut Table) -> Outcome {
+    // The passes went round the table, back to the seat that played last.
+    let maker = t.to_move;
+    if t.rules.teams {
+        return settle_team_block(t, maker);
+    }
+    let n = t.rules.players;
+    let mut pips = [0i32; 4];
+    for (s, p) in pips.iter_mut().enumerate().take(n) {
+        *p = mask_pips(t.hands[s]);
+    }
+    let low = *pips[..n].iter().min().expect("2 to 4 seats");
+    let lowest: u8 = (0..n)
+        .filter(|&s| pips[s] == low)
+        .fold(0, |m, s| m | 1 << s);
+    if t.rules.scheme == Scheme::Classic {
+        return award(t, End::Blocked, maker, lowest, None, 0, false);
+    }
+    if lowest.count_ones() > 1 {
+        return award(t, End::Blocked, maker, 0, None, 0, false);
+    }
+    let winner = lowest.trailing_zeros() as usize;
+    let total: i32 = pips[..n].iter().sum();
+    let won = match t.rules.scheme {
+        Scheme::P1v1 => total,
+        Scheme::Fives => round_to_five(total - 2 * low),
+        _ => total - 2 * low,
+    };
+    award(t, End::Blocked, maker, lowest, Some(winner), won, false)
+}
+
+fn settle_team_block(t: &mut Table, maker: u8) -> Outcome {
+    if t.rules.scheme == Scheme::Kozel {
+        let sums = [0, 1].map(|team| {
+            team_hands(t, team)
+                .iter()
+                .map(|&h| kozel_value(h))
+                .sum::<i32>()
+        });
+        if sums[0] == sums[1] {
+            t.carry += sums[0]; // eggs: carried to the next hand's losers
+            return award(t, End::Blocked, maker, 0, None, 0, false);
+        }
+        let losers = if sums[0] > sums[1] { 0 } else { 1 };
+        let points = sums[losers] + t.carry;
+        t.carry = 0;
+        return award(
+            t,
+            End::Blocked,
+            maker,
+            TEAM_SEATS[1 - losers],
+            Some(losers),
+            points,
+            false,
+        );
+    }
+    let team = if t.rules.fish_maker {
+        maker as usize % 2
+    } else {
+        let p = [0, 1].map(|team| {
+            let [a, b] = team_hands(t, team);
+            mask_pips(a | b)
+        });
+        if p[0] == p[1] {
+            return award(t, End::Blocked, maker, 0, None, 0, false);
+        }
+        if p[0] < p[1] {
+            0
+        } else {
+            1
+        }
+    };
+    let points = partnership_points(t, team);
+    award(
+        t,
+        End::Blocked,
+        maker,
+        TEAM_SEATS[team],
+        Some(team),
+        points,
+        false,
+    )
+}
+
+/// R-TARGET: a fives score reached the target mid-hand; the scorer alone wins, nothing more is
+/// scored (the fives points were already added).
+pub fn settle_target(t: &Table, seat: u8) -> Outcome {
+    Outcome {
+        end: End::Target,
+        winners: 1 << seat,
+        points: t.hand_points,
+        scores: t.scores,
+        carry: 0,
+        maker: seat,
+        capicu: false,
+    }
+}
+
+/// The match's winning seats (a bitmask) once it is decided.
+pub fn match_winners(t: &Table, last: &Outcome) -> Option<u8> {
+    if t.rules.scheme == Scheme::Classic {
+        return Some(last.winners);
+    }
+    let sides = t.rules.sides();
+    let target = t.rules.target;
+    let scores = &t.scores[..sides];
+    if scores.iter().all(|&s| s < target) {
+        return None;
+    }
+    if t.rules.scheme == Scheme::Kozel {
+        // The team that reached the target has lost.
+        return Some(TEAM_SEATS[if scores[0] >= target { 1 } else { 0 }]);
+    }
+    let side = scores
+        .iter()
+        .position(|&s| s >= target)
+        .expect("checked above");
+    Some(if t.rules.teams {
+        TEAM_SEATS[side]
+    } else {
+        1 << side
+    })
+}

@@ -1,0 +1,413 @@
+//! The referee's state of one hand and the match scores around it: hands as tile bitmasks, the
+//! line as open-end numbers. `Table` is `Copy` and allocation-free, so the search copies it at
+//! will; `crate::game::Game` adds the history and the finished hands' results.
+//!
+//! Moves are `tile << 2 | end`. For the lead, `end` 0 lays the tile as "a-b" (end 0 shows a) and
+//! 1 lays it flipped. Actions are ints: `kind | seat << 2 | tile << 4 | end << 9 | open << 11`,
+//! where `open` (draws and passes) is the bitmask of the numbers the ends showed.
+
+use crate::rules::{Rules, Scheme};
+use crate::scoring;
+use crate::tiles::{is_double, other_number, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
+
+pub const PLAY: u32 = 0;
+pub const DRAW: u32 = 1;
+pub const PASS: u32 = 2;
+
+/// How a hand ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum End {
+    Domino,
+    Blocked,
+    Target,
+}
+
+/// The outcome of the last finished hand; points and scores are per side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    pub end: End,
+    /// Bitmask of the winning seats.
+    pub winners: u8,
+    pub points: [i32; 4],
+    pub scores: [i32; 4],
+    pub carry: i32,
+    /// The seat that went out or made the fish.
+    pub maker: u8,
+    pub capicu: bool,
+}
+
+/// A match position: the hand being played and the match's scores.
+#[derive(Clone, Copy, Debug)]
+pub struct Table {
+    pub rules: Rules,
+    pub hands: [u32; 4],
+    pub boneyard: [u8; 28],
+    pub bone_len: u8,
+    pub drawn: u8,
+    /// The number each open end shows; only the first `n_ends` are open.
+    pub ends: [u8; 4],
+    /// What each open end adds to the fives count (a double there counts both halves).
+    pub end_counts: [i32; 4],
+    pub n_ends: u8,
+    /// -1: no spinner yet; 0 or 1: the arm it lies on; 2: the lead is the spinner.
+    pub spinner_arm: i8,
+    pub spinner_depth: u8,
+    /// The spinner's number, or -1.
+    pub spinner: i8,
+    pub arm_len: [u8; 2],
+    pub line_count: u8,
+    /// The tiles that fit an open end (before the lead: every tile, or the forced lead tile).
+    pub fit: u32,
+    /// Two ends, nothing that scores: the plain attach path.
+    pub plain_line: bool,
+    pub to_move: u8,
+    pub leader: u8,
+    pub lead_tile: i8,
+    pub passes: u8,
+    pub hand_over: bool,
+    pub hand_points: [i32; 4],
+    pub scores: [i32; 4],
+    pub carry: i32,
+    pub match_over: bool,
+    /// Bitmask of the match's winning seats once it is over.
+    pub match_winners: u8,
+    pub outcome: Option<Outcome>,
+}
+
+#[inline]
+fn two_ends_fit(a: u8, b: u8) -> u32 {
+    NUMBER_MASK[a as usize] | NUMBER_MASK[b as usize]
+}
+
+/// (the number an end shows once `tile` is laid against `number`, what that end then adds to
+/// the fives count).
+#[inline]
+fn attach(tile: u8, number: u8) -> (u8, i32) {
+    let shown = other_number(tile, number);
+    (shown, shown as i32 * if is_double(tile) { 2 } else { 1 })
+}
+
+impl Table {
+    pub fn new(rules: Rules) -> Self {
+        Table {
+            rules,
+            hands: [0; 4],
+            boneyard: [0; 28],
+            bone_len: 0,
+            drawn: 0,
+            ends: [0; 4],
+            end_counts: [0; 4],
+            n_ends: 0,
+            spinner_arm: -1,
+            spinner_depth: 0,
+            spinner: -1,
+            arm_len: [0; 2],
+            line_count: 0,
+            fit: ALL_TILES,
+            plain_line: false,
+            to_move: 0,
+            leader: 0,
+            lead_tile: -1,
+            passes: 0,
+            hand_over: true,
+            hand_points: [0; 4],
+            scores: [0; 4],
+            carry: 0,
+            match_over: false,
+            match_winners: 0,
+            outcome: None,
+        }
+    }
+
+    /// Begin a hand from a deal. `lead_tile` >= 0 forces the lead (R-LEAD).
+    pub fn start_hand(&mut self, hands: &[u32], boneyard: &[u8], leader: u8, lead_tile: i8) {
+        self.hands = [0; 4];
+        self.hands[..hands.len()].copy_from_slice(hands);
+        self.boneyard = [0; 28];
+        self.boneyard[..boneyard.len()].copy_from_slice(boneyard);
+        self.bone_len = boneyard.len() as u8;
+        self.drawn = 0;
+        self.ends = [0; 4];
+        self.end_counts = [0; 4];
+        self.n_ends = 0;
+        self.spinner_arm = -1;
+        self.spinner_depth = 0;
+        self.spinner = -1;
+        self.arm_len = [0; 2];
+        self.line_count = 0;
+        self.fit = if lead_tile < 0 {
+            ALL_TILES
+        } else {
+            1 << lead_tile
+        };
+        self.plain_line = false;
+        self.to_move = leader;
+        self.leader = leader;
+        self.lead_tile = lead_tile;
+        self.passes = 0;
+        self.hand_over = false;
+        self.hand_points = [0; 4];
+        self.outcome = None;
+    }
+
+    #[inline]
+    pub fn next_seat(&self, seat: u8) -> u8 {
+        if seat as usize + 1 == self.rules.players {
+            0
+        } else {
+            seat + 1
+        }
+    }
+
+    /// Bitmask of the numbers showing on the playable ends (none before the lead).
+    #[inline]
+    pub fn open_numbers(&self) -> u8 {
+        if self.n_ends == 0 {
+            return 0;
+        }
+        let mut numbers = 0;
+        for n in 0..7u8 {
+            // A number is open exactly when its double fits.
+            if self.fit >> crate::tiles::tile_id(n, n) & 1 == 1 {
+                numbers |= 1 << n;
+            }
+        }
+        numbers
+    }
+
+    #[inline]
+    pub fn can_draw(&self) -> bool {
+        self.rules.draws && self.drawn < self.bone_len
+    }
+
+    pub fn boneyard_left(&self) -> u8 {
+        self.bone_len - self.drawn
+    }
+
+    /// Tiles of `seat` that fit some open end (the whole hand before the lead).
+    #[inline]
+    pub fn playable(&self, seat: u8) -> u32 {
+        self.hands[seat as usize] & self.fit
+    }
+
+    /// The plays open to the seat to move, in the documented order: by end, then by tile;
+    /// the lead lists each tile once, as written (end 0). Returns how many were written.
+    pub fn legal_moves(&self, out: &mut [u8; 112]) -> usize {
+        let hand = self.hands[self.to_move as usize];
+        let mut count = 0;
+        if self.n_ends == 0 {
+            for t in crate::tiles::tiles_of(hand & self.fit) {
+                out[count] = t << 2;
+                count += 1;
+            }
+            return count;
+        }
+        for end in 0..self.n_ends {
+            for t in crate::tiles::tiles_of(hand & NUMBER_MASK[self.ends[end as usize] as usize]) {
+                out[count] = t << 2 | end;
+                count += 1;
+            }
+        }
+        count
+    }
+
+    pub fn legal_vec(&self) -> Vec<u8> {
+        let mut buf = [0u8; 112];
+        let n = self.legal_moves(&mut buf);
+        buf[..n].to_vec()
+    }
+
+    /// Whether `mv` is one of the plays the rules allow now (the lead may be laid either way).
+    pub fn is_legal(&self, mv: u8) -> bool {
+        let (tile, end) = (mv >> 2, mv & 3);
+        if tile >= 28 || self.hands[self.to_move as usize] >> tile & 1 == 0 {
+            return false;
+        }
+        if self.n_ends == 0 {
+            return end < 2 && self.fit >> tile & 1 == 1;
+        }
+        end < self.n_ends && NUMBER_MASK[self.ends[end as usize] as usize] >> tile & 1 == 1
+    }
+
+    /// Lay a tile; the caller guarantees the move is legal. Returns the action.
+    pub fn play(&mut self, mv: u8) -> u32 {
+        let seat = self.to_move;
+        let (tile, end) = (mv >> 2, mv & 3);
+        let hand = self.hands[seat as usize] & !(1u32 << tile);
+        self.hands[seat as usize] = hand;
+        let action = (seat as u32) << 2 | (tile as u32) << 4 | (end as u32) << 9;
+        self.passes = 0;
+        self.line_count += 1;
+        if self.plain_line {
+            let e = end as usize;
+            (self.ends[e], self.end_counts[e]) = attach(tile, self.ends[e]);
+            self.fit = two_ends_fit(self.ends[0], self.ends[1]);
+        } else {
+            if self.line_count == 1 {
+                self.lay_lead(tile, end);
+            } else {
+                self.attach_tile(tile, end);
+            }
+            if self.rules.fives() && self.score_fives(seat) {
+                return action;
+            }
+        }
+        if hand != 0 {
+            self.to_move = self.next_seat(seat);
+        } else {
+            let outcome = scoring::settle_domino(self, seat, tile);
+            self.finish(outcome);
+        }
+        action
+    }
+
+    fn attach_tile(&mut self, tile: u8, end: u8) {
+        let e = end as usize;
+        (self.ends[e], self.end_counts[e]) = attach(tile, self.ends[e]);
+        if self.rules.spinner && end < 2 {
+            self.grow_spinner(e, is_double(tile), self.ends[e]);
+        }
+        self.fit = two_ends_fit(self.ends[0], self.ends[1]);
+        if self.n_ends == 4 {
+            self.fit |= two_ends_fit(self.ends[2], self.ends[3]);
+        }
+    }
+
+    fn lay_lead(&mut self, tile: u8, flipped: u8) {
+        let (ta, tb) = (TILE_A[tile as usize], TILE_B[tile as usize]);
+        let (a, b) = if flipped == 1 { (tb, ta) } else { (ta, tb) };
+        self.ends[0] = a;
+        self.ends[1] = b;
+        let weight = if a == b { 2 } else { 1 };
+        self.end_counts[0] = a as i32 * weight;
+        self.end_counts[1] = b as i32 * weight;
+        self.n_ends = 2;
+        self.fit = two_ends_fit(a, b);
+        self.plain_line = !(self.rules.spinner || self.rules.fives());
+        if a == b && self.rules.spinner {
+            self.spinner_arm = 2;
+            self.spinner = a as i8;
+        }
+    }
+
+    /// R-SPINNER: the first double becomes the spinner; once both of its long sides hold a tile,
+    /// its two short sides open as ends 2 and 3 (counting nothing until played on). A tile
+    /// showing `number` was just laid on long side `arm`, which it lengthens.
+    fn grow_spinner(&mut self, arm: usize, double: bool, number: u8) {
+        self.arm_len[arm] += 1;
+        if self.spinner_arm == -1 {
+            if double {
+                self.spinner_arm = arm as i8;
+                self.spinner_depth = self.arm_len[arm];
+                self.spinner = number as i8;
+            }
+            return;
+        }
+        if self.n_ends == 4 {
+            return;
+        }
+        let both_long = if self.spinner_arm == 2 {
+            self.arm_len[0] > 0 && self.arm_len[1] > 0
+        } else {
+            arm as i8 == self.spinner_arm && self.arm_len[arm] > self.spinner_depth
+        };
+        if both_long {
+            self.ends[2] = self.spinner as u8;
+            self.ends[3] = self.spinner as u8;
+            self.n_ends = 4;
+        }
+    }
+
+    /// R-FIVES-COUNT / R-SPINNER: the open-end total after the last play.
+    pub fn fives_count(&self) -> i32 {
+        if self.line_count == 1 {
+            return self.ends[0] as i32 + self.ends[1] as i32;
+        }
+        let c = &self.end_counts;
+        let mut total = c[0] + c[1];
+        if self.n_ends == 4 {
+            total += c[2] + c[3];
+        }
+        total
+    }
+
+    /// Score a multiple of 5; true when that reached the target (R-TARGET).
+    fn score_fives(&mut self, seat: u8) -> bool {
+        let total = self.fives_count();
+        let s = seat as usize;
+        if total != 0 && total % 5 == 0 {
+            self.hand_points[s] += total;
+            self.scores[s] += total;
+            if self.scores[s] >= self.rules.target {
+                let outcome = scoring::settle_target(self, seat);
+                self.finish(outcome);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The seat to move draws the next boneyard tile (only when it cannot play).
+    pub fn draw(&mut self) -> u32 {
+        let seat = self.to_move;
+        let tile = self.boneyard[self.drawn as usize];
+        self.drawn += 1;
+        let action =
+            DRAW | (seat as u32) << 2 | (tile as u32) << 4 | (self.open_numbers() as u32) << 11;
+        self.hands[seat as usize] |= 1 << tile;
+        action
+    }
+
+    /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES).
+    pub fn pass_turn(&mut self) -> u32 {
+        let seat = self.to_move;
+        let action = PASS | (seat as u32) << 2 | (self.open_numbers() as u32) << 11;
+        self.passes += 1;
+        if self.passes as usize == self.rules.players {
+            let outcome = scoring::settle_block(self);
+            self.finish(outcome);
+        } else {
+            self.to_move = self.next_seat(seat);
+        }
+        action
+    }
+
+    /// Draw or pass for a seat with no play: the action, or None when the seat can play.
+    #[inline]
+    pub fn step_forced(&mut self) -> Option<u32> {
+        if self.playable(self.to_move) != 0 {
+            return None;
+        }
+        Some(if self.can_draw() {
+            self.draw()
+        } else {
+            self.pass_turn()
+        })
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        self.hand_over = true;
+        self.outcome = Some(outcome);
+        if let Some(winners) = scoring::match_winners(self, &outcome) {
+            self.match_over = true;
+            self.match_winners = winners;
+        }
+    }
+
+    pub fn hand_count(&self, seat: usize) -> u32 {
+        self.hands[seat].count_ones()
+    }
+
+    /// Tiles in all hands.
+    pub fn tiles_in_hands(&self) -> u32 {
+        self.hands[..self.rules.players]
+            .iter()
+            .map(|h| h.count_ones())
+            .sum()
+    }
+
+    /// Whether the scheme scores the going-out player's side only (team games add partners).
+    pub fn scheme(&self) -> Scheme {
+        self.rules.scheme
+    }
+}

@@ -31,15 +31,8 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
 
     `players` are Seats (play_game) or bare strategies (trusted, e.g. benchmarks); a move that
     is not legal is a bug of the caller and raises StrategyError."""
-    step_forced, legal_moves, play, view_of = (state.step_forced, state.legal_moves,
-                                                state.play, views.view)
-    while not state.hand_over:
-        if step_forced():
-            continue
-        moves = legal_moves()
-        if len(moves) == 1:
-            play(moves[0])
-            continue
+    advance, play, view_of = state.advance, state.play, views.view
+    while (moves := advance()) is not None:  # the forced actions and lone plays are made
         view = view_of(state, moves)
         choice = players[state.to_move].choose(view)
         try:

@@ -6,7 +6,6 @@ still completes and that its record replays without a problem."""
 from __future__ import annotations
 
 import ast
-import dataclasses
 import logging
 import multiprocessing
 import os
@@ -382,14 +381,11 @@ def test_r_view_a_snooping_strategy_finds_no_hidden_tiles_and_cannot_write_the_v
         assert found <= hand | played
     attempts = dict(snoop.ATTEMPTS)
     assert "allowed" not in attempts.values()
-    assert attempts["write hand"] == "FrozenInstanceError"
+    assert attempts["write hand"] == "AttributeError"
     assert attempts["read boneyard"] == attempts["read hands"] == "AttributeError"
 
 
-def test_r_view_player_view_is_a_frozen_slotted_dataclass():
-    assert dataclasses.is_dataclass(PlayerView)
-    assert PlayerView.__dataclass_params__.frozen
-    assert "__slots__" in vars(PlayerView)
+def test_r_view_player_view_is_frozen_and_has_no_room_for_more():
     rules = make_rules("block", 2)
     state = State(rules)
     start_next_hand(state, deal_rng(1))
@@ -397,12 +393,12 @@ def test_r_view_player_view_is_a_frozen_slotted_dataclass():
         pass
     view = ViewBuilder().view(state, state.legal_moves())
     assert not hasattr(view, "__dict__")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        view.hand = ()
-    # A name that is not a field cannot be added either (CPython raises TypeError there for a
-    # frozen dataclass with slots, AttributeError without the frozen check: either way it fails).
-    with pytest.raises((dataclasses.FrozenInstanceError, TypeError, AttributeError)):
-        view.boneyard = ()
+    hand = view.hand
+    for write in (lambda: setattr(view, "hand", ()), lambda: setattr(view, "boneyard", ()),
+                  lambda: object.__setattr__(view, "hand", ()), lambda: delattr(view, "seat")):
+        with pytest.raises((AttributeError, TypeError)):
+            write()
+    assert view.hand == hand
     assert all(isinstance(move, Move) for move in view.legal_moves)
 
 

@@ -8,6 +8,7 @@ pub mod rules;
 pub mod scoring;
 pub mod state;
 pub mod tiles;
+pub mod view;
 
 #[cfg(feature = "python")]
 mod py;

@@ -9,11 +9,12 @@ ATTEMPTS: list[tuple[str, str]] = []  # (what was tried, the exception it raised
 HIDDEN_NAMES = ("hands", "boneyard", "state", "_state", "deal", "__dict__", "stock", "unseen")
 
 
-def reachable_tiles(value, seen_ids: set[int], found: set) -> None:
-    """Every Tile reachable from `value` through attributes, properties and containers."""
-    if id(value) in seen_ids or value is None or isinstance(value, int | float | str | bytes):
+def reachable_tiles(value, seen: dict[int, object], found: set) -> None:
+    """Every Tile reachable from `value` through attributes, properties and containers. `seen`
+    keeps every object visited alive, so a property's fresh value never reuses a visited id."""
+    if id(value) in seen or value is None or isinstance(value, int | float | str | bytes):
         return
-    seen_ids.add(id(value))
+    seen[id(value)] = value
     if isinstance(value, Tile):
         found.add(value)
         return
@@ -21,7 +22,7 @@ def reachable_tiles(value, seen_ids: set[int], found: set) -> None:
         value = [*value.keys(), *value.values()]
     if isinstance(value, tuple | list | set | frozenset):
         for item in value:
-            reachable_tiles(item, seen_ids, found)
+            reachable_tiles(item, seen, found)
         return
     for name in dir(value):
         if name.startswith("__"):
@@ -31,13 +32,13 @@ def reachable_tiles(value, seen_ids: set[int], found: set) -> None:
         except Exception:
             continue
         if not callable(attribute):
-            reachable_tiles(attribute, seen_ids, found)
+            reachable_tiles(attribute, seen, found)
 
 
 class Snoop(Strategy):
     def choose(self, view):
         found: set = set()
-        reachable_tiles(view, set(), found)
+        reachable_tiles(view, {}, found)
         played = {event.tile for event in view.history if event.kind == "play"}
         SEEN.append((found, set(view.hand), played))
         for name in HIDDEN_NAMES:

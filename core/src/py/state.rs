@@ -1,7 +1,8 @@
-//! The Python bindings (`domsim._core`), and nothing else: conversions, argument checks, and
-//! Rust errors turned into Python exceptions. Nothing here panics on bad input.
+//! `State` (the referee's match state), `MatchRng` and the dealing functions for Python.
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
+
+use super::value_error;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
@@ -11,10 +12,6 @@ use crate::game::Game;
 use crate::rng::{Bits, Mt19937};
 use crate::rules::{FirstLead, Rules, Scheme};
 use crate::state::{End, Outcome, Table};
-
-fn value_error(message: impl Into<String>) -> PyErr {
-    PyValueError::new_err(message.into())
-}
 
 /// Read `domsim.rules.Rules` into the core's rules.
 pub fn rules_from(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
@@ -117,11 +114,11 @@ fn with_bits<R>(rng: &Bound<'_, PyAny>, f: impl FnOnce(&mut dyn Bits) -> R) -> P
 static HAND_RESULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// Small ids as a Python list of ints (a `Vec<u8>` would become `bytes`).
-fn ints(ids: &[u8]) -> Vec<u32> {
+pub fn ints(ids: &[u8]) -> Vec<u32> {
     ids.iter().map(|&i| i as u32).collect()
 }
 
-fn seats_of(mask: u8) -> Vec<u32> {
+pub fn seats_of(mask: u8) -> Vec<u32> {
     (0..4u32).filter(|s| mask >> s & 1 == 1).collect()
 }
 
@@ -160,7 +157,11 @@ pub struct PyState {
 }
 
 impl PyState {
-    fn t(&self) -> &Table {
+    pub fn rules_ref(&self, py: Python<'_>) -> Py<PyAny> {
+        self.rules_obj.clone_ref(py)
+    }
+
+    pub fn t(&self) -> &Table {
         &self.game.t
     }
 
@@ -570,7 +571,7 @@ impl Bits for BitsRef<'_> {
 
 /// Shuffle and deal: (each seat's tile mask, the boneyard in draw order).
 #[pyfunction]
-fn deal(rng: &Bound<'_, PyAny>, rules: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<u32>)> {
+pub fn deal(rng: &Bound<'_, PyAny>, rules: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>, Vec<u32>)> {
     let core = rules_from(rules)?;
     let d = with_bits(rng, |bits| dealing::deal(&mut BitsRef(bits), &core))?;
     Ok((
@@ -581,7 +582,7 @@ fn deal(rng: &Bound<'_, PyAny>, rules: &Bound<'_, PyAny>) -> PyResult<(Vec<u32>,
 
 /// (seat, tile) of the first hand's named lead among the dealt tiles (R-LEAD, R-LEAD-DEALT).
 #[pyfunction]
-fn first_lead(rules: &Bound<'_, PyAny>, hands: Vec<u32>) -> PyResult<(u8, u8)> {
+pub fn first_lead(rules: &Bound<'_, PyAny>, hands: Vec<u32>) -> PyResult<(u8, u8)> {
     let core = rules_from(rules)?;
     if hands.len() > 4 || hands.iter().all(|&h| h == 0) || core.by_lot() {
         return Err(value_error(
@@ -593,7 +594,7 @@ fn first_lead(rules: &Bound<'_, PyAny>, hands: Vec<u32>) -> PyResult<(u8, u8)> {
 
 /// Who leads the hand after the one just finished.
 #[pyfunction]
-fn next_leader(state: &PyState) -> PyResult<u8> {
+pub fn next_leader(state: &PyState) -> PyResult<u8> {
     if state.t().outcome.is_none() {
         return Err(PyRuntimeError::new_err("no hand has finished yet"));
     }
@@ -602,24 +603,12 @@ fn next_leader(state: &PyState) -> PyResult<u8> {
 
 /// Whether the first hand's leader is drawn by lot (and leads any tile).
 #[pyfunction]
-fn by_lot(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
+pub fn by_lot(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(rules_from(rules)?.by_lot())
 }
 
 /// Nearest multiple of 5; remainder 1-2 rounds down, 3-4 up (R-FIVES).
 #[pyfunction]
-fn round_to_five(points: i32) -> i32 {
+pub fn round_to_five(points: i32) -> i32 {
     crate::scoring::round_to_five(points)
-}
-
-#[pymodule]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyState>()?;
-    m.add_class::<MatchRng>()?;
-    m.add_function(wrap_pyfunction!(deal, m)?)?;
-    m.add_function(wrap_pyfunction!(first_lead, m)?)?;
-    m.add_function(wrap_pyfunction!(next_leader, m)?)?;
-    m.add_function(wrap_pyfunction!(by_lot, m)?)?;
-    m.add_function(wrap_pyfunction!(round_to_five, m)?)?;
-    Ok(())
 }

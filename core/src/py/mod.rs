@@ -1,0 +1,26 @@
+//! The Python bindings (`domsim._core`), and nothing else: conversions, argument checks, and
+//! Rust errors turned into Python exceptions. Nothing here panics on bad input.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+mod state;
+mod view;
+
+pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<state::PyState>()?;
+    m.add_class::<state::MatchRng>()?;
+    m.add_class::<view::PlayerView>()?;
+    m.add_class::<view::ViewBuilder>()?;
+    m.add_function(wrap_pyfunction!(state::deal, m)?)?;
+    m.add_function(wrap_pyfunction!(state::first_lead, m)?)?;
+    m.add_function(wrap_pyfunction!(state::next_leader, m)?)?;
+    m.add_function(wrap_pyfunction!(state::by_lot, m)?)?;
+    m.add_function(wrap_pyfunction!(state::round_to_five, m)?)?;
+    Ok(())
+}

@@ -8,9 +8,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from .engine import State, first_lead, next_leader
-from .engine import by_lot
-from .engine import HandResult
+from .engine import HandResult, State, by_lot, first_lead, next_leader
 from .engine.state import DRAW, PLAY, action_end, action_kind, action_seat, action_tile
 from .rules import Rules, RulesError, make_rules
 from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of

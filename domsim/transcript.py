@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .engine import State
-from .engine import HandResult
+from .engine import HandResult, State
 from .record import replay_steps
 from .tiles import parse_tile, tile_name, tiles_of
 

@@ -18,7 +18,6 @@ import functools
 from typing import NamedTuple
 
 from ._core import PlayerView, ViewBuilder
-
 from .engine.state import (
     PLAY,
     action_end,

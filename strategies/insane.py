@@ -1,13 +1,13 @@
 """insane (R-LEVEL): remembers every tile played, every draw and pass, infers what each player
-cannot hold (domsim.belief), samples deals consistent with all of it uniformly, and plays every
-legal move out to the end of the hand on each (domsim.search) before choosing.
+cannot hold, samples deals consistent with all of it uniformly, and plays every legal move out to
+the end of the hand on each before choosing (the search runs in the core: domsim.search).
 
 Strength is set by `samples` (deals per decision, the most; 0: `default_samples`), `budget_ms` (a
 time budget per decision, 0: none; with one the choice depends on the machine's speed),
 `exact_tiles` (tiles in hands from which the exact solver takes over), `random_share` (how often a
 playout makes a random move instead of its policy's), `block` and `follow` (the pips a playout adds
 to a tile that leaves the next seat nothing to play, or the mover a tile for the ends; see
-`domsim.search.Policy`) and `beta` (how strongly a deal is weighted by the other seats' plays
+the core's playout policy) and `beta` (how strongly a deal is weighted by the other seats' plays
 preferring heavy tiles, 0: no weighting; negative, the default: 0.4, but 0 in classic, where the
 weighting lowered the win rate against hard by about 3 points). Deterministic for a game seed and
 fixed parameters without a budget."""
@@ -15,9 +15,9 @@ fixed parameters without a budget."""
 from __future__ import annotations
 
 from domsim.rules import Rules
-from domsim.search import Judge, Search, choose
+from domsim.search import insane_move
 from domsim.strategy import Strategy
-from domsim.view import Move, PlayerView
+from domsim.view import Move, PlayerView, move_value
 
 
 def default_samples(rules: Rules) -> int:
@@ -42,8 +42,8 @@ class Insane(Strategy):
 
     def choose(self, view: PlayerView) -> Move:
         samples = self.samples or default_samples(view.rules)
-        search = Search(Judge(view.rules, view.seat), samples=samples, **self.options)
         beta = self.beta
         if beta < 0:
             beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
-        return choose(view, self.rng, search, beta)
+        seed = self.rng.getrandbits(64)
+        return move_value(insane_move(view, seed, samples=samples, beta=beta, **self.options))

@@ -10,11 +10,10 @@ from collections import Counter
 from domsim.strategies.medium import Medium
 from positions import hand, position, tile
 
-from domsim.belief import Belief, PlayModel, belief_of
 from domsim.engine import State, start_next_hand
 from domsim.game import play_hand
 from domsim.rules import VARIANTS, make_rules
-from domsim.search import position as search_position
+from domsim.search import Belief, play_likelihood
 from domsim.strategy import Strategy
 from domsim.tiles import NUMBER_MASK
 from domsim.view import ViewBuilder
@@ -29,8 +28,8 @@ def test_pass_excludes_open_numbers_r_must():
     hold any; the tiles out of play (R-SCORE-BASIC, block with 3 players) may be anything."""
     state = position("block", ["6-6 5-5 4-6 0-0 0-1 0-2 0-3", "1-1 1-2 1-3 1-4 1-5 2-2 2-3",
                                "0-6 0-4 0-5 2-4 2-5 3-3 3-4"], moves="0:6-6 1:pass 2:0-6@0")
-    belief = belief_of(view_of(state))
-    assert belief.seats == (1, 2)
+    belief = Belief(view_of(state))
+    assert belief.seats == [1, 2]
     for t, allowed in belief.allowed.items():
         assert bool(allowed & 1) == (not NUMBER_MASK[6] >> t & 1)
         assert allowed >> 1 & 1 and allowed >> belief.rest & 1
@@ -42,11 +41,11 @@ def test_draw_resets_voids_to_the_open_numbers_r_must():
     state = position("draw", ["6-6 0-0 0-2 0-3 0-4 0-5 1-2", "1-3 1-4 1-5 2-3 2-4 2-5 3-4"],
                      boneyard="1-6 0-1 1-1 2-2 3-3 3-5 4-4 4-5 5-5 0-6 2-6 3-6 4-6 5-6",
                      moves="0:6-6 1:draw 1:1-6@0")
-    belief = belief_of(view_of(state))
+    belief = Belief(view_of(state))
     allowed = belief.allowed
     assert not allowed[tile("5-6")] >> 0 & 1
     assert allowed[tile("3-5")] >> 0 & 1
-    assert belief.sizes == (7, 13)
+    assert belief.sizes == [7, 13]
 
 
 def test_first_lead_shows_higher_doubles_were_not_dealt_r_lead():
@@ -55,7 +54,7 @@ def test_first_lead_shows_higher_doubles_were_not_dealt_r_lead():
     state = position("block", ["5-5 0-1 0-2 0-3 0-4 0-5 0-6", "1-1 1-2 1-3 1-4 1-5 2-2 2-3"],
                      moves="0:5-5")
     state.to_move = 0  # ask seat 0 to reason about the deal right after its lead
-    belief = belief_of(view_of(state))
+    belief = Belief(view_of(state))
     assert belief.allowed[tile("6-6")] == 1 << belief.rest
     assert belief.allowed[tile("4-4")] == 0b11
 
@@ -67,9 +66,9 @@ def test_block_out_of_play_tiles_are_unknown_not_absent():
         rules = make_rules("block", players)
         state = State(rules)
         start_next_hand(state, random.Random(players))
-        belief = belief_of(view_of(state))
-        assert belief.sizes == (7,) * (players - 1) + (rest,)
-        hands, out = belief.sample(random.Random(1))
+        belief = Belief(view_of(state))
+        assert belief.sizes == [7] * (players - 1) + [rest]
+        hands, out = belief.sample()
         assert len(out) == rest and all(len(h) == 7 for h in hands.values())
 
 
@@ -93,12 +92,11 @@ def _deal_key(belief: Belief, hands: dict[int, list[int]], rest: list[int]) -> t
 def test_sampler_is_exactly_uniform_on_a_tiny_case():
     """Every consistent deal is equally likely (chi-square at p = 0.001, fixed seed)."""
     allowed = {0: 0b110, 1: 0b110, 2: 0b101, 3: 0b111, 4: 0b111, 5: 0b100, 6: 0b011}
-    belief = Belief((1, 2), (2, 3, 2), allowed)
+    belief = Belief.from_parts([1, 2], [2, 3, 2], allowed, seed=7)
     deals = _all_deals(belief)
     assert belief.count() == len(deals) > 10
-    rng = random.Random(7)
     draws = 300 * len(deals)
-    seen = Counter(_deal_key(belief, *belief.sample(rng)) for _ in range(draws))
+    seen = Counter(_deal_key(belief, *belief.sample()) for _ in range(draws))
     assert set(seen) <= set(deals)
     expected = draws / len(deals)
     chi2 = sum((seen[d] - expected) ** 2 / expected for d in deals)
@@ -116,14 +114,14 @@ class _CheckingBot(Strategy):
         self.checked = 0
 
     def choose(self, view):
-        belief = belief_of(view)
+        belief = Belief(view, seed=self.rng.getrandbits(64))
         truth = self.state
         for location, seat in enumerate(belief.seats):
             for t in belief.allowed:
                 if truth.hands[seat] >> t & 1:
                     assert belief.allowed[t] >> location & 1, (view.variant, seat, t)
         for _ in range(3):
-            hands, rest = belief.sample(self.rng)
+            hands, rest = belief.sample()
             for location, seat in enumerate(belief.seats):
                 assert len(hands[seat]) == view.hand_counts[seat]
                 assert all(belief.allowed[t] >> location & 1 for t in hands[seat])
@@ -158,10 +156,8 @@ def test_play_model_weighs_deals_by_the_plays_seen():
     state = position("block", ["3-3 0-0 0-1 0-2 0-4 0-5 0-6", "0-3 3-6 1-1 1-2 1-4 1-5 2-2"],
                      moves="0:3-3 1:0-3@0")
     view = view_of(state)
-    _, fits = search_position(view)
-    model = PlayModel(view, fits, beta=0.4)
     mine = hand("0-0 0-1 0-2 0-4 0-5 0-6")
-    with_heavier = model.likelihood([mine, hand("3-6 1-1 1-2 1-4 1-5 2-2")])
-    without = model.likelihood([mine, hand("1-1 1-2 1-4 1-5 2-2 2-4")])
+    with_heavier = play_likelihood(view, [mine, hand("3-6 1-1 1-2 1-4 1-5 2-2")], 0.4)
+    without = play_likelihood(view, [mine, hand("1-1 1-2 1-4 1-5 2-2 2-4")], 0.4)
     assert math.isclose(with_heavier, 1 / (1 + math.exp(0.4 * 6)))
     assert math.isclose(without, 1.0)

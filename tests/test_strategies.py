@@ -26,7 +26,7 @@ from domsim.rules import VARIANTS, make_rules
 from domsim.seeding import deal_rng
 from domsim.strategy import Strategy, StrategyError, file_module, load_strategy
 from domsim.tiles import Tile
-from domsim.view import Move, PlayerView, ViewBuilder
+from domsim.view import Move, ViewBuilder
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"

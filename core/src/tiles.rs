@@ -123,8 +123,8 @@ mod tests {
 
     #[test]
     fn r_set_has_28_tiles_each_number_on_seven() {
-        for n in 0..7 {
-            assert_eq!(NUMBER_MASK[n].count_ones(), 7);
+        for tiles in NUMBER_MASK {
+            assert_eq!(tiles.count_ones(), 7);
         }
         assert_eq!(mask_pips(ALL_TILES), 168);
         assert_eq!((0..28u8).filter(|&t| is_double(t)).count(), 7);

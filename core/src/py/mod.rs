@@ -4,6 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod search;
 mod state;
 mod view;
 
@@ -22,5 +23,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::next_leader, m)?)?;
     m.add_function(wrap_pyfunction!(state::by_lot, m)?)?;
     m.add_function(wrap_pyfunction!(state::round_to_five, m)?)?;
+    m.add_function(wrap_pyfunction!(search::insane_move, m)?)?;
+    m.add_function(wrap_pyfunction!(search::sample_deals, m)?)?;
+    m.add_function(wrap_pyfunction!(search::play_out, m)?)?;
+    m.add_function(wrap_pyfunction!(search::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(search::hand_value, m)?)?;
+    m.add_function(wrap_pyfunction!(search::play_likelihood, m)?)?;
+    m.add_class::<search::PyBelief>()?;
+    m.add("MATCH_SHARE", crate::search::MATCH_SHARE)?;
+    m.add("CLASSIC_PIP", crate::search::CLASSIC_PIP)?;
     Ok(())
 }

@@ -157,6 +157,10 @@ pub struct PyState {
 }
 
 impl PyState {
+    pub fn from_parts(game: Game, rules_obj: Py<PyAny>) -> Self {
+        PyState { game, rules_obj }
+    }
+
     pub fn rules_ref(&self, py: Python<'_>) -> Py<PyAny> {
         self.rules_obj.clone_ref(py)
     }

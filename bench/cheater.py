@@ -6,17 +6,14 @@ with `PeekingViews`, which remembers the state it last built a view from."""
 
 from __future__ import annotations
 
-import random
 import time
-from functools import partial
 
 from domsim.strategies.insane import Insane
 
 import domsim.game
-from domsim.engine import State
-from domsim.search import Judge, Search
+from domsim.search import perfect_information_move
 from domsim.strategy import Strategy
-from domsim.view import Move, PlayerView, ViewBuilder, move_int, move_value
+from domsim.view import Move, PlayerView, ViewBuilder, move_value
 
 _seen = {}
 #: Seconds per decision of every TimedInsane in this process, drained by the benchmark.
@@ -47,18 +44,8 @@ class Cheater(Strategy):
     def choose(self, view: PlayerView) -> Move:
         state = _seen["state"]
         assert state.to_move == view.seat, "install() the view hook before playing"
-        search = Search(Judge(view.rules, view.seat), **self.options)
-        moves = [move_int(m) for m in view.legal_moves]
-        return move_value(search.best(moves, partial(_reshuffled, state), self.rng))
-
-
-def _reshuffled(state: State, rng: random.Random) -> tuple[State, float]:
-    """A copy of `state` whose undrawn boneyard is in a random order."""
-    copy = state.copy()
-    undrawn = copy.boneyard[copy.drawn:]
-    rng.shuffle(undrawn)
-    copy.boneyard = copy.boneyard[:copy.drawn] + undrawn
-    return copy, 1.0
+        seed = self.rng.getrandbits(64)
+        return move_value(perfect_information_move(state, seed, **self.options))
 
 
 class TimedInsane(Insane):

@@ -12,7 +12,8 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
   to the end of the hand with insane's playout policy and return the hand's value for `seat`.
   Any Python policy works too: `state.copy().play_out(choose)`, then `hand_value`.
 - `solve(state, seat)`: the exact value for `seat`'s side when every seat sees every hand
-  (alpha-beta with a transposition table); for two sides, no spinner, nothing left to draw.
+  (alpha-beta with a transposition table); for two sides, no spinner, nothing left to draw
+  (`solvable(state, max_tiles)` tells).
 - `hand_value(state, seat)`: a finished hand's value in the variant's currency: the side's
   points minus the others' mean (kozel reversed), classic's win share plus `CLASSIC_PIP` a pip,
   and `MATCH_SHARE` of the target more or less when the hand decides the match.
@@ -30,8 +31,9 @@ from ._core import (
     play_likelihood,
     play_out,
     sample_deals,
+    solvable,
     solve,
 )
 
 __all__ = ["CLASSIC_PIP", "MATCH_SHARE", "Belief", "hand_value", "insane_move",
-           "play_likelihood", "play_out", "sample_deals", "solve"]
+           "play_likelihood", "play_out", "sample_deals", "solvable", "solve"]

@@ -27,8 +27,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::sample_deals, m)?)?;
     m.add_function(wrap_pyfunction!(search::play_out, m)?)?;
     m.add_function(wrap_pyfunction!(search::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(search::solvable, m)?)?;
     m.add_function(wrap_pyfunction!(search::hand_value, m)?)?;
     m.add_function(wrap_pyfunction!(search::play_likelihood, m)?)?;
+    m.add_function(wrap_pyfunction!(search::perfect_information_move, m)?)?;
     m.add_class::<search::PyBelief>()?;
     m.add("MATCH_SHARE", crate::search::MATCH_SHARE)?;
     m.add("CLASSIC_PIP", crate::search::CLASSIC_PIP)?;

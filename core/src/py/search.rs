@@ -56,6 +56,53 @@ pub fn insane_move(
     Ok(mv as u32)
 }
 
+/// The move of the seat to move in `state` found by insane's search when every hand is known
+/// (a perfect-information reference): every deal searched is `state` with its undrawn boneyard
+/// reshuffled, as nobody knows its order.
+#[pyfunction]
+#[pyo3(signature = (state, seed, *, samples, exact_tiles, random_share, block, follow))]
+#[allow(clippy::too_many_arguments)]
+pub fn perfect_information_move(
+    py: Python<'_>,
+    state: &PyState,
+    seed: u64,
+    samples: usize,
+    exact_tiles: u32,
+    random_share: f64,
+    block: f64,
+    follow: f64,
+) -> PyResult<u32> {
+    let t = *state.t();
+    let moves = t.legal_vec();
+    if t.hand_over || moves.is_empty() || samples == 0 {
+        return Err(value_error(
+            "the seat to move has no play to choose, or samples is 0",
+        ));
+    }
+    let settings = Settings {
+        samples,
+        budget_ms: 0.0,
+        exact_tiles,
+        random_share,
+        block,
+        follow,
+        beta: 0.0,
+    };
+    let judge = Judge::new(&t.rules, t.to_move);
+    let evaluation = py.detach(move || {
+        search::evaluate(&settings, judge, &moves, &mut Xoshiro::new(seed), |rng| {
+            let mut deal = t;
+            crate::belief::shuffle(
+                rng,
+                &mut deal.boneyard[deal.drawn as usize..deal.bone_len as usize],
+            );
+            Ok((deal, 1.0))
+        })
+        .map(|e| e.best(&moves))
+    });
+    Ok(evaluation.map_err(value_error)? as u32)
+}
+
 /// `count` deals consistent with the view, drawn uniformly from its belief: each a `State` at
 /// the view's position with every hidden hand (and the boneyard) filled in, and its weight under
 /// a play model preferring heavy tiles (`beta`, 0: every weight 1).
@@ -118,7 +165,7 @@ pub fn play_out(
 pub fn solve(py: Python<'_>, state: &PyState, seat: usize) -> PyResult<f64> {
     let seat = seat_of(state, seat)?;
     let t = *state.t();
-    if !search::solvable(&t, 28) {
+    if !t.hand_over && !search::solvable(&t, 28) {
         return Err(value_error(
             "solve needs two sides, no spinner and an empty boneyard (or a block game)",
         ));
@@ -130,6 +177,14 @@ pub fn solve(py: Python<'_>, state: &PyState, seat: usize) -> PyResult<f64> {
             f64::INFINITY,
         )
     }))
+}
+
+/// Whether `solve` applies: two sides, no spinner, nothing left to draw, and at most
+/// `max_tiles` tiles in hands (solving takes long with many more than 10).
+#[pyfunction]
+#[pyo3(signature = (state, max_tiles = 28))]
+pub fn solvable(state: &PyState, max_tiles: u32) -> bool {
+    !state.t().hand_over && search::solvable(state.t(), max_tiles)
 }
 
 /// The value of a finished hand for `seat`, in the variant's currency: its side's points minus

@@ -204,7 +204,7 @@ impl PlayerView {
 }
 
 /// Builds the views of one match, converting each public action to an `Event` only once.
-#[pyclass(name = "ViewBuilder", module = "domsim._core")]
+#[pyclass(subclass, name = "ViewBuilder", module = "domsim._core")]
 pub struct ViewBuilder {
     hand_number: i32,
     events: Option<Py<PyTuple>>,

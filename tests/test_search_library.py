@@ -1,0 +1,50 @@
+"""The core as a library for bot authors (domsim.search): strategies/example_pimc.py, a search
+bot written only on its documented calls, plays legal games in every variant and beats easy."""
+
+from test_strategies import assert_replays
+
+from domsim.engine import State, start_next_hand
+from domsim.game import play_game
+from domsim.rules import VARIANTS, make_rules
+from domsim.search import sample_deals, solvable
+from domsim.seeding import deal_rng
+from domsim.view import ViewBuilder
+
+PIMC = "strategies/example_pimc.py?deals=8"
+
+
+def test_example_pimc_plays_every_variant_legally_r_level():
+    for name, variant in VARIANTS.items():
+        players = variant.player_counts[-1]
+        record = play_game(make_rules(name, players), [PIMC] + ["easy"] * (players - 1), 3,
+                           move_time_limit=None)
+        assert_replays(record)
+        assert record["faults"][0] == {"timeouts": 0, "errors": 0, "illegal": 0,
+                                       "replaced": False, "first": None}
+
+
+def test_example_pimc_beats_easy_in_block():
+    rules = make_rules("block", 2)
+    wins = 0
+    for seed in range(10):
+        for first in (True, False):
+            specs = [PIMC, "easy"] if first else ["easy", PIMC]
+            record = play_game(rules, specs, seed, move_time_limit=None)
+            wins += (0 if first else 1) in record["result"]["winners"]
+    assert wins >= 14
+
+
+def test_sampled_deals_are_consistent_and_solvable_once_small():
+    """Each sampled deal keeps the seat's own hand and every hand's size (R-VIEW); in block
+    with 2 players a deal with few tiles left is solvable, one at the start is not."""
+    rules = make_rules("block", 2)
+    state = State(rules)
+    start_next_hand(state, deal_rng(4))
+    moves = state.advance()
+    view = ViewBuilder().view(state, moves)
+    deals = sample_deals(view, 20, seed=9)
+    assert len(deals) == 20 and len({tuple(d.hands) for d, _ in deals}) > 1
+    for deal, _ in deals:
+        assert deal.hands[view.seat] == state.hands[view.seat]
+        assert deal.hand_counts() == state.hand_counts()
+        assert not solvable(deal, 8) and solvable(deal)

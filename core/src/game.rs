@@ -99,3 +99,28 @@ impl Game {
         0
     }
 }
+
+/// Deal and play `hands` hands of `rules` with every choice uniformly random (a new match when
+/// one is over): the engine's own speed, no Python in the loop. Returns the actions made.
+pub fn random_play(rules: crate::rules::Rules, hands: u64, seed: u64) -> u64 {
+    let mut deals = crate::rng::Mt19937::new(seed);
+    let mut picks = crate::rng::Xoshiro::new(seed);
+    let mut game = Game::new(Table::new(rules));
+    let mut moves = [0u8; 112];
+    let mut actions = 0;
+    for _ in 0..hands {
+        if game.t.match_over {
+            game = Game::new(Table::new(rules));
+        }
+        game.start_next_hand(&mut deals);
+        while !game.t.hand_over {
+            if game.step_forced() {
+                continue;
+            }
+            let n = game.t.legal_moves(&mut moves);
+            game.play(moves[picks.below(n as u64) as usize]);
+        }
+        actions += game.history.len() as u64;
+    }
+    actions
+}

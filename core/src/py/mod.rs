@@ -22,6 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::first_lead, m)?)?;
     m.add_function(wrap_pyfunction!(state::next_leader, m)?)?;
     m.add_function(wrap_pyfunction!(state::by_lot, m)?)?;
+    m.add_function(wrap_pyfunction!(state::random_play, m)?)?;
     m.add_function(wrap_pyfunction!(state::round_to_five, m)?)?;
     m.add_function(wrap_pyfunction!(search::insane_move, m)?)?;
     m.add_function(wrap_pyfunction!(search::sample_deals, m)?)?;

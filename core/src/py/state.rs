@@ -605,6 +605,19 @@ pub fn next_leader(state: &PyState) -> PyResult<u8> {
     Ok(dealing::next_leader(state.t()))
 }
 
+/// Deal and play `hands` random hands natively (see `crate::game::random_play`); the benchmark
+/// of the engine's own speed. Returns the actions made.
+#[pyfunction]
+pub fn random_play(
+    py: Python<'_>,
+    rules: &Bound<'_, PyAny>,
+    hands: u64,
+    seed: u64,
+) -> PyResult<u64> {
+    let core = rules_from(rules)?;
+    Ok(py.detach(move || crate::game::random_play(core, hands, seed)))
+}
+
 /// Whether the first hand's leader is drawn by lot (and leads any tile).
 #[pyfunction]
 pub fn by_lot(rules: &Bound<'_, PyAny>) -> PyResult<bool> {

@@ -19,8 +19,8 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
   and `MATCH_SHARE` of the target more or less when the hand decides the match.
 
 `insane_move` is insane's whole decision (strategies/insane.py); `perfect_information_move`
-the same search on a fully known State (a reference that sees every hand). The searches release the GIL;
-seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so a search
+the same search on a fully known State (a reference that sees every hand). The searches release
+the GIL; seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so a search
 is reproducible from the game seed. See strategies/example_pimc.py for a bot built on these."""
 
 from ._core import (
@@ -38,4 +38,5 @@ from ._core import (
 )
 
 __all__ = ["CLASSIC_PIP", "MATCH_SHARE", "Belief", "hand_value", "insane_move",
-           "perfect_information_move", "play_likelihood", "play_out", "sample_deals", "solvable", "solve"]
+           "perfect_information_move", "play_likelihood", "play_out", "sample_deals", "solvable",
+           "solve"]

@@ -21,7 +21,8 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
 `insane_move` is insane's whole decision (strategies/insane.py); `perfect_information_move`
 the same search on a fully known State (a reference that sees every hand). The searches release
 the GIL; seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so
-a search is reproducible from the game seed. See strategies/example_pimc.py for a bot built on these."""
+a search is reproducible from the game seed. See strategies/example_pimc.py for a bot built on
+these."""
 
 from ._core import (
     CLASSIC_PIP,

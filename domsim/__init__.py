@@ -1,3 +1,3 @@
 """domsim: dominoes tournaments and simulation."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

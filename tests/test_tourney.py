@@ -145,6 +145,7 @@ def test_tourney_writes_games_summary_manifest_and_log(tmp_path):
     assert manifest["seed"] == 5 and manifest["pairings"] == [
         {"pairing": "easy vs medium", "games": 12}]
     assert len(manifest["entrants"][0]["members"][0]["sha256"]) == 64
+    assert manifest["engine"].startswith("domsim-core ") and "MT19937" in manifest["engine"]
     assert "ForkProcess" in (out / "run.log").read_text()  # worker records reach run.log
     assert result.stdout.splitlines()[1].startswith("all ")
     assert result.stdout.splitlines()[-1] == f"12 games written to {out}"

@@ -20,6 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .. import __version__
+from .._core import ENGINE
 from ..rules import Rules
 from ..strategy import StrategyError, load_strategy
 from .config import TourneyConfig
@@ -226,6 +227,7 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
     per_pairing = tourney.schedule.games_per_pairing()
     return {
         "domsim_version": __version__,
+        "engine": ENGINE,
         "python": platform.python_version(),
         "command": command,
         "variant": rules.name,

@@ -8,6 +8,13 @@ mod search;
 mod state;
 mod view;
 
+/// Which engine played, for manifests and records: the crate's version and its generators.
+const ENGINE: &str = concat!(
+    "domsim-core ",
+    env!("CARGO_PKG_VERSION"),
+    " (Rust; deals and lots: MT19937 as CPython's random; search: xoshiro256**)"
+);
+
 pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(message.into())
 }
@@ -33,6 +40,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::play_likelihood, m)?)?;
     m.add_function(wrap_pyfunction!(search::perfect_information_move, m)?)?;
     m.add_class::<search::PyBelief>()?;
+    m.add("ENGINE", ENGINE)?;
     m.add("MATCH_SHARE", crate::search::MATCH_SHARE)?;
     m.add("CLASSIC_PIP", crate::search::CLASSIC_PIP)?;
     Ok(())

@@ -34,12 +34,10 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
     advance, play, view_of = state.advance, state.play, views.view
     while (moves := advance()) is not None:  # the forced actions and lone plays are made
         view = view_of(state, moves)
-        choice = players[state.to_move].choose(view)
-        try:
-            index = view.legal_moves.index(choice)
-        except ValueError:
-            raise StrategyError(f"seat {state.to_move} returned {choice!r}, "
-                                "not a legal move") from None
+        choice = players[view.seat].choose(view)
+        index = view.index_of(choice)
+        if index is None:
+            raise StrategyError(f"seat {view.seat} returned {choice!r}, not a legal move")
         play(moves[index])  # view.legal_moves are `moves` as Move values, in order
 
 

@@ -182,8 +182,9 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Total number of games, spread over the pairings.")
-@click.option("--player", "-p", "entrants", multiple=True, metavar="SPEC",
-              help="An entrant (repeat; default: the built-in levels); a+b is a team.")
+@click.option("--player", "-p", "entrants", multiple=True, metavar="[NAME=]SPEC",
+              help="An entrant (repeat; default: the built-in levels); a+b is a team; NAME= "
+                   "names it (default: the spec, a file by its stem).")
 @click.option("--format", "form", type=click.Choice(FORMATS), default="round-robin",
               show_default=True, help="gauntlet: the first entrant against each other one.")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random, kept in the "

@@ -74,7 +74,7 @@ def test_entrant_errors():
         parse_entrants(["easy+hard", "medium"], block)
     with pytest.raises(StrategyError, match="two specs"):
         parse_entrants(["easy+hard+medium", "medium"], kozel)
-    with pytest.raises(StrategyError, match="given twice"):
+    with pytest.raises(StrategyError, match="two entrants are named 'easy'"):
         parse_entrants(["easy", "easy"], block)
     with pytest.raises(StrategyError, match="at least 2 entrants"):
         parse_entrants(["easy"], block)

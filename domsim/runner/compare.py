@@ -181,7 +181,7 @@ def compare_manifest(progress: PairProgress) -> dict:
 
 
 def verdict_line(result: CompareResult) -> str:
-    a, b = result.config.entrant_names()
+    a, b = (entrant.name for entrant in result.progress.tourney.entrants)
     sprt, verdict = result.progress.sprt, result.progress.verdict
     if sprt is None:
         return "verdict: none asked for (a fixed number of games; see the interval and LOS)"

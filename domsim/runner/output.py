@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from ..game import PlayedGame
 from ..record import match_result
 from ..rules import Rules
-from .pairings import Entrant, pairing_label
+from .pairings import Entrant, pairing_label, seat_entrants
 from .schedule import Slot
 
 PARTS = "parts"
@@ -43,6 +43,7 @@ def games_schema(rules: Rules) -> pa.Schema:
                ("seating", pa.int64()), ("variant", pa.string()), ("options_hash", pa.string()),
                ("seed", pa.int64())]
     columns += [(f"seat_{s}", pa.string()) for s in seats]
+    columns += [(f"entrant_{s}", pa.string()) for s in seats]
     columns += [("winners", pa.string())]
     columns += [(f"score_{side}", pa.int64()) for side in sides]
     columns += [("hands", pa.int64()), ("blocked_hands", pa.int64()),
@@ -62,6 +63,8 @@ def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
            "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
            "variant": rules.name, "options_hash": rules_hash, "seed": slot.seed}
     row.update({f"seat_{s}": spec for s, spec in enumerate(game.specs)})
+    row.update({f"entrant_{s}": entrants[e].name
+                for s, e in enumerate(seat_entrants(rules, pairing, slot.seating))})
     row["winners"] = ",".join(map(str, result["winners"]))
     row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})
     row.update({

@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from .. import __version__
 from ..rules import Rules
-from ..strategy import StrategyError, load_strategy
+from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .config import TourneyConfig
 from .output import (
     PARTS,
@@ -247,15 +247,23 @@ def entrant_info(entrant: Entrant) -> dict:
 
 
 def strategy_info(spec: str) -> dict:
-    """The spec, where its class comes from, and a sha256 of the file that defines it."""
+    """The spec, where its class comes from, and a sha256 of the file that defines it (of the
+    class's source for one defined in a session without a file, as in a notebook)."""
     factory = load_strategy(spec)
+    info = {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__}
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        return info | {"source": str(source),
+                       "sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
     except (OSError, TypeError) as exc:
-        raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
-    return {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__,
-            "source": str(source), "sha256": digest}
+        if not spec.startswith(SESSION_PREFIX):
+            raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
+    try:
+        text = inspect.getsource(factory.cls)
+    except (OSError, TypeError):
+        return info | {"source": "the session (no source text to hash)", "sha256": None}
+    return info | {"source": "the session (the class's source text)",
+                   "sha256": hashlib.sha256(text.encode()).hexdigest()}
 
 
 def now() -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..game import play
 from .config import TourneyConfig
 from .output import game_row, options_hash
-from .pairings import Entrant, seat_specs
+from .pairings import Entrant, seat_entrants, seat_specs
 from .schedule import Schedule
 
 log = logging.getLogger("domsim.runner")
@@ -47,6 +47,7 @@ def play_batch(batch: Batch) -> BatchResult:
                     keep_hands=config.records)
         rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
         if config.records:
-            records.append(json.dumps({"game_id": game_id, **game.record()}))
+            names = [batch.entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
+            records.append(json.dumps({"game_id": game_id, "entrants": names, **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

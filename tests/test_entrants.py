@@ -8,11 +8,11 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
+from clitools import invoke, one_line_error
 
 from domsim.rules import make_rules
 from domsim.runner.pairings import default_name, parse_entrants, seat_specs, split_name
 from domsim.strategy import StrategyError
-from tests.clitools import invoke, one_line_error
 
 FAST = ["--variant", "classic", "--seed", "3", "--silent"]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, api
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
-from .game import MOVE_TIME_LIMIT, play_game
+from .game import MOVE_TIME_LIMIT
 from .record import RecordError, read_records, verify
-from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
+from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
-from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, compare_lines, run_compare
+from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .runner.config import OUTPUT_FORMATS, ConfigError
 from .runner.local import default_workers
 from .runner.pairings import FORMATS
@@ -25,7 +25,7 @@ from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
 from .runner.tourney import TourneyError
-from .stats import ELO_MODELS, Sprt
+from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
 
@@ -96,19 +96,15 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
 
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
-    specs = list(players_specs) or ["easy"]
-    count = players or (len(specs) if len(specs) > 1 else None)
-    rules = make_rules(variant, count, parse_options(options))
-    if len(specs) == 1:
-        specs *= rules.players
     if record is not None and record.exists():
         raise click.ClickException(f"{record} exists: choose another --record file")
-    game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None)
+    game = api.play(variant, list(players_specs) or ["easy"], seed=seed, players=players,
+                    options=parse_options(options), move_time_limit=move_time_limit or None)
     for line in transcript_lines(game):
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
         if faults["first"] is not None:
-            click.echo(_fault_line(seat, specs[seat], faults))
+            click.echo(_fault_line(seat, game["seats"][seat], faults))
     if record is not None:
         try:
             with record.open("x", encoding="utf-8") as out:
@@ -318,6 +314,10 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--games", "-g", type=click.IntRange(min=1), default=None,
               help="Without --elo0/--elo1: play exactly this many games, no test; with them: "
                    f"the most to play [{COMPARE_LIMIT}].")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="SPRT: the chance of accepting H1 under H0.")
+@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="SPRT: the chance of accepting H0 under H1.")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
               show_default="all cores", help="Worker processes.")
@@ -327,41 +327,41 @@ def stats(run_dir, as_json, samples) -> None:
               help="Rule option, e.g. target=200.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @user_errors
-def compare(a, b, variant, players, elo0, elo1, elo_model, games, seed, workers, out, options,
-            silent) -> None:
+def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
+            out, options, silent) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
-    sequential probability ratio test on the deals (fishtest's GSPRT, alpha = beta = 0.05)
-    accepts H0 (Elo of A = elo0) or H1 (= elo1), then print the verdict, the Elo estimate with
-    its interval, the games it took and the variance duplicate play saved.
+    sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
+    elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
+    it took and the variance duplicate play saved. A and B are [NAME=]SPEC, as tourney's -p.
 
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
     """
-    sprt = _sequential_test(elo0, elo1, elo_model, games)
-    given = {"variant": variant, "players": players, "entrants": (a, b),
-             "games": games or COMPARE_LIMIT, "options": parse_options(options)}
-    if seed is not None:
-        given["seed"] = seed
-    config, out = resolve_config(given, out, False, name="compare")
-    result = run_compare(config, out, sprt, workers=workers, silent=silent,
-                         command=["domsim", *sys.argv[1:]])
-    for line in compare_lines(result):
+    elo0, elo1 = _sprt_bounds(elo0, elo1, games)
+    out = out or Path("results") / f"compare-{datetime.now():%Y%m%d-%H%M%S}"
+    result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                         elo_model=elo_model, sequential=elo0 is not None,
+                         games=games or COMPARE_LIMIT, players=players, seed=seed,
+                         options=parse_options(options), out=out, workers=workers,
+                         progress=not silent, command=["domsim", *sys.argv[1:]])
+    for line in result.lines:
         click.echo(line)
-    if result.stopped:
-        raise click.ClickException(f"{result.stopped} after {result.progress.games} games; what "
-                                   f"finished is in {out}")
+    if result.partial:
+        raise click.ClickException(f"{result.stopped} after {result.manifest['games_completed']} "
+                                   f"games; what finished is in {out}")
 
 
-def _sequential_test(elo0, elo1, model: str, games: int | None) -> Sprt | None:
-    """The test --elo0/--elo1 ask for (both or neither); none for --games alone."""
+def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | None]:
+    """The bounds --elo0/--elo1 ask for (both or neither; the defaults without --games); none
+    (no test) for --games alone."""
     if (elo0 is None) != (elo1 is None):
         raise click.ClickException("give --elo0 and --elo1 together")
     if elo0 is None:
         if games is not None:
-            return None
+            return None, None
         elo0, elo1 = DEFAULT_BOUNDS
     if elo1 <= elo0:
         raise click.ClickException(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
-    return Sprt(elo0, elo1, model=model)
+    return elo0, elo1
 
 
 @main.command()

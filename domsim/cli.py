@@ -214,7 +214,8 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
     hands, 3-4 players rotate seats, teams swap places). Results go to --out: games.parquet (or
-    .csv), summary.csv, manifest.json, run.log and, with --records, records.jsonl.
+    .csv), summary.csv, manifest.json, run.log and, with --records, records.jsonl; docs/SCHEMA.md
+    describes every column.
 
     Example: domsim tourney --variant block --games 10000 -p easy -p medium -p hard
     """

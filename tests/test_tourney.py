@@ -137,8 +137,9 @@ def test_tourney_writes_games_summary_manifest_and_log(tmp_path):
     easy = summary[0]
     assert (easy["pairing"], easy["entrant"], easy["games"]) == ("all", "easy", "12")
     assert int(easy["wins"]) + int(easy["losses"]) + int(easy["shared"]) == 12
-    wins = sum(r["winners"] in ("0",) and r["seat_0"] == "easy"
-               or r["winners"] == "1" and r["seat_1"] == "easy" for r in rows)
+    wins = sum(r["winner_entrants"] == ["easy"] for r in rows)
+    assert all(r["winner_entrants"] == [r[f"entrant_{seat}"] for seat in r["winners"]]
+               for r in rows)
     assert int(easy["wins"]) == wins
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["partial"] is False and manifest["games_completed"] == 12

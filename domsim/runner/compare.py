@@ -25,13 +25,13 @@ from ..analysis import (
     pair_scores,
     side_outcome,
 )
+from ..results import MANIFEST
 from ..stats import Sprt
 from .config import TourneyConfig
 from .console import ProgressBar, run_logging
 from .local import local_executor
 from .output import write_json, write_part
 from .tourney import (
-    MANIFEST,
     Outcome,
     Tourney,
     finish,

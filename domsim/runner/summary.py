@@ -10,7 +10,6 @@ games are consecutive, so only running sums are kept and memory stays flat."""
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,8 +119,7 @@ class Tally:
     def add(self, row: dict) -> None:
         rules, label = self.rules, row["pairing"]
         pairing = self.pairings[label]
-        winners = [int(s) for s in row["winners"].split(",") if s]
-        hand_points = json.loads(row["hand_points"])
+        winners, hand_points = row["winners"], row["hand_points"]
         for e in dict.fromkeys(pairing):
             sides = {side for side in range(rules.sides)
                      if pairing[(side - row["seating"]) % rules.sides] == e}

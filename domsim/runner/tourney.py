@@ -20,6 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .. import __version__
+from ..results import MANIFEST, games_schema
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .config import TourneyConfig
@@ -28,7 +29,6 @@ from .output import (
     assemble,
     clean_parts,
     done_game_ids,
-    games_schema,
     read_rows,
     remove_parts,
     write_atomic,
@@ -40,7 +40,6 @@ from .schedule import Schedule, batches
 from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
-MANIFEST = "manifest.json"
 MAX_BATCH = 100
 
 
@@ -196,17 +195,17 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
     """Write the games table, summary and manifest for whatever is finished; the summary from
     `tally` if it holds every finished game, else from the games read back."""
     out, config = tourney.out, tourney.config
-    assemble(out, tourney.schema, config.output_format, config.records)
-    if tally is None:
-        tally = tourney.tally()
-        for row in read_rows(out):
-            tally.add(row)
-    write_atomic(out / "summary.csv", summary_csv(tally))
     session.update(ended=now(), games_played=outcome.played)
     if outcome.stopped:
         session["stopped"] = outcome.stopped
     manifest.update(ended=session["ended"], games_completed=outcome.done,
                     partial=outcome.partial)
+    assemble(out, tourney.schema, config.output_format, config.records, manifest)
+    if tally is None:
+        tally = tourney.tally()
+        for row in read_rows(out):
+            tally.add(row)
+    write_atomic(out / "summary.csv", summary_csv(tally))
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
         remove_parts(out)

@@ -13,7 +13,7 @@ import random
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,7 @@ from .runner.compare import (
 from .runner.config import TourneyConfig
 from .runner.local import default_workers
 from .runner.session import run_session
+from .runner.tourney import games_for_pairings
 from .stats import Sprt
 from .strategy import Strategy, define_strategy
 
@@ -82,16 +83,21 @@ class Comparison(Results):
 
 
 def tourney(variant: str, entrants: Entrants | None = None, *, games: int = 1000,
-            players: int | None = None, format: str = "round-robin", seed: int | None = None,
+            games_per_pairing: int | None = None, players: int | None = None,
+            format: str = "round-robin", seed: int | None = None,
             duplicate: bool = True, options: Mapping[str, object] | None = None,
             move_time_limit: float = MOVE_TIME_LIMIT, records: bool = False,
             out: str | Path | None = None, workers: int | None = None,
             progress: bool = False) -> Results:
     """Play a tourney (the arguments are `domsim tourney`'s options; entrants default to the
-    built-in levels; seed None: a random one, kept in the manifest) and return its results."""
+    built-in levels; seed None: a random one, kept in the manifest; `games_per_pairing` instead
+    of `games` is rounded up to whole deals) and return its results."""
     config = _config(variant, entrants, games=games, players=players, format=format, seed=seed,
                      duplicate=duplicate, options=options, move_time_limit=move_time_limit,
                      records=records)
+    if games_per_pairing is not None:
+        total, _ = games_for_pairings(config.to_dict(), games_per_pairing)
+        config = replace(config, games=total)
     with _folder(out) as folder:
         run_session(config, folder, resume=False, workers=workers or default_workers(),
                     backend="local", scheduler=None, silent=not progress,

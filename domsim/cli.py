@@ -19,12 +19,13 @@ from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
 from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .runner.config import OUTPUT_FORMATS, ConfigError
+from .runner.console import Standings
 from .runner.local import default_workers
 from .runner.pairings import FORMATS
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
-from .runner.tourney import TourneyError
+from .runner.tourney import TourneyError, games_for_pairings
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
@@ -166,6 +167,14 @@ def replay(file, as_json) -> None:
         click.echo(f"{len(records)} game(s) replayed: every action legal, every result agrees")
 
 
+STANDINGS_GAMES = click.option(
+    "--standings-every", type=click.IntRange(min=0), default=0, metavar="N",
+    help="Show the standings (W-L-S, points, Elo with its interval, strongest first) every N "
+         "games, above the bar and in run.log. 0: never.")
+STANDINGS_SECONDS = click.option(
+    "--standings-seconds", type=click.FloatRange(min=0), default=0, metavar="T",
+    help="Also every T seconds. 0: never.")
+
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)
     "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
@@ -178,6 +187,9 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Total number of games, spread over the pairings.")
+@click.option("--games-per-pairing", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Instead of --games: N games for every pairing, rounded up to whole deals "
+                   "(each deal in every seating).")
 @click.option("--player", "-p", "entrants", multiple=True, metavar="[NAME=]SPEC",
               help="An entrant (repeat; default: the built-in levels); a+b is a team; NAME= "
                    "names it (default: the spec, a file by its stem).")
@@ -206,10 +218,12 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where games are played: local processes or a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@STANDINGS_GAMES
+@STANDINGS_SECONDS
 @click.pass_context
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
-            **settings) -> None:
+            games_per_pairing, standings_every, standings_seconds, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
@@ -225,8 +239,15 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
         given["entrants"] = tuple(given["entrants"])
     if options or target is not None:
         given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+    if games_per_pairing is not None:
+        if "games" in given or "variant" not in given:
+            raise click.ClickException("--games-per-pairing needs --variant and no --games")
+        given["games"], note = games_for_pairings({**given, "seed": 0}, games_per_pairing)
+        if note and not silent:
+            click.echo(note, err=True)
     config, out = resolve_config(given, out, resume)
-    _tourney_session(config, out, resume, workers, backend, scheduler, silent)
+    _tourney_session(config, out, resume, workers, backend, scheduler, silent,
+                     Standings(standings_every, standings_seconds, silent))
 
 
 @main.command()
@@ -242,8 +263,11 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.option("--backend", type=click.Choice(BACKENDS), default=None,
               help="Instead of the file's backend (default local).")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@STANDINGS_GAMES
+@STANDINGS_SECONDS
 @user_errors
-def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler) -> None:
+def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler, standings_every,
+        standings_seconds) -> None:
     """Run the tourney a SCENARIO file (TOML) describes, as `domsim tourney` would.
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
@@ -259,14 +283,17 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler)
     backend = backend or loaded.backend or "local"
     scheduler = scheduler or (loaded.scheduler if backend == "dask" else None)
     _tourney_session(config, out, resume, workers or loaded.workers or default_workers(),
-                     backend, scheduler, silent)
+                     backend, scheduler, silent,
+                     Standings(standings_every, standings_seconds, silent))
 
 
-def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -> None:
+def _tourney_session(config, out, resume, workers, backend, scheduler, silent,
+                     standings: Standings) -> None:
     """Run, print the summary table, and say how to resume a run that stopped early."""
     command = ["domsim", *sys.argv[1:]]
     outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
-                                   scheduler=scheduler, silent=silent, command=command)
+                          scheduler=scheduler, silent=silent, command=command,
+                          standings=standings)
     for line in summary_table(out / "summary.csv"):
         click.echo(line)
     if outcome.partial:

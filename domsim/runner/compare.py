@@ -28,7 +28,7 @@ from ..analysis import (
 from ..results import MANIFEST
 from ..stats import Sprt
 from .config import TourneyConfig
-from .console import ProgressBar, run_logging
+from .console import ProgressBar, log_header, run_logging
 from .local import local_executor
 from .output import write_json, write_part
 from .tourney import (
@@ -125,6 +125,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
     write_json(out / MANIFEST, {**manifest, "partial": True})
 
     with run_logging(out / "run.log", silent):
+        log_header(command, config.seed, list(config.entrants))
         bar = ProgressBar(config.games, 0, silent)
 
         def keep(result: BatchResult) -> None:

@@ -79,6 +79,18 @@ class Tourney:
                      tuple(game_ids))
 
 
+def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | None]:
+    """The total games that give every pairing `per_pairing` games rounded up to whole deals
+    (each in every seating), and a note saying what was rounded (None: nothing)."""
+    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
+    seatings = tourney.schedule.seatings_per_deal
+    rounded = -(-per_pairing // seatings) * seatings
+    note = None if rounded == per_pairing else (
+        f"{per_pairing} games per pairing rounded up to {rounded}: whole deals, each in "
+        f"{seatings} seatings")
+    return rounded * len(tourney.pairings), note
+
+
 @dataclass
 class Outcome:
     """How a session ended: games done of the total, and why it stopped early if it did."""
@@ -153,7 +165,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     stopped = None
     try:
-        stream(executor_factory, (tourney.batch(ids) for ids in batches(missing, size)),
+        stream(executor_factory,
+               (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
                2 * workers + 2, keep)
     except KeyboardInterrupt:
         stopped = "interrupted"

@@ -127,13 +127,27 @@ def _fault_line(seat: int, spec: str, faults: dict) -> str:
 def strategies(paths) -> None:
     """List every strategy domsim can find, with where it comes from and what it does: the
     registered ones (built-in levels and installed packages), the shipped examples, and the .py
-    files in PATHS (files or folders). Any listed SPEC works as `-p SPEC`.
+    files in PATHS (files or folders), with their parameters (type and default). Any listed
+    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`.
 
     Example: domsim strategies my_bots/
     """
     for info in strategy_catalog(paths):
         click.echo(f"{info.spec:<40} {info.description}")
         click.echo(f"{'':<40} from {info.origin}")
+        for line in _item_lines(("parameters:", *info.parameters) if info.parameters else (), 78):
+            click.echo(f"{'':<40} {line}")
+
+
+def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
+    """Items joined by ", " into lines of at most `width` characters, never splitting one."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += (" " if lines[-1].endswith(":") else ", ") + item
+        else:
+            lines.append(item)
+    return lines
 
 
 @main.command()

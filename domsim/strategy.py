@@ -345,6 +345,19 @@ class StrategyInfo:
     spec: str
     origin: str
     description: str
+    parameters: tuple[str, ...] = ()  # "name: type = default", as `?name=value` takes them
+
+
+def parameter_list(cls: type[Strategy]) -> tuple[str, ...]:
+    """The spec parameters of a strategy class, each as `name: type = default`."""
+    defaults = {param.name: param.default for param in inspect.signature(cls).parameters.values()}
+    out = []
+    for name, kind in _accepted_parameters(cls).items():
+        kind_name = getattr(kind, "__name__", str(kind))
+        default = defaults[name]
+        out.append(f"{name}: {kind_name}" if default is inspect.Parameter.empty
+                   else f"{name}: {kind_name} = {default!r}")
+    return tuple(out)
 
 
 def strategy_catalog(paths: Iterable[Path] = ()) -> list[StrategyInfo]:
@@ -370,7 +383,8 @@ def _info(spec: str, origin: str | None = None) -> StrategyInfo:
         factory = load_strategy(spec)
     except StrategyError as exc:
         return StrategyInfo(spec, origin or "entry point", f"error: {exc}")
-    return StrategyInfo(spec, origin or factory.origin, factory.description)
+    return StrategyInfo(spec, origin or factory.origin, factory.description,
+                        parameter_list(factory.cls))
 
 
 def _module_infos(where: str, load: Callable[[], ModuleType], origin: str) -> list[StrategyInfo]:

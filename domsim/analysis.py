@@ -360,6 +360,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "seatings_per_deal": run.seatings_per_deal,
         "seed": manifest.get("seed", run.config.seed),
         "entrants": run.names,
+        "calibration": manifest.get("purpose") == "calibration",
         "ratings": rating,
         "ladder": ladder(rating),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
@@ -378,7 +379,11 @@ def statistics_lines(stats: dict) -> list[str]:
              f"{stats['seatings_per_deal']} seating(s) per deal", "",
              f"Ratings (Elo, {stats['ratings']['anchor']} = 0; 95% bootstrap interval over "
              f"{stats['ratings']['samples']} resamplings of whole deals)"]
-    for line in stats["ratings"]["entrants"]:
+    ranked = stats["ratings"]["entrants"]
+    if not stats["calibration"]:  # a ladder is read in entrant order, standings by strength
+        ranked = sorted(ranked, key=lambda line: -line["elo"])
+        lines[-1] += ", strongest first"
+    for line in ranked:
         lines.append(f"  {line['name']:<24} {line['elo']:>7.0f}  "
                      f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
     for line in stats["ratings"]["sides"][1:]:
@@ -391,8 +396,9 @@ def statistics_lines(stats: dict) -> list[str]:
     for a in names:
         cells = "".join(f"{stats['ratings']['p_better'][a][b]:>{width}.1%}" for b in names)
         lines.append(f"  {a:<{width}}{cells}")
-    lines += ["", ladder_line(stats["ladder"]), "", "Head to head (a vs b; units: deals over "
-              "all their seatings)"]
+    if stats["calibration"]:
+        lines += ["", ladder_line(stats["ladder"])]
+    lines += ["", "Head to head (a vs b; units: deals over all their seatings)"]
     for pair in stats["pairs"]:
         lines += pair_lines(pair)
     lines += ["", "Points margin per game and per hand (95% interval over deals)"]

@@ -328,7 +328,8 @@ SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, sh
 @user_errors
 def stats(run_dir, as_json, samples) -> None:
     """Print the statistics of a finished or partial run: joint ratings with bootstrap intervals
-    and the probability each entrant is stronger than each other, the ladder verdict, and per
+    (strongest first; a calibration run's in entrant order, with the ladder verdict) and the
+    probability each entrant is stronger than each other, and per
     pair of entrants the win rate, Elo, normalized Elo and LOS over duplicate deals with the
     deal outcomes and the variance saved by duplicate play.
 
@@ -439,7 +440,7 @@ def calibrate(variants, every, players, games, levels, seed, workers, out, sampl
 
     def run(config, folder):
         return run_session(config, folder, resume=False, workers=workers, backend="local",
-                           scheduler=None, silent=silent, command=command)
+                           scheduler=None, silent=silent, command=command, purpose="calibration")
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
                                        players=players, levels=levels, run=run)

@@ -4,6 +4,7 @@ the run.log header, and games per pairing rounded to whole deals."""
 from __future__ import annotations
 
 import csv
+import json
 import math
 
 from clitools import invoke
@@ -71,3 +72,19 @@ def test_games_per_pairing_round_up_to_whole_deals_and_say_so(tmp_path):
     assert "3 games per pairing rounded up to 4: whole deals, each in 2 seatings" in loud.stderr
     clash = invoke(*FAST, "--games-per-pairing", "3", "--games", "9", "--out", str(tmp_path / "x"))
     assert clash.exit_code == 1 and "no --games" in clash.stderr
+
+
+def test_stats_gives_the_ladder_verdict_to_calibration_runs_only(tmp_path):
+    plain = write_run(tmp_path / "plain")
+    text = invoke("stats", str(plain), "--samples", "20").stdout
+    assert not any(line.startswith("ladder") for line in text.splitlines())
+    assert "strongest first" in text
+    ranked = text[text.index("strongest first"):].splitlines()[1:4]
+    assert [line.split()[0] for line in ranked] == ["hard", "medium", "easy"]
+    calibration = write_run(tmp_path / "calibration")
+    manifest = json.loads((calibration / "manifest.json").read_text())
+    (calibration / "manifest.json").write_text(json.dumps({**manifest, "purpose": "calibration"}))
+    text = invoke("stats", str(calibration), "--samples", "20").stdout
+    assert "ladder strictly increasing in entrant order" in text
+    ranked = text[text.index("whole deals)"):].splitlines()[1:4]
+    assert [line.split()[0] for line in ranked] == ["easy", "medium", "hard"]

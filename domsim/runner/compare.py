@@ -119,7 +119,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
     tourney = open_tourney(config, out, resume=False)
     progress = PairProgress(tourney, sprt)
     tally = tourney.tally()
-    manifest = new_manifest(tourney, out, command)
+    manifest = new_manifest(tourney, out, command, "compare")
     session = {"command": command, "workers": workers, "backend": "local", "started": now()}
     manifest["sessions"] = [session]
     write_json(out / MANIFEST, {**manifest, "partial": True})

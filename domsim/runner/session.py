@@ -46,7 +46,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
 
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
                 scheduler: str | None, silent: bool, command: list[str],
-                standings: Standings | None = None) -> Outcome:
+                standings: Standings | None = None, purpose: str = "tourney") -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due."""
     if backend == "dask" and not scheduler:
@@ -68,7 +68,7 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
             bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
-                                   command=command, progress=bar)
+                                   command=command, purpose=purpose, progress=bar)
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

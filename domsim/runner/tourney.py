@@ -139,7 +139,7 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
-                backend: str, command: list[str],
+                backend: str, command: list[str], purpose: str = "tourney",
                 progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
     session is interrupted or a worker dies: then the manifest says partial)."""
@@ -148,7 +148,7 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = new_manifest(tourney, out, command) if not done else read_manifest(out)
+    manifest = new_manifest(tourney, out, command, purpose) if not done else read_manifest(out)
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
@@ -233,10 +233,12 @@ def summary_csv(tally: Tally) -> str:
     return text.getvalue()
 
 
-def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
+def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) -> dict:
+    """`purpose`: tourney, compare or calibration (whose entrants form a ladder, weakest first)."""
     config, rules = tourney.config, tourney.rules
     per_pairing = tourney.schedule.games_per_pairing()
     return {
+        "purpose": purpose,
         "domsim_version": __version__,
         "python": platform.python_version(),
         "command": command,

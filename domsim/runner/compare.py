@@ -20,7 +20,6 @@ import numpy as np
 from ..analysis import (
     HeadToHead,
     head_to_head_of,
-    pair_lines,
     pair_reference,
     pair_scores,
     side_outcome,
@@ -99,6 +98,12 @@ class PairProgress:
             self.verdict = self.sprt.verdict(self.llr)
         return self.verdict is not None
 
+    def llr_note(self) -> str:
+        """The test's state for the progress bar, whose total is the most it may play."""
+        if self.sprt is None or self.llr is None:
+            return ""
+        return f", LLR {self.llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"
+
     def statistics(self) -> HeadToHead:
         names = [entrant.name for entrant in self.tourney.entrants]
         return head_to_head_of(names[0], names[1], self.scores, self.units, self.ref)
@@ -139,8 +144,9 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                     break
             write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
                        result.records[:kept])
-            bar(kept, tally)
+            bar(kept, tally, progress.llr_note())
             if progress.verdict:
+                bar.finish_early()
                 raise Decided
 
         stopped = None
@@ -213,6 +219,36 @@ def compare_lines(result: CompareResult) -> list[str]:
                      f"[{sprt.lower:.2f}, {sprt.upper:.2f}]")
     lines.append(verdict_line(result))
     lines.append(f"games: {progress.games} ({pair.estimate.units} complete deals)")
-    lines += [line.strip() for line in pair_lines(pair.to_dict())]
+    lines += final_block(pair, progress)
     lines.append(f"results: {result.out}")
     return lines
+
+
+def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
+    """fastchess's pentanomial: deals by their score in quarters (0, 1/4, ... 1; with 2
+    seatings a pair's points 0, 0.5, ... 2), a score between quarters rounded to the nearest."""
+    bins = [0] * 5
+    for score, count in outcomes:
+        bins[round(score * 4)] += count
+    return bins
+
+
+def final_block(pair: HeadToHead, progress: PairProgress) -> list[str]:
+    """The result in fastchess's words (a draw: a shared win; the units are deals)."""
+    estimate, sprt = pair.estimate, progress.sprt
+    points = pair.wins + sum(s for s in progress.scores if 0 < s < 1)
+    rule = "-" * 50
+    lines = [rule, f"Results of {pair.a} vs {pair.b} (a draw: a shared win; pairs: deals in "
+                   f"{progress.per_unit} seatings):",
+             f"Elo: {estimate.elo:.2f} +/- {(estimate.elo_high - estimate.elo_low) / 2:.2f}, "
+             f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}",
+             f"LOS: {estimate.los:.2%}, variance of a deal vs independent games: "
+             f"{pair.saving.ratio:.2f}",
+             f"Games: {pair.games}, Wins: {pair.wins}, Losses: {pair.losses}, Draws: "
+             f"{pair.shared}, Points: {points:g} ({pair.win_rate:.2%})",
+             f"Ptnml(0-2): [{', '.join(map(str, ptnml(pair.outcomes)))}]"]
+    if sprt is not None:
+        llr = "-" if progress.llr is None else f"{progress.llr:.2f}"
+        lines.append(f"LLR: {llr} ({sprt.lower:.2f}, {sprt.upper:.2f}) "
+                     f"[{sprt.elo0:.2f}, {sprt.elo1:.2f}]")
+    return [*lines, rule]

@@ -98,15 +98,21 @@ class ProgressBar:
         self.total, self.done = total, done
         self.standings = standings or Standings()
 
-    def __call__(self, games: int, tally: Tally) -> None:
+    def __call__(self, games: int, tally: Tally, note: str = "") -> None:
+        """Count `games` more; `note` follows the leader on the bar."""
         self.bar.update(games)
         self.done += games
         leader = tally.leader()
         if leader:
-            self.bar.set_postfix_str(f"leader {leader[0]} {leader[1]:.1%}", refresh=False)
+            self.bar.set_postfix_str(f"leader {leader[0]} {leader[1]:.1%}{note}", refresh=False)
         if self.standings.due(self.done):
             self.standings.show(tally.standings(self.done, self.total))
             self.standings.last_games, self.standings.last_time = self.done, time.monotonic()
+
+    def finish_early(self) -> None:
+        """The run stopped before the total by design (a sequential test decided): end full."""
+        self.bar.total = self.bar.n
+        self.bar.refresh()
 
     def close(self) -> None:
         self.bar.close()

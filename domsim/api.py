@@ -30,7 +30,7 @@ from .runner.compare import (
 from .runner.config import TourneyConfig
 from .runner.local import default_workers
 from .runner.session import run_session
-from .runner.tourney import games_for_pairings
+from .runner.tourney import every_deal_once, games_for_pairings
 from .stats import Sprt
 from .strategy import Strategy, define_strategy
 
@@ -82,8 +82,9 @@ class Comparison(Results):
     lines: tuple[str, ...] = ()
 
 
-def tourney(variant: str, entrants: Entrants | None = None, *, games: int = 1000,
-            games_per_pairing: int | None = None, players: int | None = None,
+def tourney(variant: str, entrants: Entrants | None = None, *, games: int | None = None,
+            games_per_pairing: int | None = None, deals: str | Path | None = None,
+            deals_order: str = "in-order", players: int | None = None,
             format: str = "round-robin", seed: int | None = None,
             duplicate: bool = True, options: Mapping[str, object] | None = None,
             move_time_limit: float = MOVE_TIME_LIMIT, records: bool = False,
@@ -91,13 +92,17 @@ def tourney(variant: str, entrants: Entrants | None = None, *, games: int = 1000
             progress: bool = False) -> Results:
     """Play a tourney (the arguments are `domsim tourney`'s options; entrants default to the
     built-in levels; seed None: a random one, kept in the manifest; `games_per_pairing` instead
-    of `games` is rounded up to whole deals) and return its results."""
-    config = _config(variant, entrants, games=games, players=players, format=format, seed=seed,
-                     duplicate=duplicate, options=options, move_time_limit=move_time_limit,
-                     records=records)
+    of `games` is rounded up to whole deals; `deals`, a deals file, fixes the first hands, each
+    played once in every seating unless `games` says otherwise; `games` defaults to 1000) and
+    return its results."""
+    config = _config(variant, entrants, games=games or 1000, players=players, format=format,
+                     seed=seed, duplicate=duplicate, options=options,
+                     move_time_limit=move_time_limit, records=records,
+                     deals=None if deals is None else str(deals), deals_order=deals_order)
     if games_per_pairing is not None:
-        total, _ = games_for_pairings(config.to_dict(), games_per_pairing)
-        config = replace(config, games=total)
+        config = replace(config, games=games_for_pairings(config.to_dict(), games_per_pairing)[0])
+    elif deals is not None and games is None:
+        config = replace(config, games=every_deal_once(config.to_dict()))
     with _folder(out) as folder:
         run_session(config, folder, resume=False, workers=workers or default_workers(),
                     backend="local", scheduler=None, silent=not progress,

@@ -13,6 +13,7 @@ import click
 
 from . import __version__, api
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from .deals import ORDERS, deal_line, run_deals
 from .game import MOVE_TIME_LIMIT
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
@@ -25,7 +26,7 @@ from .runner.pairings import FORMATS
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
-from .runner.tourney import TourneyError, games_for_pairings
+from .runner.tourney import TourneyError, every_deal_once, games_for_pairings
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
@@ -192,7 +193,8 @@ STANDINGS_SECONDS = click.option(
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)
     "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
-    "move_time_limit": "move_time_limit", "records": "records",
+    "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
+    "deals_order": "deals_order",
 }
 
 
@@ -227,6 +229,11 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
+@click.option("--deals", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Play these first-hand deals (a records file, or `domsim "
+              "deals`' output), every deal in every seating; without --games each once.")
+@click.option("--deals-order", type=click.Choice(ORDERS), default="in-order", show_default=True,
+              help="The deals in file order, or shuffled from the seed (each round afresh).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
@@ -253,6 +260,8 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
         given["entrants"] = tuple(given["entrants"])
     if options or target is not None:
         given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+    if "deals" in given and "games" not in given and games_per_pairing is None and not resume:
+        given["games"] = every_deal_once({**given, "seed": 0})
     if games_per_pairing is not None:
         if "games" in given or "variant" not in given:
             raise click.ClickException("--games-per-pairing needs --variant and no --games")
@@ -315,6 +324,30 @@ def _tourney_session(config, out, resume, workers, backend, scheduler, silent,
         raise click.ClickException(
             f"{reason} after {outcome.done} of {outcome.total} games; {resume_hint(out)}")
     click.echo(f"{outcome.total} games written to {out}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@user_errors
+def deals(run_dir, file) -> None:
+    """Write the first-hand deal of every deal a run played to FILE (JSON Lines, one deal a
+    line, in deal order), for `domsim tourney --deals FILE`: another run, or another tool, then
+    plays the same deals. An existing FILE is refused.
+
+    Example: domsim deals results/block-20261129-101500 block.deals.jsonl
+    """
+    if file.exists():
+        raise click.ClickException(f"{file} exists: choose another file")
+    run = load_run(run_dir)
+    lines = [deal_line(run.rules, deal, deal_id=deal_id, seed=seed)
+             for deal_id, seed, deal in run_deals(run.rules, run.config, run.table)]
+    try:
+        with file.open("x", encoding="utf-8") as out:
+            out.write("".join(line + "\n" for line in lines))
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {file}: {exc.strerror}") from None
+    click.echo(f"{len(lines)} deals written to {file}")
 
 
 SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, show_default=True,

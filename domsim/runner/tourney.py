@@ -20,6 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .. import __version__
+from ..deals import Deal, deal_index, read_deals
 from ..results import MANIFEST, games_schema
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
@@ -58,6 +59,7 @@ class Tourney:
     schedule: Schedule = field(init=False)
     rules: Rules = field(init=False)
     schema: pa.Schema = field(init=False)
+    deals: list[Deal] = field(init=False)
 
     def __post_init__(self) -> None:
         self.config.check()
@@ -70,13 +72,25 @@ class Tourney:
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
         self.schema = games_schema(rules)
+        self.deals = read_deals(self.config.deals, rules) if self.config.deals else []
 
     def tally(self) -> Tally:
         return Tally(self.rules, self.entrants, self.pairings)
 
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
-                     tuple(game_ids))
+                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals))
+
+    def fixed_deal(self, game_id: int) -> Deal:
+        deal_id = self.schedule.slot(game_id).deal_id
+        return self.deals[deal_index(deal_id, len(self.deals), self.config.deals_order,
+                                     self.config.seed)]
+
+
+def every_deal_once(settings: dict) -> int:
+    """The games that play every fixed deal once in every seating of every pairing."""
+    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
+    return len(tourney.deals) * tourney.schedule.seatings_per_deal * len(tourney.pairings)
 
 
 def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | None]:
@@ -253,7 +267,13 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) 
                      for p, n in zip(tourney.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
         "started": now(),
-    }
+    } | ({"deals": deals_info(config, len(tourney.deals))} if config.deals else {})
+
+
+def deals_info(config: TourneyConfig, count: int) -> dict:
+    path = Path(config.deals)
+    return {"file": str(path.resolve()), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "count": count, "order": config.deals_order}
 
 
 def entrant_info(entrant: Entrant) -> dict:

@@ -97,8 +97,12 @@ class TourneyConfig:
         check_settings(self.to_dict(), SETTINGS)
 
     def to_dict(self) -> dict:
+        """The settings as plain values; a run on seeded deals leaves the deals settings out,
+        so its manifest reads as those of runs made before fixed deals."""
         out = asdict(self)
         out["entrants"] = list(self.entrants)
+        if self.deals is None:
+            del out["deals"], out["deals_order"]
         return out
 
     @classmethod

@@ -260,8 +260,7 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
         given["entrants"] = tuple(given["entrants"])
     if options or target is not None:
         given["options"] = parse_options(options) | ({} if target is None else {"target": target})
-    if "deals" in given and "games" not in given and games_per_pairing is None and not resume:
-        given["games"] = every_deal_once({**given, "seed": 0})
+    _every_deal_once_by_default(given, resume or games_per_pairing is not None)
     if games_per_pairing is not None:
         if "games" in given or "variant" not in given:
             raise click.ClickException("--games-per-pairing needs --variant and no --games")
@@ -302,12 +301,19 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
     loaded = load_scenario(scenario)
     given = loaded.settings | {key: value for key, value in (("games", games), ("seed", seed))
                                if value is not None}
+    _every_deal_once_by_default(given, resume)
     config, out = resolve_config(given, out or loaded.out, resume, name=scenario.stem)
     backend = backend or loaded.backend or "local"
     scheduler = scheduler or (loaded.scheduler if backend == "dask" else None)
     _tourney_session(config, out, resume, workers or loaded.workers or default_workers(),
                      backend, scheduler, silent,
                      Standings(standings_every, standings_seconds, silent))
+
+
+def _every_deal_once_by_default(given: dict, other_count: bool) -> None:
+    """With fixed deals and no count of games, every deal is played once in every seating."""
+    if "deals" in given and "games" not in given and not other_count:
+        given["games"] = every_deal_once({**given, "seed": 0})
 
 
 def _tourney_session(config, out, resume, workers, backend, scheduler, silent,

@@ -85,3 +85,16 @@ def test_a_deals_file_that_does_not_fit_is_a_one_line_error(tmp_path):
         one_line_error(invoke(*BLOCK, "-p", "easy", "-p", "hard", "--deals", str(path),
                               "--out", str(out)), message)
         assert not out.exists()
+
+
+def test_a_scenario_with_deals_and_no_games_plays_every_deal_once(tmp_path):
+    _, deals = exported(tmp_path)
+    scenario = tmp_path / "fixed.toml"
+    scenario.write_text(f'variant = "block"\nentrants = ["easy", "hard"]\nseed = 1\n'
+                        f'deals = "{deals}"\ndeals_order = "shuffled"\nrecords = true\n')
+    out = tmp_path / "run"
+    assert invoke("run", str(scenario), "-j", "1", "--silent", "--out", str(out)).exit_code == 0
+    played = first_hands(out)
+    given = [json.loads(line)["hands"][0]["deal"] for line in deals.read_text().splitlines()]
+    assert len(played) == 8 and sorted(map(json.dumps, played[::2])) == sorted(
+        map(json.dumps, given))

@@ -88,3 +88,14 @@ def test_stats_gives_the_ladder_verdict_to_calibration_runs_only(tmp_path):
     assert "ladder strictly increasing in entrant order" in text
     ranked = text[text.index("whole deals)"):].splitlines()[1:4]
     assert [line.split()[0] for line in ranked] == ["easy", "medium", "hard"]
+
+
+def test_a_resumed_run_stands_on_all_its_games(tmp_path):
+    from handrun import GAMES
+
+    out = write_run(tmp_path / "run", GAMES[:8], output_format="parts")
+    result = invoke("tourney", "--out", str(out), "--resume", "-j", "1",
+                    "--standings-every", "1")
+    assert result.exit_code == 0, result.output
+    block = result.stderr[result.stderr.index("Standings after 9 of 12"):].splitlines()[2:5]
+    assert sum(int(line.split()[2]) for line in block) == 2 * 9

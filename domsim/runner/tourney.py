@@ -167,6 +167,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
     tally = tourney.tally()
+    for row in read_rows(out) if done else ():  # the standings count the earlier sessions too
+        tally.add(row)
     played = 0
 
     def keep(result: BatchResult) -> None:

@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
-from .game import MOVE_TIME_LIMIT, play_game
-from .rules import make_rules
-from .runner.compare import (
+from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
     CompareResult,
     compare_lines,
     run_compare,
 )
+from .game import MOVE_TIME_LIMIT, play_game
+from .rules import make_rules
 from .runner.config import TourneyConfig
 from .runner.local import default_workers
 from .runner.session import run_session

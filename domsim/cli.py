@@ -13,12 +13,12 @@ import click
 
 from . import __version__, api
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .deals import ORDERS, deal_line, run_deals
 from .game import MOVE_TIME_LIMIT
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
-from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .runner.config import OUTPUT_FORMATS, ConfigError
 from .runner.console import Standings
 from .runner.local import default_workers

@@ -9,7 +9,7 @@ import re
 
 from clitools import invoke
 
-from domsim.runner.compare import ptnml
+from domsim.compare import ptnml
 
 
 def test_ptnml_counts_deals_by_their_score_in_quarters():

@@ -4,6 +4,7 @@ schema page that names every column."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -75,3 +76,33 @@ def test_the_schema_page_documents_every_column(variant, players):
     for name in COLUMNS:
         assert f"| `{name}` |" in page, name
     assert "docs/SCHEMA.md" in (SCHEMA_PAGE.parent.parent / "README.md").read_text()
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The domsim modules a source file imports, resolved to absolute names."""
+    package = "domsim." + ".".join(path.relative_to(DOMSIM).parent.parts)
+    package = package.rstrip(".")
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            names.add(f"{base}.{node.module}" if node.level and node.module else
+                      base if node.level else node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name and name.startswith("domsim")}
+
+
+DOMSIM = Path(__file__).parent.parent / "domsim"
+
+
+def test_data_flows_one_way_runner_writes_analysis_reads_both_share_the_format():
+    """The runner never imports the analysis (nor what sits on both); the format module
+    imports neither."""
+    for path in (DOMSIM / "runner").glob("*.py"):
+        assert not {m for m in imported_modules(path)
+                    if m.startswith(("domsim.analysis", "domsim.compare", "domsim.api"))}, path
+    assert not {m for m in imported_modules(DOMSIM / "results.py")
+                if m.startswith(("domsim.runner", "domsim.analysis"))}
+    assert "domsim.results" in imported_modules(DOMSIM / "analysis.py")
+    assert "domsim.results" in imported_modules(DOMSIM / "runner" / "output.py")

@@ -1,4 +1,5 @@
-"""`domsim compare`: two strategies on duplicate deals until a sequential test decides.
+"""`domsim compare`: two strategies on duplicate deals until a sequential test decides. It sits
+on top of the runner (which plays and writes) and the analysis (which reads), not inside either.
 
 The games are a tourney's (one pairing, every deal in every seating, the same seeds, batches and
 result files); the difference is when it stops. Results reach the parent in game-id order, so
@@ -17,20 +18,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis import (
+from .analysis import (
     HeadToHead,
     head_to_head_of,
     pair_reference,
     pair_scores,
     side_outcome,
 )
-from ..results import MANIFEST
-from ..stats import Sprt
-from .config import TourneyConfig
-from .console import ProgressBar, log_header, run_logging
-from .local import local_executor
-from .output import write_json, write_part
-from .tourney import (
+from .results import MANIFEST
+from .runner.config import TourneyConfig
+from .runner.console import ProgressBar, log_header, run_logging
+from .runner.local import local_executor
+from .runner.output import write_json, write_part
+from .runner.tourney import (
     Outcome,
     Tourney,
     finish,
@@ -39,7 +39,8 @@ from .tourney import (
     open_tourney,
     stream,
 )
-from .worker import Batch, BatchResult
+from .runner.worker import Batch, BatchResult
+from .stats import Sprt
 
 DEALS_PER_BATCH = 10
 COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays

@@ -33,6 +33,7 @@ from .stats import (
     variance_saving,
     wilson_interval,
 )
+from .strategy import one_line
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
@@ -79,7 +80,12 @@ def load_run(path: Path) -> Run:
     rules = config.rules()
     entrants = parse_entrants(config.entrant_names(), rules)
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_games(path, games_schema(rules))
+    try:
+        table = read_games(path, games_schema(rules))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise RunError(f"cannot read the games in {path} as this domsim's games table "
+                       f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
+                       "version is read by that version") from None
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
     return Run(path, manifest, config, rules, entrants, pairings, table)

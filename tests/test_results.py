@@ -106,3 +106,16 @@ def test_data_flows_one_way_runner_writes_analysis_reads_both_share_the_format()
                 if m.startswith(("domsim.runner", "domsim.analysis"))}
     assert "domsim.results" in imported_modules(DOMSIM / "analysis.py")
     assert "domsim.results" in imported_modules(DOMSIM / "runner" / "output.py")
+
+
+def test_a_games_table_of_another_format_is_a_one_line_error(tmp_path):
+    from handrun import write_run
+
+    run = write_run(tmp_path / "old")
+    table = pq.read_table(run / "games.parquet")
+    winners = pa.array([",".join(map(str, w)) for w in table.column("winners").to_pylist()])
+    old = table.set_column(table.schema.get_field_index("winners"), "winners", winners)
+    pq.write_table(old, run / "games.parquet")  # as domsim wrote it before typed columns
+    result = invoke("stats", str(run))
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert "cannot read the games in" in result.stderr

@@ -98,3 +98,13 @@ def test_a_scenario_with_deals_and_no_games_plays_every_deal_once(tmp_path):
     given = [json.loads(line)["hands"][0]["deal"] for line in deals.read_text().splitlines()]
     assert len(played) == 8 and sorted(map(json.dumps, played[::2])) == sorted(
         map(json.dumps, given))
+
+
+def test_resuming_on_a_changed_deals_file_is_refused(tmp_path):
+    _, deals = exported(tmp_path)
+    out = tmp_path / "run"
+    assert invoke(*BLOCK, "-p", "easy", "-p", "hard", "--deals", str(deals), "--seed", "1",
+                  "--out", str(out)).exit_code == 0
+    deals.write_text("".join(deals.read_text().splitlines(keepends=True)[:2]))
+    one_line_error(invoke("tourney", "--out", str(out), "--resume", "--silent"),
+                   "changed since the run")

@@ -122,10 +122,14 @@ class Outcome:
 def open_tourney(config: TourneyConfig, out: Path, resume: bool) -> Tourney:
     """Check the folder (new, or a resumable run with the same settings) and create it."""
     if resume:
-        saved = TourneyConfig.from_dict(read_manifest(out)["config"])
+        manifest = read_manifest(out)
+        saved = TourneyConfig.from_dict(manifest["config"])
         if saved != config:
             raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
                                f"{describe_difference(saved, config)}")
+        if config.deals and deals_info(config, 0)["sha256"] != manifest["deals"]["sha256"]:
+            raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
+                               "restore it, or start a new run")
     elif out.exists():
         raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
                            "finish the run in it")

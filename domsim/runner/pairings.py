@@ -79,8 +79,9 @@ def parse_entrants(texts: list[str] | tuple[str, ...], rules: Rules) -> list[Ent
     names = [entrant.name for entrant in entrants]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise StrategyError(f"two entrants are named {repeated[0]!r}: name each one, e.g. "
-                            f"-p {repeated[0]}2={entrants[names.index(repeated[0])].members[0]}")
+        spec = "+".join(entrants[names.index(repeated[0])].members)
+        raise StrategyError(f"two entrants are named {repeated[0]!r}: name them apart with "
+                            f"NAME=SPEC, e.g. {repeated[0]}2={spec}")
     return entrants
 
 

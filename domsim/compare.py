@@ -152,7 +152,8 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
 
         stopped = None
         try:
-            stream(lambda: local_executor(workers), compare_batches(tourney, progress.per_unit),
+            stream(lambda: local_executor(workers),
+                   compare_batches(tourney, progress.per_unit, singles=workers),
                    2 * workers + 2, keep)
         except Decided:
             pass
@@ -169,12 +170,14 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
     return CompareResult(out, config, progress, stopped)
 
 
-def compare_batches(tourney: Tourney, per_unit: int) -> Iterator[Batch]:
-    """Batches of whole deals in game-id order, made as the stream asks for them."""
-    size = per_unit * DEALS_PER_BATCH
-    games = tourney.config.games
-    for first in range(0, games, size):
+def compare_batches(tourney: Tourney, per_unit: int, singles: int = 0) -> Iterator[Batch]:
+    """Batches of whole deals in game-id order, made as the stream asks for them; the first
+    `singles` hold one deal each, so the progress bar has a rate from the first deal on."""
+    games, first, made = tourney.config.games, 0, 0
+    while first < games:
+        size = per_unit * (1 if made < singles else DEALS_PER_BATCH)
         yield tourney.batch(list(range(first, min(first + size, games))))
+        first, made = first + size, made + 1
 
 
 def compare_manifest(progress: PairProgress) -> dict:

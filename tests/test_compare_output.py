@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 from clitools import invoke
 
-from domsim.compare import ptnml
+from domsim.compare import compare_batches, ptnml
+from domsim.runner.config import TourneyConfig
+from domsim.runner.tourney import Tourney
 
 
 def test_ptnml_counts_deals_by_their_score_in_quarters():
@@ -35,3 +38,9 @@ def test_the_final_block_adds_up_and_the_bounds_follow_alpha_and_beta(tmp_path):
     assert float(llr.group(1)) >= upper and "H1 accepted" in text
     assert re.search(r"Elo: [-\d.]+ \+/- [\d.]+, nElo: [-\d.]+ \+/- [\d.]+", text)
     assert "LOS: " in text
+
+
+def test_compare_batches_start_with_single_deals_then_ten():
+    tourney = Tourney(TourneyConfig("classic", games=30, entrants=("easy", "medium")), Path())
+    sizes = [len(batch.game_ids) for batch in compare_batches(tourney, 2, singles=2)]
+    assert sizes == [2, 2, 20, 6]

@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from clitools import invoke
+from handrun import write_run
 
 from domsim.results import MANIFEST_KEY, games_schema, read_games
 from domsim.rules import make_rules
@@ -109,8 +110,6 @@ def test_data_flows_one_way_runner_writes_analysis_reads_both_share_the_format()
 
 
 def test_a_games_table_of_another_format_is_a_one_line_error(tmp_path):
-    from handrun import write_run
-
     run = write_run(tmp_path / "old")
     table = pq.read_table(run / "games.parquet")
     winners = pa.array([",".join(map(str, w)) for w in table.column("winners").to_pylist()])

@@ -8,7 +8,7 @@ import json
 import math
 
 from clitools import invoke
-from handrun import CONFIG, write_run
+from handrun import CONFIG, GAMES, write_run
 
 from domsim.analysis import load_run, summary_rows
 from domsim.runner.console import Standings
@@ -91,8 +91,6 @@ def test_stats_gives_the_ladder_verdict_to_calibration_runs_only(tmp_path):
 
 
 def test_a_resumed_run_stands_on_all_its_games(tmp_path):
-    from handrun import GAMES
-
     out = write_run(tmp_path / "run", GAMES[:8], output_format="parts")
     result = invoke("tourney", "--out", str(out), "--resume", "-j", "1",
                     "--standings-every", "1")

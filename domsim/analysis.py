@@ -16,15 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
+from .results import MANIFEST, TIMING_PREFIX, games_schema, read_games
 from .rules import Rules
 from .runner.config import TourneyConfig
-from .runner.output import TIMING_PREFIX, game_parts, games_schema
 from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .runner.summary import COLUMNS, Tally, margin, outcome
-from .runner.tourney import MANIFEST
 from .stats import (
     EloEstimate,
     RatingIntervals,
@@ -36,6 +33,7 @@ from .stats import (
     variance_saving,
     wilson_interval,
 )
+from .strategy import one_line
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
@@ -82,26 +80,15 @@ def load_run(path: Path) -> Run:
     rules = config.rules()
     entrants = parse_entrants(config.entrant_names(), rules)
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_games(path, rules)
+    try:
+        table = read_games(path, games_schema(rules))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise RunError(f"cannot read the games in {path} as this domsim's games table "
+                       f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
+                       "version is read by that version") from None
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
     return Run(path, manifest, config, rules, entrants, pairings, table)
-
-
-def read_games(path: Path, rules: Rules) -> pa.Table:
-    """The finished games in game-id order: the parts while they exist, else the games file."""
-    schema = games_schema(rules)
-    parts = game_parts(path)
-    if parts:
-        table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
-    elif (path / "games.parquet").is_file():
-        table = pq.read_table(path / "games.parquet", schema=schema)
-    elif (path / "games.csv").is_file():
-        options = pacsv.ConvertOptions(column_types=schema, strings_can_be_null=False)
-        table = pacsv.read_csv(path / "games.csv", convert_options=options)
-    else:
-        return schema.empty_table()
-    return table.sort_by("game_id")
 
 
 # -- outcomes per game ----------------------------------------------------------------------------
@@ -129,12 +116,11 @@ def outcomes(run: Run) -> Outcomes:
 
 
 def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
-                 winners: str) -> tuple[list[int], list[float]]:
+                 winners: list[int]) -> tuple[list[int], list[float]]:
     """(entrant on each side, each side's share of the win) of a game: seating r puts slot
     (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
-    won = [int(seat) for seat in winners.split(",") if seat]
     return (side_entrants(rules, pairing, seating),
-            [outcome(rules, {side}, won) for side in range(rules.sides)])
+            [outcome(rules, {side}, winners) for side in range(rules.sides)])
 
 
 def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
@@ -317,7 +303,7 @@ def points_per_hand(run: Run) -> list[dict]:
     index = {pairing_label(run.entrants, p): p for p in run.pairings}
     for row in rows(run):
         pairing = index[row["pairing"]]
-        hand_points = json.loads(row["hand_points"])
+        hand_points = row["hand_points"]
         on_side = side_entrants(rules, pairing, row["seating"])
         for e in dict.fromkeys(pairing):
             own = {side for side, entrant in enumerate(on_side) if entrant == e}
@@ -346,7 +332,7 @@ def decision_times(run: Run) -> list[dict]:
                                         columns[f"{TIMING_PREFIX}hist_{seat}"],
                                         columns[f"{TIMING_PREFIX}max_ms_{seat}"], strict=True):
             counts = merged[spec]
-            for bucket, count in json.loads(histogram).items():
+            for bucket, count in histogram:
                 counts[int(bucket)] = counts.get(int(bucket), 0) + count
             games[spec] += 1
             slowest[spec] = max(slowest[spec], top or 0.0)
@@ -380,6 +366,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "seatings_per_deal": run.seatings_per_deal,
         "seed": manifest.get("seed", run.config.seed),
         "entrants": run.names,
+        "calibration": manifest.get("purpose") == "calibration",
         "ratings": rating,
         "ladder": ladder(rating),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
@@ -398,7 +385,11 @@ def statistics_lines(stats: dict) -> list[str]:
              f"{stats['seatings_per_deal']} seating(s) per deal", "",
              f"Ratings (Elo, {stats['ratings']['anchor']} = 0; 95% bootstrap interval over "
              f"{stats['ratings']['samples']} resamplings of whole deals)"]
-    for line in stats["ratings"]["entrants"]:
+    ranked = stats["ratings"]["entrants"]
+    if not stats["calibration"]:  # a ladder is read in entrant order, standings by strength
+        ranked = sorted(ranked, key=lambda line: -line["elo"])
+        lines[-1] += ", strongest first"
+    for line in ranked:
         lines.append(f"  {line['name']:<24} {line['elo']:>7.0f}  "
                      f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
     for line in stats["ratings"]["sides"][1:]:
@@ -411,8 +402,9 @@ def statistics_lines(stats: dict) -> list[str]:
     for a in names:
         cells = "".join(f"{stats['ratings']['p_better'][a][b]:>{width}.1%}" for b in names)
         lines.append(f"  {a:<{width}}{cells}")
-    lines += ["", ladder_line(stats["ladder"]), "", "Head to head (a vs b; units: deals over "
-              "all their seatings)"]
+    if stats["calibration"]:
+        lines += ["", ladder_line(stats["ladder"])]
+    lines += ["", "Head to head (a vs b; units: deals over all their seatings)"]
     for pair in stats["pairs"]:
         lines += pair_lines(pair)
     lines += ["", "Points margin per game and per hand (95% interval over deals)"]

@@ -51,13 +51,16 @@ def result_dict(result: HandResult) -> dict:
     return out
 
 
+def deal_dict(hands: list[int], boneyard: list[int]) -> dict:
+    """A hand's `deal`: each seat's tiles (from bit masks) and the boneyard in draw order."""
+    return {"hands": [[_NAMES[t] for t in tiles_of(h)] for h in hands],
+            "boneyard": [_NAMES[t] for t in boneyard]}
+
+
 def hand_record(hands: list[int], boneyard: list[int], leader: int, history: list[int],
                 result: HandResult) -> dict:
     return {
-        "deal": {
-            "hands": [[_NAMES[t] for t in tiles_of(h)] for h in hands],
-            "boneyard": [_NAMES[t] for t in boneyard],
-        },
+        "deal": deal_dict(hands, boneyard),
         "leader": leader,
         "actions": [action_dict(a, i == 0) for i, a in enumerate(history)],
         "result": result_dict(result),

@@ -122,7 +122,8 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
-           "move_time_limit, records, output_format, workers, out, backend, scheduler, target")
+           "move_time_limit, records, output_format, deals, deals_order, workers, out, backend, "
+           "scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from ..deals import ORDERS
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
 from .pairings import FORMATS, builtin_levels
@@ -54,6 +55,8 @@ SETTINGS: dict[str, Check] = {
     "move_time_limit": (_is_seconds, "a number of seconds >= 0 (0: no limit)"),
     "records": (lambda v: isinstance(v, bool), "true or false"),
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
+    "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
+    "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
 }
 
 
@@ -80,6 +83,8 @@ class TourneyConfig:
     move_time_limit: float = MOVE_TIME_LIMIT  # seconds; 0: no limit
     records: bool = False
     output_format: str = "parquet"
+    deals: str | None = None  # a deals file (domsim.deals): fixed first hands instead of seeded
+    deals_order: str = "in-order"
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
@@ -92,8 +97,12 @@ class TourneyConfig:
         check_settings(self.to_dict(), SETTINGS)
 
     def to_dict(self) -> dict:
+        """The settings as plain values; a run on seeded deals leaves the deals settings out,
+        so its manifest reads as those of runs made before fixed deals."""
         out = asdict(self)
         out["entrants"] = list(self.entrants)
+        if self.deals is None:
+            del out["deals"], out["deals_order"]
         return out
 
     @classmethod

@@ -20,38 +20,20 @@ import pyarrow.parquet as pq
 
 from ..game import PlayedGame
 from ..record import match_result
+from ..results import PARTS, TIMING_PREFIX, csv_schema, csv_table, game_parts, with_manifest
 from ..rules import Rules
-from .pairings import Entrant, pairing_label
+from .pairings import Entrant, pairing_label, seat_entrants
 from .schedule import Slot
 
-PARTS = "parts"
 #: Rows per row group of games.parquet. One per part would do, but a writer keeps every row
 #: group's metadata (with column statistics) until it closes: memory would grow with the games.
 ROW_GROUP_ROWS = 5_000
-TIMING_PREFIX = "time_"
 
 
 def options_hash(rules: Rules) -> str:
     """A short hash of everything that decides the rules of a game."""
     text = json.dumps([rules.name, rules.players, rules.options()], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-def games_schema(rules: Rules) -> pa.Schema:
-    seats, sides = range(rules.players), range(rules.sides)
-    columns = [("game_id", pa.int64()), ("deal_id", pa.int64()), ("pairing", pa.string()),
-               ("seating", pa.int64()), ("variant", pa.string()), ("options_hash", pa.string()),
-               ("seed", pa.int64())]
-    columns += [(f"seat_{s}", pa.string()) for s in seats]
-    columns += [("winners", pa.string())]
-    columns += [(f"score_{side}", pa.int64()) for side in sides]
-    columns += [("hands", pa.int64()), ("blocked_hands", pa.int64()),
-                ("capicu_hands", pa.int64()), ("dry", pa.bool_()), ("hand_points", pa.string())]
-    columns += [(f"faults_{s}", pa.int64()) for s in seats]
-    columns += [(f"{TIMING_PREFIX}p50_ms_{s}", pa.float64()) for s in seats]
-    columns += [(f"{TIMING_PREFIX}max_ms_{s}", pa.float64()) for s in seats]
-    columns += [(f"{TIMING_PREFIX}hist_{s}", pa.string()) for s in seats]
-    return pa.schema(columns)
 
 
 def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
@@ -62,20 +44,23 @@ def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
            "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
            "variant": rules.name, "options_hash": rules_hash, "seed": slot.seed}
     row.update({f"seat_{s}": spec for s, spec in enumerate(game.specs)})
-    row["winners"] = ",".join(map(str, result["winners"]))
+    names = [entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
+    row.update({f"entrant_{s}": name for s, name in enumerate(names)})
+    row["winners"] = list(result["winners"])
+    row["winner_entrants"] = list(dict.fromkeys(names[s] for s in result["winners"]))
     row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})
     row.update({
         "hands": len(hands),
         "blocked_hands": sum(hand.end == "blocked" for hand in hands),
         "capicu_hands": sum(hand.capicu for hand in hands),
         "dry": result.get("dry", False),
-        "hand_points": json.dumps([list(hand.points) for hand in hands]),
+        "hand_points": [list(hand.points) for hand in hands],
     })
     for s, (faults, timing) in enumerate(zip(game.faults, game.timing, strict=True)):
         row[f"faults_{s}"] = faults["timeouts"] + faults["errors"] + faults["illegal"]
         row[f"{TIMING_PREFIX}p50_ms_{s}"] = timing["p50_ms"]
         row[f"{TIMING_PREFIX}max_ms_{s}"] = timing["max_ms"]
-        row[f"{TIMING_PREFIX}hist_{s}"] = json.dumps(timing["histogram"])
+        row[f"{TIMING_PREFIX}hist_{s}"] = {int(k): n for k, n in timing["histogram"].items()}
     return row
 
 
@@ -107,10 +92,6 @@ def write_part(out: Path, schema: pa.Schema, game_ids: tuple[int, ...], rows: li
     os.replace(temp_path(path), path)
 
 
-def game_parts(out: Path) -> list[Path]:
-    return sorted((out / PARTS).glob("games-*.parquet"))
-
-
 def done_game_ids(out: Path) -> set[int]:
     done: set[int] = set()
     for part in game_parts(out):
@@ -124,22 +105,28 @@ def read_rows(out: Path) -> Iterator[dict]:
         yield from pq.read_table(part).to_pylist()
 
 
-def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) -> Path:
-    """Write games.<format> (and records.jsonl) from the parts, atomically; return the table."""
+def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
+             manifest: dict) -> Path:
+    """Write games.<format> (and records.jsonl) from the parts, atomically; return the table.
+    The Parquet file carries the manifest as metadata; CSV holds lists and maps as JSON."""
     path = out / f"games.{output_format}"
     temp = temp_path(path)
-    opener = pq.ParquetWriter if output_format == "parquet" else pacsv.CSVWriter
-    with opener(str(temp), schema) as writer:
+    parquet = output_format == "parquet"
+    if parquet:
+        writer = pq.ParquetWriter(str(temp), with_manifest(schema, manifest))
+    else:
+        writer = pacsv.CSVWriter(str(temp), csv_schema(schema))
+    with writer:
         group: list[pa.Table] = []
         rows = 0
         for part in game_parts(out):
             group.append(pq.read_table(part, schema=schema))
             rows += len(group[-1])
             if rows >= ROW_GROUP_ROWS:
-                writer.write_table(pa.concat_tables(group))
+                writer.write_table(_for_file(pa.concat_tables(group), parquet))
                 group, rows = [], 0
         if group:
-            writer.write_table(pa.concat_tables(group))
+            writer.write_table(_for_file(pa.concat_tables(group), parquet))
     os.replace(temp, path)
     if records:
         records_path = out / "records.jsonl"
@@ -148,6 +135,10 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) ->
                 target.write(part.read_text(encoding="utf-8"))
         os.replace(temp_path(records_path), records_path)
     return path
+
+
+def _for_file(table: pa.Table, parquet: bool) -> pa.Table:
+    return table if parquet else csv_table(table)
 
 
 def remove_parts(out: Path) -> None:

@@ -56,14 +56,18 @@ class Schedule:
         return self.games % (self.pairings * self.seatings_per_deal) == 0
 
 
-def batches(game_ids: Iterable[int], size: int) -> Iterator[list[int]]:
+def batches(game_ids: Iterable[int], size: int, singles: int = 0) -> Iterator[list[int]]:
     """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file),
-    made as they are asked for."""
+    made as they are asked for; the first `singles` batches hold one game each, so the progress
+    bar has a rate from the first game on (a batch of slow games can take minutes)."""
     batch: list[int] = []
+    made = 0
     for game_id in game_ids:
-        if batch and (batch[-1] != game_id - 1 or len(batch) == size):
+        limit = 1 if made < singles else size
+        if batch and (batch[-1] != game_id - 1 or len(batch) >= limit):
             yield batch
             batch = []
+            made += 1
         batch.append(game_id)
     if batch:
         yield batch

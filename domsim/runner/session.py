@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..strategy import one_line
 from .config import TourneyConfig
-from .console import ProgressBar, run_logging
+from .console import ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
 from .output import done_game_ids
 from .tourney import Outcome, Tourney, TourneyError, open_tourney, read_manifest, run_tourney
@@ -45,8 +45,10 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
 
 
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
-                scheduler: str | None, silent: bool, command: list[str]) -> Outcome:
-    """Run the tourney on the backend (dask: `workers` are the cluster's threads)."""
+                scheduler: str | None, silent: bool, command: list[str],
+                standings: Standings | None = None, purpose: str = "tourney") -> Outcome:
+    """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
+    standings when they are due."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -57,15 +59,16 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
         workers = cluster.threads if cluster else workers
         tourney = open_tourney(config, out, resume)
         with run_logging(out / "run.log", silent), executors(tourney, workers, cluster) as factory:
+            log_header(command, config.seed, config.entrant_names())
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",
                             config.games, tourney.schedule.pairings,
                             tourney.schedule.seatings_per_deal)
-            bar = ProgressBar(config.games, len(done_game_ids(out)), silent)
+            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
-                                   command=command, progress=bar)
+                                   command=command, purpose=purpose, progress=bar)
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

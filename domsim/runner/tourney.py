@@ -21,15 +21,16 @@ import pyarrow as pa
 
 from .. import __version__
 from .._core import ENGINE
+from ..deals import Deal, deal_index, read_deals
+from ..results import MANIFEST, games_schema
 from ..rules import Rules
-from ..strategy import StrategyError, load_strategy
+from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .config import TourneyConfig
 from .output import (
     PARTS,
     assemble,
     clean_parts,
     done_game_ids,
-    games_schema,
     read_rows,
     remove_parts,
     write_atomic,
@@ -41,7 +42,6 @@ from .schedule import Schedule, batches
 from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
-MANIFEST = "manifest.json"
 MAX_BATCH = 100
 
 
@@ -60,6 +60,7 @@ class Tourney:
     schedule: Schedule = field(init=False)
     rules: Rules = field(init=False)
     schema: pa.Schema = field(init=False)
+    deals: list[Deal] = field(init=False)
 
     def __post_init__(self) -> None:
         self.config.check()
@@ -72,13 +73,37 @@ class Tourney:
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
         self.schema = games_schema(rules)
+        self.deals = read_deals(self.config.deals, rules) if self.config.deals else []
 
     def tally(self) -> Tally:
         return Tally(self.rules, self.entrants, self.pairings)
 
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
-                     tuple(game_ids))
+                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals))
+
+    def fixed_deal(self, game_id: int) -> Deal:
+        deal_id = self.schedule.slot(game_id).deal_id
+        return self.deals[deal_index(deal_id, len(self.deals), self.config.deals_order,
+                                     self.config.seed)]
+
+
+def every_deal_once(settings: dict) -> int:
+    """The games that play every fixed deal once in every seating of every pairing."""
+    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
+    return len(tourney.deals) * tourney.schedule.seatings_per_deal * len(tourney.pairings)
+
+
+def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | None]:
+    """The total games that give every pairing `per_pairing` games rounded up to whole deals
+    (each in every seating), and a note saying what was rounded (None: nothing)."""
+    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
+    seatings = tourney.schedule.seatings_per_deal
+    rounded = -(-per_pairing // seatings) * seatings
+    note = None if rounded == per_pairing else (
+        f"{per_pairing} games per pairing rounded up to {rounded}: whole deals, each in "
+        f"{seatings} seatings")
+    return rounded * len(tourney.pairings), note
 
 
 @dataclass
@@ -98,10 +123,14 @@ class Outcome:
 def open_tourney(config: TourneyConfig, out: Path, resume: bool) -> Tourney:
     """Check the folder (new, or a resumable run with the same settings) and create it."""
     if resume:
-        saved = TourneyConfig.from_dict(read_manifest(out)["config"])
+        manifest = read_manifest(out)
+        saved = TourneyConfig.from_dict(manifest["config"])
         if saved != config:
             raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
                                f"{describe_difference(saved, config)}")
+        if config.deals and deals_info(config, 0)["sha256"] != manifest["deals"]["sha256"]:
+            raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
+                               "restore it, or start a new run")
     elif out.exists():
         raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
                            "finish the run in it")
@@ -129,7 +158,7 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
-                backend: str, command: list[str],
+                backend: str, command: list[str], purpose: str = "tourney",
                 progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
     session is interrupted or a worker dies: then the manifest says partial)."""
@@ -138,11 +167,13 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = new_manifest(tourney, out, command) if not done else read_manifest(out)
+    manifest = new_manifest(tourney, out, command, purpose) if not done else read_manifest(out)
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
     tally = tourney.tally()
+    for row in read_rows(out) if done else ():  # the standings count the earlier sessions too
+        tally.add(row)
     played = 0
 
     def keep(result: BatchResult) -> None:
@@ -155,7 +186,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     stopped = None
     try:
-        stream(executor_factory, (tourney.batch(ids) for ids in batches(missing, size)),
+        stream(executor_factory,
+               (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
                2 * workers + 2, keep)
     except KeyboardInterrupt:
         stopped = "interrupted"
@@ -197,17 +229,17 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
     """Write the games table, summary and manifest for whatever is finished; the summary from
     `tally` if it holds every finished game, else from the games read back."""
     out, config = tourney.out, tourney.config
-    assemble(out, tourney.schema, config.output_format, config.records)
-    if tally is None:
-        tally = tourney.tally()
-        for row in read_rows(out):
-            tally.add(row)
-    write_atomic(out / "summary.csv", summary_csv(tally))
     session.update(ended=now(), games_played=outcome.played)
     if outcome.stopped:
         session["stopped"] = outcome.stopped
     manifest.update(ended=session["ended"], games_completed=outcome.done,
                     partial=outcome.partial)
+    assemble(out, tourney.schema, config.output_format, config.records, manifest)
+    if tally is None:
+        tally = tourney.tally()
+        for row in read_rows(out):
+            tally.add(row)
+    write_atomic(out / "summary.csv", summary_csv(tally))
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
         remove_parts(out)
@@ -222,10 +254,12 @@ def summary_csv(tally: Tally) -> str:
     return text.getvalue()
 
 
-def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
+def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) -> dict:
+    """`purpose`: tourney, compare or calibration (whose entrants form a ladder, weakest first)."""
     config, rules = tourney.config, tourney.rules
     per_pairing = tourney.schedule.games_per_pairing()
     return {
+        "purpose": purpose,
         "domsim_version": __version__,
         "engine": ENGINE,
         "python": platform.python_version(),
@@ -241,7 +275,13 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
                      for p, n in zip(tourney.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
         "started": now(),
-    }
+    } | ({"deals": deals_info(config, len(tourney.deals))} if config.deals else {})
+
+
+def deals_info(config: TourneyConfig, count: int) -> dict:
+    path = Path(config.deals)
+    return {"file": str(path.resolve()), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "count": count, "order": config.deals_order}
 
 
 def entrant_info(entrant: Entrant) -> dict:
@@ -249,15 +289,23 @@ def entrant_info(entrant: Entrant) -> dict:
 
 
 def strategy_info(spec: str) -> dict:
-    """The spec, where its class comes from, and a sha256 of the file that defines it."""
+    """The spec, where its class comes from, and a sha256 of the file that defines it (of the
+    class's source for one defined in a session without a file, as in a notebook)."""
     factory = load_strategy(spec)
+    info = {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__}
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        return info | {"source": str(source),
+                       "sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
     except (OSError, TypeError) as exc:
-        raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
-    return {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__,
-            "source": str(source), "sha256": digest}
+        if not spec.startswith(SESSION_PREFIX):
+            raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
+    try:
+        text = inspect.getsource(factory.cls)
+    except (OSError, TypeError):
+        return info | {"source": "the session (no source text to hash)", "sha256": None}
+    return info | {"source": "the session (the class's source text)",
+                   "sha256": hashlib.sha256(text.encode()).hexdigest()}
 
 
 def now() -> str:

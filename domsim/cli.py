@@ -24,7 +24,7 @@ from .runner.pairings import FORMATS
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
-from .runner.tourney import TourneyError
+from .runner.tourney import RunFinished, TourneyError
 from .stats import ELO_MODELS, Sprt
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
@@ -42,6 +42,10 @@ def user_errors(command):
             return command(*args, **kwargs)
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # a full disk, a folder that cannot be made or read
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}: nothing already "
+                                       "written was removed") from None
 
     return wrapper
 
@@ -267,8 +271,12 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler)
 def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -> None:
     """Run, print the summary table, and say how to resume a run that stopped early."""
     command = ["domsim", *sys.argv[1:]]
-    outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
-                                   scheduler=scheduler, silent=silent, command=command)
+    try:
+        outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
+                              scheduler=scheduler, silent=silent, command=command)
+    except RunFinished as finished:
+        click.echo(str(finished))
+        return
     for line in summary_table(out / "summary.csv"):
         click.echo(line)
     if outcome.partial:

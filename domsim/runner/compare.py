@@ -116,7 +116,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                 silent: bool, command: list[str]) -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
     config.games), then write the run's files with the test's outcome in the manifest."""
-    tourney = open_tourney(config, out, resume=False)
+    tourney = open_tourney(config, out, resume=False, command=command)
     progress = PairProgress(tourney, sprt)
     tally = tourney.tally()
     manifest = new_manifest(tourney, out, command)
@@ -158,6 +158,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             total = played if progress.verdict else config.games
             manifest["compare"] = compare_manifest(progress)
             finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+            tourney.close()
     return CompareResult(out, config, progress, stopped)
 
 

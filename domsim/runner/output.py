@@ -2,9 +2,12 @@
 
 Crash safety: every finished batch is written as its own part file (`parts/games-<first id>.*`)
 through a temporary file and `os.replace`, so a part is either whole or absent, and the set of
-parts is exactly what `--resume` trusts. The final `games.parquet`/`games.csv` and `records.jsonl`
-are assembled from the parts in game-id order, one part at a time (memory stays flat), again
-through a temporary file; the parts are removed only once every game is in."""
+parts is exactly what `--resume` trusts. Each part carries a checksum file (`sha256sum` format,
+written before the part appears) so a part damaged or edited later is found, by `--resume` (which
+plays its games again) and by the statistics (which refuse it). The final `games.parquet`/
+`games.csv` and `records.jsonl` are assembled from the parts in game-id order, one part at a time
+(memory stays flat), again through a temporary file; the parts are removed only once every game
+is in."""
 
 from __future__ import annotations
 
@@ -86,8 +89,19 @@ def temp_path(path: Path) -> Path:
 
 def write_atomic(path: Path, text: str) -> None:
     temp = temp_path(path)
-    temp.write_text(text, encoding="utf-8")
-    os.replace(temp, path)
+    try:
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)  # left only if writing failed (a full disk, say)
+
+
+def file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as source:
+        while chunk := source.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -97,18 +111,57 @@ def write_json(path: Path, data: dict) -> None:
 # -- parts ----------------------------------------------------------------------------------------
 def write_part(out: Path, schema: pa.Schema, game_ids: tuple[int, ...], rows: list[dict],
                records: list[str]) -> None:
-    """One finished batch: its records first, then its rows (the rows mark the batch as done)."""
+    """One finished batch: its records, its rows' checksum, then its rows (the rows mark the
+    batch as done)."""
     parts = out / PARTS
     name = f"{game_ids[0]:09d}"
+    written = []
     if records:
-        write_atomic(parts / f"records-{name}.jsonl", "".join(line + "\n" for line in records))
+        written.append(parts / f"records-{name}.jsonl")
+        write_atomic(written[-1], "".join(line + "\n" for line in records))
     path = parts / f"games-{name}.parquet"
-    pq.write_table(pa.Table.from_pylist(rows, schema=schema), temp_path(path))
-    os.replace(temp_path(path), path)
+    try:
+        pq.write_table(pa.Table.from_pylist(rows, schema=schema), temp_path(path))
+        sums = [(file_digest(temp_path(path)), path.name)]
+        sums += [(file_digest(record), record.name) for record in written]
+        write_atomic(checksum_path(path), "".join(f"{hex}  {file}\n" for hex, file in sums))
+        os.replace(temp_path(path), path)
+    finally:
+        temp_path(path).unlink(missing_ok=True)
 
 
 def game_parts(out: Path) -> list[Path]:
     return sorted((out / PARTS).glob("games-*.parquet"))
+
+
+def checksum_path(part: Path) -> Path:
+    return part.with_suffix(".sha256")
+
+
+def records_part(part: Path) -> Path:
+    return part.with_name(part.name.replace("games-", "records-").replace(".parquet", ".jsonl"))
+
+
+def part_problem(part: Path) -> str | None:
+    """Why the part (and the records that go with it) cannot be trusted, or None."""
+    try:
+        lines = checksum_path(part).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return "its checksum file is missing"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"its checksum file cannot be read ({exc})"
+    expected = dict(line.split("  ", 1)[::-1] for line in lines if "  " in line)
+    if part.name not in expected:
+        return "its checksum file does not list it"
+    for file in (part, records_part(part)):
+        if file.name not in expected:
+            continue
+        try:
+            if file_digest(file) != expected[file.name]:
+                return f"{file.name} does not match its checksum"
+        except OSError as exc:
+            return f"{file.name} cannot be read ({exc.strerror})"
+    return None
 
 
 def done_game_ids(out: Path) -> set[int]:
@@ -156,13 +209,21 @@ def remove_parts(out: Path) -> None:
     (out / PARTS).rmdir()
 
 
-def clean_parts(out: Path) -> None:
-    """Drop what a crash may leave: temp files, and records of a batch whose rows are absent."""
+def clean_parts(out: Path) -> list[str]:
+    """Drop what a crash may leave (temp files, records and checksums of a batch whose rows are
+    absent) and every damaged part, so its games are played again; say which parts were
+    damaged and how."""
     parts = out / PARTS
     for temp in parts.glob(".*.tmp"):
         temp.unlink()
-    finished = {part.name.removeprefix("games-").removesuffix(".parquet")
-                for part in game_parts(out)}
-    for part in parts.glob("records-*.jsonl"):
-        if part.name.removeprefix("records-").removesuffix(".jsonl") not in finished:
-            part.unlink()
+    damaged = []
+    for part in game_parts(out):
+        problem = part_problem(part)
+        if problem:
+            damaged.append(f"{part}: {problem}")
+            part.unlink()  # first: a part without its rows is no longer trusted
+    finished = {part.stem for part in game_parts(out)}
+    for leftover in [*parts.glob("records-*.jsonl"), *parts.glob("games-*.sha256")]:
+        if leftover.stem.replace("records-", "games-") not in finished:
+            leftover.unlink()
+    return damaged

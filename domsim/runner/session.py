@@ -6,9 +6,10 @@ from __future__ import annotations
 import importlib.util
 import logging
 import random
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,15 @@ from .config import TourneyConfig
 from .console import ProgressBar, run_logging
 from .local import local_executor
 from .output import done_game_ids
-from .tourney import Outcome, Tourney, TourneyError, open_tourney, read_manifest, run_tourney
+from .tourney import (
+    Outcome,
+    Tourney,
+    TourneyError,
+    manifest_config,
+    open_tourney,
+    read_manifest,
+    run_tourney,
+)
 
 if TYPE_CHECKING:
     from .dask import DaskCluster
@@ -35,7 +44,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the run to finish")
-        values = {**read_manifest(out)["config"], **given}
+        values = {**manifest_config(read_manifest(out), out), **given}
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
@@ -55,8 +64,9 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
     lost_cluster = cluster.failures if cluster else ()
     try:
         workers = cluster.threads if cluster else workers
-        tourney = open_tourney(config, out, resume)
-        with run_logging(out / "run.log", silent), executors(tourney, workers, cluster) as factory:
+        tourney = open_tourney(config, out, resume, command)
+        with closing(tourney), run_logging(out / "run.log", silent), \
+                executors(tourney, workers, cluster) as factory, stop_signals_interrupt():
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",
@@ -74,6 +84,19 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
     finally:
         if cluster:
             cluster.close()
+
+
+@contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the session as Ctrl-C does: running batches finish and are
+    written, and the run stays resumable."""
+    stops = (signal.SIGTERM, signal.SIGHUP)
+    saved = [signal.signal(stop, signal.default_int_handler) for stop in stops]
+    try:
+        yield
+    finally:
+        for stop, handler in zip(stops, saved, strict=True):
+            signal.signal(stop, handler)
 
 
 def resume_hint(out: Path) -> str:

@@ -11,7 +11,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
-from itertools import combinations, pairwise
+from itertools import chain, combinations, pairwise
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from .rules import Rules
 from .runner.config import TourneyConfig
-from .runner.output import TIMING_PREFIX, game_parts, games_schema
+from .runner.output import TIMING_PREFIX, file_digest, game_parts, games_schema, part_problem
 from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .runner.summary import COLUMNS, Tally, margin, outcome
 from .runner.tourney import MANIFEST
@@ -36,6 +36,7 @@ from .stats import (
     variance_saving,
     wilson_interval,
 )
+from .strategy import one_line
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
@@ -69,39 +70,96 @@ class Run:
 
 
 def load_run(path: Path) -> Run:
-    """Read the run in `path` (RunError if there is none or it has no finished game)."""
+    """Read the run in `path` (RunError if there is none, it has no finished game, or a file
+    is damaged or edited)."""
     if not path.is_dir():
         raise RunError(f"{path} is not a folder: give the --out folder of a tourney")
     try:
         manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
         config = TourneyConfig.from_dict(manifest["config"])
+        rules = config.rules()
+        entrants = parse_entrants(config.entrant_names(), rules)
     except FileNotFoundError:
         raise RunError(f"{path} holds no {MANIFEST}: it is not a tourney folder") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise RunError(f"cannot read {path / MANIFEST}: {exc}") from None
-    rules = config.rules()
-    entrants = parse_entrants(config.entrant_names(), rules)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_games(path, rules)
+    table = read_games(path, rules, manifest.get("checksums", {}))
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
-    return Run(path, manifest, config, rules, entrants, pairings, table)
+    run = Run(path, manifest, config, rules, entrants, pairings, table)
+    check_games(run)
+    return run
 
 
-def read_games(path: Path, rules: Rules) -> pa.Table:
-    """The finished games in game-id order: the parts while they exist, else the games file."""
+def read_games(path: Path, rules: Rules, checksums: dict) -> pa.Table:
+    """The finished games in game-id order: the parts while they exist, else the games file,
+    each checked against its checksum first."""
     schema = games_schema(rules)
     parts = game_parts(path)
-    if parts:
-        table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
-    elif (path / "games.parquet").is_file():
-        table = pq.read_table(path / "games.parquet", schema=schema)
-    elif (path / "games.csv").is_file():
-        options = pacsv.ConvertOptions(column_types=schema, strings_can_be_null=False)
-        table = pacsv.read_csv(path / "games.csv", convert_options=options)
-    else:
+    files = [path / name for name in ("games.parquet", "games.csv") if (path / name).is_file()]
+    if not parts and not files:
         return schema.empty_table()
+    for file, problem in ([(part, part_problem(part)) for part in parts] if parts
+                          else [(files[0], file_problem(files[0], checksums))]):
+        if problem:
+            raise RunError(f"{file}: {problem}: {damaged_hint(path)}")
+    try:
+        if parts:
+            table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
+        elif files[0].suffix == ".parquet":
+            table = pq.read_table(files[0], schema=schema)
+        else:
+            options = pacsv.ConvertOptions(column_types=schema, strings_can_be_null=False)
+            table = pacsv.read_csv(files[0], convert_options=options)
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise RunError(f"cannot read the games of {path}: {one_line(exc)}: "
+                       f"{damaged_hint(path)}") from None
+    missing = [name for name in schema.names if name not in table.column_names]
+    if missing:
+        raise RunError(f"cannot read the games of {path}: no column {missing[0]!r}: "
+                       f"{damaged_hint(path)}")
     return table.sort_by("game_id")
+
+
+def file_problem(file: Path, checksums: dict) -> str | None:
+    """Whether a finished run's games file differs from the checksum its manifest records (runs
+    without one are read as they are)."""
+    expected = checksums.get(file.name) if isinstance(checksums, dict) else None
+    if expected is None:
+        return None
+    return None if file_digest(file) == expected else "does not match its checksum in " + MANIFEST
+
+
+def damaged_hint(path: Path) -> str:
+    return (f"the file was damaged or edited; if the run is partial, `domsim tourney --out {path} "
+            "--resume` plays its games again, else run the tourney again")
+
+
+def check_games(run: Run) -> None:
+    """Every game belongs to the run's schedule: each game id once and in range, a known
+    pairing, a seating in range, seats held by the run's strategies, winners that are seats."""
+    labels = {pairing_label(run.entrants, p) for p in run.pairings}
+    specs = {spec for entrant in run.entrants for spec in entrant.members}
+    seats = [f"seat_{s}" for s in range(run.rules.players)]
+    columns = run.table.select(["game_id", "pairing", "seating", "winners", *seats]).to_pydict()
+    ids = columns["game_id"]
+    findings = chain(
+        (f"game id {g}" for g in ids if not 0 <= g < run.config.games),
+        ("a game id twice" for _ in range(len(ids) - len(set(ids)))),
+        (f"pairing {label!r}" for label in columns["pairing"] if label not in labels),
+        (f"seating {s}" for s in columns["seating"] if not 0 <= s < run.seatings_per_deal),
+        (f"winners {w!r}" for w in columns["winners"] if not winner_seats(w) <= set(seats)),
+        (f"seat strategy {spec!r}" for seat in seats for spec in columns[seat]
+         if spec not in specs))
+    bad = next(findings, None)
+    if bad:
+        raise RunError(f"the games of {run.path} hold {bad}, which its manifest does not "
+                       "allow: the files were edited or come from different runs")
+
+
+def winner_seats(winners: str) -> set[str]:
+    return {f"seat_{seat}" for seat in winners.split(",") if seat}
 
 
 # -- outcomes per game ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +29,20 @@ from .runner.tourney import RunFinished, TourneyError
 from .stats import ELO_MODELS, Sprt
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds >= 0: finite (click's FloatRange lets nan through)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds (0: no limit)", param, ctx)
+        return seconds
+
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -88,7 +103,7 @@ def _option_help(name: str) -> str:
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON) to this file; an existing file is refused.")
-@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @user_errors
@@ -101,7 +116,7 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
     specs = list(players_specs) or ["easy"]
-    count = players or (len(specs) if len(specs) > 1 else None)
+    count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count, parse_options(options))
     if len(specs) == 1:
         specs *= rules.players
@@ -204,7 +219,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--target", type=click.IntRange(min=1), default=None, help="Points to win a game.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. capicu_bonus=25.")
-@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")

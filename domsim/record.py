@@ -97,7 +97,7 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
 
 # -- reading -----------------------------------------------------------------------------------
 def read_records(path: str | Path) -> list[dict]:
-    """One JSON object, or JSON Lines with one game per line."""
+    """One JSON object, or JSON Lines with one game per line; at least one game."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -105,20 +105,26 @@ def read_records(path: str | Path) -> list[dict]:
     except UnicodeDecodeError:
         raise RecordError(f"cannot read {path}: not UTF-8 text") from None
     try:
-        records = [json.loads(text)]
-    except json.JSONDecodeError:
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
+        records = [parse_json(text, f"{path}")]
+    except RecordError:
+        records = [parse_json(line, f"{path}, line {number}")
+                   for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not records:
+        raise RecordError(f"{path} holds no game record: give a file `domsim play --record` or "
+                          "`tourney --records` wrote")
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise RecordError(f"{path}: game {index} is not a JSON object")
     return records
+
+
+def parse_json(text: str, where: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{where}: nested too deeply to be a game record") from None
 
 
 def _field(record: dict, key: str, kind: type | tuple, where: str, default=None):
@@ -309,4 +315,5 @@ def _compare(given, fresh: dict, where: str) -> list[str]:
 
 
 def _normal(value, key: str):
-    return sorted(value) if key == "winners" and isinstance(value, list) else value
+    """Winners in any order (any JSON in them: a record may hold anything)."""
+    return sorted(map(json.dumps, value)) if key == "winners" and isinstance(value, list) else value

@@ -17,6 +17,7 @@ from .analysis import RunError, ladder_line, load_run, run_statistics, statistic
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
+from .runner.audit import audit_records
 from .runner.calibrate import calibration_variants, run_calibration
 from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, compare_lines, run_compare
 from .runner.config import OUTPUT_FORMATS, ConfigError
@@ -159,20 +160,33 @@ def strategies(paths) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also check the records (default: the run's records.jsonl) against this "
+                   "run's manifest and games table: seats, seeds, results, faults.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the recomputed records (results filled in) as JSON Lines.")
 @user_errors
-def replay(file, as_json) -> None:
-    """Re-apply every action of every game in FILE and check every result.
+def replay(file, run_dir, as_json) -> None:
+    """Re-apply every action of every game in FILE and check every result, and for a tourney's
+    records that the deals are those the seed makes.
 
     Exits 1 naming the game, hand and action of the first illegal action, or every result that
     disagrees with the file (with --json the file's results are ignored).
 
-    Example: domsim replay game.json
+    Example: domsim replay game.json; domsim replay --run results/block-20261129-101500
     """
+    if file is None and run_dir is None:
+        raise click.UsageError("give a record FILE, or --run DIR for a run's records")
+    file = file or run_dir / "records.jsonl"
+    if not file.is_file():
+        raise click.ClickException(f"{file} does not exist: the run kept no records (run it "
+                                   "with --records), or give the records FILE")
     problems = []
     records = read_records(file)
+    if run_dir is not None:
+        problems += audit_records(load_run(run_dir), records)
     for index, record in enumerate(records):
         recomputed, found = verify(record, index)
         if recomputed is None:
@@ -186,7 +200,9 @@ def replay(file, as_json) -> None:
     if problems:
         sys.exit(1)
     if not as_json:
-        click.echo(f"{len(records)} game(s) replayed: every action legal, every result agrees")
+        against = f", and agrees with the run in {run_dir}" if run_dir else ""
+        click.echo(f"{len(records)} game(s) replayed: every action legal, every result "
+                   f"agrees{against}")
 
 
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)

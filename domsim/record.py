@@ -8,11 +8,12 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from .engine import State, first_lead, next_leader
+from .engine import State, first_lead, next_leader, start_next_hand
 from .engine.deal import by_lot
 from .engine.scoring import HandResult
 from .engine.state import DRAW, PLAY, action_end, action_kind, action_seat, action_tile
 from .rules import Rules, RulesError, make_rules
+from .seeding import deal_rng, game_seed
 from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
@@ -280,18 +281,24 @@ def _play_move(state: State, action: dict, at: str) -> int:
 
 def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
     """Replay one record. Returns it with recomputed results (None when an action is illegal or
-    a field malformed) and every disagreement with the results it carried, in order."""
+    a field malformed) and every disagreement with the results it carried, and of a tourney's
+    record with the deals its seed makes, in order."""
     recomputed = copy.deepcopy(record)
     problems: list[str] = []
     state = None
+    deals = SeededDeals.of(record, game)
     try:
         for kind, h, _, at_state, payload in replay_steps(record, game):
             state = at_state
+            if kind == "hand" and deals:
+                problems += deals.check(state, record["hands"][h], f"game {game}, hand {h}")
             if kind == "result":
                 fresh = result_dict(payload)
                 problems += _compare(record["hands"][h].get("result"), fresh,
                                      f"game {game}, hand {h}")
                 recomputed["hands"][h]["result"] = fresh
+                if deals:
+                    deals.hand_over(state)
     except RecordError as exc:
         return None, [*problems, str(exc)]
     if state is None:
@@ -299,7 +306,55 @@ def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
     final = match_result(state)
     problems += _compare(record.get("result"), final, f"game {game}")
     recomputed["result"] = final
-    return recomputed, problems
+    return recomputed, (deals.seed_problems if deals else []) + problems
+
+
+class SeededDeals:
+    """The deals a tourney's record must hold: those its seed makes (R-RNG), dealt hand by hand
+    by the engine on a copy of the match as it stood before each hand."""
+
+    def __init__(self, rules: Rules, seed: int, seed_problems: list[str]) -> None:
+        self.rng = deal_rng(seed)
+        self.before = State(rules)
+        self.seed_problems = seed_problems
+        self.strayed = False  # once a deal differs, every later one does: say it once
+
+    @classmethod
+    def of(cls, record: dict, game: int) -> SeededDeals | None:
+        """For a record that carries its run seed and game id (a tourney's), else None."""
+        keys = ("run_seed", "game_id", "seed", "deal_id")
+        if not all(is_int(record.get(key)) for key in keys):
+            return None
+        try:
+            rules = rules_of(record, f"game {game}")
+        except RecordError:
+            return None  # replay_steps reports it
+        run_seed, deal_id, seed = record["run_seed"], record["deal_id"], record["seed"]
+        wrong = ([] if game_seed(run_seed, deal_id) == seed else
+                 [f"game {game}: seed {seed} is not the seed of deal {deal_id} of run seed "
+                  f"{run_seed}"])
+        return cls(rules, seed, wrong)
+
+    def check(self, state: State, hand: dict, where: str) -> list[str]:
+        """Whether the hand just started in `state` is the one the seed deals next."""
+        if self.strayed:
+            return []
+        dealt = self.before
+        start_next_hand(dealt, self.rng)
+        differs = [what for what, given, made in (
+            ("hands", state.hands, dealt.hands), ("leader", state.leader, dealt.leader),
+            ("boneyard", state.boneyard if "boneyard" in hand["deal"] else None,
+             dealt.boneyard if "boneyard" in hand["deal"] else None)) if given != made]
+        self.strayed = bool(differs)
+        return [f"{where}: the deal's {', '.join(differs)} are not what the record's seed "
+                "deals"] if differs else []
+
+    def hand_over(self, state: State) -> None:
+        self.before = state.copy()
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _compare(given, fresh: dict, where: str) -> list[str]:

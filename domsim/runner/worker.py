@@ -47,6 +47,7 @@ def play_batch(batch: Batch) -> BatchResult:
                     keep_hands=config.records)
         rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
         if config.records:
-            records.append(json.dumps({"game_id": game_id, **game.record()}))
+            records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
+                                       "deal_id": slot.deal_id, **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

@@ -41,6 +41,9 @@ from .strategy import one_line
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
 SIGNIFICANT = 0.975
+#: ... and the run holds at least this many deals: a bootstrap over fewer whole deals cannot
+#: see the spread between deals (three deals all won give P 100%), so it judges nothing.
+MIN_DEALS = 30
 PERCENTILES = (50, 95, 99)
 
 
@@ -307,18 +310,21 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     }
 
 
-def ladder(rating: dict) -> dict:
+def ladder(rating: dict, deals: int) -> dict:
     """The verdict on entrants listed weakest first: is every next one rated higher, and is
-    every step significant (P(stronger) >= 97.5% over the bootstrap samples)?"""
+    every step significant (P(stronger) >= 97.5% over the bootstrap samples of a run with at
+    least MIN_DEALS deals)?"""
     rows = rating["entrants"]
+    enough = deals >= MIN_DEALS
     steps = []
     for lower, upper in pairwise(rows):
         p = rating["p_better"][upper["name"]][lower["name"]]
         steps.append({"from": lower["name"], "to": upper["name"],
                       "elo": upper["elo"] - lower["elo"], "p_stronger": p,
-                      "significant": p >= SIGNIFICANT})
+                      "significant": enough and p >= SIGNIFICANT})
     return {"increasing": all(step["elo"] > 0 for step in steps),
-            "significant": all(step["significant"] for step in steps), "steps": steps}
+            "significant": all(step["significant"] for step in steps), "steps": steps,
+            "deals": deals, "enough_deals": enough}
 
 
 def ladder_line(verdict: dict) -> str:
@@ -326,6 +332,9 @@ def ladder_line(verdict: dict) -> str:
              else "NOT strictly increasing in entrant order")
     proof = ("every step significant" if verdict["significant"]
              else "NOT every step significant")
+    if not verdict["enough_deals"]:
+        proof = (f"too few deals to judge ({verdict['deals']}; significance needs "
+                 f"{MIN_DEALS})")
     steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo "
                       f"(P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
                       for s in verdict["steps"])
@@ -439,7 +448,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "seed": manifest.get("seed", run.config.seed),
         "entrants": run.names,
         "ratings": rating,
-        "ladder": ladder(rating),
+        "ladder": ladder(rating, len(np.unique(games.deal_id))),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
         "summary": summary_rows(run),
         "hands": hand_endings(run),
@@ -501,13 +510,23 @@ def pair_lines(pair: dict) -> list[str]:
         f"  {pair['a']} vs {pair['b']}: {pair['games']} games, W-L-S {pair['wins']}-"
         f"{pair['losses']}-{pair['shared']}, win rate {pair['win_rate']:.1%} "
         f"[{pair['wilson_low']:.1%}, {pair['wilson_high']:.1%}]",
-        f"    Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
-        f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}], "
-        f"LOS {pair['los']:.1%}, {pair['units']} complete deals",
+        f"    {elo_text(pair)}, LOS {pair['los']:.1%}, {pair['units']} complete deals",
         f"    deal outcomes (score of {pair['a']}: count) {outcomes_text or '-'}",
         f"    variance of a deal's mean vs independent games: {pair['variance_ratio']:.2f} "
         f"(duplicate play needs {pair['variance_ratio']:.0%} of the games)",
     ]
+
+
+def elo_text(pair: dict) -> str:
+    """Elo and nElo with their intervals; a sweep's Elo as the one-sided bound it is."""
+    if pair.get("one_sided") == "lower":
+        return (f"Elo > {pair['elo_low']:+.1f} (every deal won: a one-sided 97.5% bound), "
+                "nElo - (no spread)")
+    if pair.get("one_sided") == "upper":
+        return (f"Elo < {pair['elo_high']:+.1f} (every deal lost: a one-sided 97.5% bound), "
+                "nElo - (no spread)")
+    return (f"Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
+            f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}]")
 
 
 def _fraction(value: float) -> str:

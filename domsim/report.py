@@ -63,7 +63,7 @@ def percent(value: object) -> str:
 
 
 def number(digits: int) -> Format:
-    return lambda value: f"{value:.{digits}f}"
+    return lambda value: "-" if value is None else f"{value:.{digits}f}"
 
 
 def signed(value: object) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -106,9 +107,11 @@ def test_new_runs_never_share_a_folder(tmp_path):
     assert list(out.iterdir()) == []
 
 
-def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp_path):
-    """A second writer is refused while the first runs; SIGTERM to the first lets its running
-    batches finish and leaves a partial, resumable run (workers ignore it, so none breaks)."""
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp_path, stop):
+    """A second writer is refused while the first runs; SIGTERM or SIGHUP to the first lets its
+    running batches finish and leaves a partial, resumable run (workers ignore it, so none
+    breaks)."""
     bot = tmp_path / "slow.py"
     bot.write_text(SLOW_BOT)
     out = tmp_path / "run"
@@ -117,7 +120,7 @@ def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp
     wait_for(lambda: any((out / "parts").glob("games-*.parquet")))
     result = tourney("--out", str(out), "--resume", "--silent")
     one_line(result, f"in use by another run (pid {first.pid} on ")
-    os.killpg(first.pid, signal.SIGTERM)  # the whole group, as a terminal or service manager
+    os.killpg(first.pid, stop)  # the whole group, as a terminal or a service manager does
     _, stderr = first.communicate(timeout=60)
     assert first.returncode == 1 and "interrupted after" in stderr, stderr
     assert "Traceback" not in stderr
@@ -282,6 +285,28 @@ def test_a_disk_that_stays_full_is_one_line_and_keeps_every_part(tmp_path, monke
     assert not list((out / "parts").glob(".*.tmp"))
     assert tourney("--out", str(out), "--resume", "--silent").exit_code == 0
     assert [row["game_id"] for row in untimed(out)] == list(range(20))
+
+
+def limit_file_size() -> None:
+    """In the child: files may not grow past 64 KB (writes then fail with EFBIG, a real OS
+    error, as a full disk's ENOSPC would)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+
+def test_a_write_the_os_refuses_is_one_line_and_leaves_a_resumable_run(tmp_path):
+    out = tmp_path / "run"
+    command = [str(Path(sys.executable).with_name("domsim")), "tourney", "--variant", "block",
+               "-p", "easy", "-p", "medium", "--games", "1500", "--seed", "1", "-j", "2",
+               "--silent", "--out", str(out)]
+    child = subprocess.run(command, capture_output=True, text=True, timeout=300,
+                           preexec_fn=limit_file_size)
+    assert child.returncode == 1 and "Traceback" not in child.stderr
+    assert len(child.stderr.strip().splitlines()) == 1 and "File too large" in child.stderr
+    assert f"resume with: domsim tourney --out {out} --resume" in child.stderr
+    assert not list(out.rglob(".*"))  # no temp file, no writer's note left
+    assert tourney("--out", str(out), "--resume", "--silent", "-j", "2").exit_code == 0
+    assert [row["game_id"] for row in untimed(out)] == list(range(1500))
 
 
 @pytest.mark.parametrize("where", ["/proc/x", "FILE/sub"])

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -87,13 +88,21 @@ def temp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp")
 
 
-def write_atomic(path: Path, text: str) -> None:
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A temporary file to write, that replaces `path` when the block ends well and is removed
+    when it fails (a full disk, say), so a failed write leaves nothing behind."""
     temp = temp_path(path)
     try:
-        temp.write_text(text, encoding="utf-8")
+        yield temp
         os.replace(temp, path)
     finally:
-        temp.unlink(missing_ok=True)  # left only if writing failed (a full disk, say)
+        temp.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    with replacing(path) as temp:
+        temp.write_text(text, encoding="utf-8")
 
 
 def file_digest(path: Path) -> str:
@@ -120,14 +129,11 @@ def write_part(out: Path, schema: pa.Schema, game_ids: tuple[int, ...], rows: li
         written.append(parts / f"records-{name}.jsonl")
         write_atomic(written[-1], "".join(line + "\n" for line in records))
     path = parts / f"games-{name}.parquet"
-    try:
-        pq.write_table(pa.Table.from_pylist(rows, schema=schema), temp_path(path))
-        sums = [(file_digest(temp_path(path)), path.name)]
+    with replacing(path) as temp:
+        pq.write_table(pa.Table.from_pylist(rows, schema=schema), temp)
+        sums = [(file_digest(temp), path.name)]
         sums += [(file_digest(record), record.name) for record in written]
         write_atomic(checksum_path(path), "".join(f"{hex}  {file}\n" for hex, file in sums))
-        os.replace(temp_path(path), path)
-    finally:
-        temp_path(path).unlink(missing_ok=True)
 
 
 def game_parts(out: Path) -> list[Path]:
@@ -180,9 +186,8 @@ def read_rows(out: Path) -> Iterator[dict]:
 def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) -> Path:
     """Write games.<format> (and records.jsonl) from the parts, atomically; return the table."""
     path = out / f"games.{output_format}"
-    temp = temp_path(path)
     opener = pq.ParquetWriter if output_format == "parquet" else pacsv.CSVWriter
-    with opener(str(temp), schema) as writer:
+    with replacing(path) as temp, opener(str(temp), schema) as writer:
         group: list[pa.Table] = []
         rows = 0
         for part in game_parts(out):
@@ -193,13 +198,10 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool) ->
                 group, rows = [], 0
         if group:
             writer.write_table(pa.concat_tables(group))
-    os.replace(temp, path)
     if records:
-        records_path = out / "records.jsonl"
-        with open(temp_path(records_path), "w", encoding="utf-8") as target:
+        with replacing(out / "records.jsonl") as temp, temp.open("w", encoding="utf-8") as target:
             for part in sorted((out / PARTS).glob("records-*.jsonl")):
                 target.write(part.read_text(encoding="utf-8"))
-        os.replace(temp_path(records_path), records_path)
     return path
 
 

@@ -13,7 +13,14 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from .analysis import (
+    RunError,
+    file_problem,
+    ladder_line,
+    load_run,
+    run_statistics,
+    statistics_lines,
+)
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
@@ -186,7 +193,11 @@ def replay(file, run_dir, as_json) -> None:
     problems = []
     records = read_records(file)
     if run_dir is not None:
-        problems += audit_records(load_run(run_dir), records)
+        run = load_run(run_dir)
+        if file == run_dir / "records.jsonl":
+            problems += [f"{file}: {problem}" for problem in
+                         [file_problem(file, run.manifest.get("checksums", {}))] if problem]
+        problems += audit_records(run, records)
     for index, record in enumerate(records):
         recomputed, found = verify(record, index)
         if recomputed is None:

@@ -100,6 +100,22 @@ def test_replay_run_finds_records_that_disagree_with_the_run(tmp_path, run, edit
     assert "Traceback" not in result.output
 
 
+def test_replay_run_finds_an_edited_records_file_by_its_checksum(tmp_path, run):
+    """An edit that leaves every checked field alone (here a decision time) still changes the
+    file the manifest holds the sha256 of."""
+    copy = tmp_path / "run"
+    copy.mkdir()
+    for file in run.iterdir():
+        (copy / file.name).write_bytes(file.read_bytes())
+    games = records(copy)
+    games[0]["timing"][0]["max_ms"] += 1.0
+    (copy / "records.jsonl").write_text("".join(json.dumps(game) + "\n" for game in games))
+    result = invoke("replay", "--run", copy)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"{copy / 'records.jsonl'}: does not match its checksum in "
+                                     "manifest.json")
+
+
 def test_swapped_winners_disagree_with_the_replay_and_the_run(tmp_path, run):
     def edit(games):
         result = games[0]["result"]

@@ -11,6 +11,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 from domsim.cli import main
 from domsim.runner import session
 from domsim.runner import tourney as tourney_module
+from domsim.runner.config import TourneyConfig
 from domsim.runner.lock import RunLock
 from domsim.runner.schedule import Schedule
 
@@ -128,6 +130,38 @@ def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp
     assert manifest["partial"] is True and 0 < manifest["games_completed"] < 48
     assert pq.read_table(out / "games.parquet").num_rows == manifest["games_completed"]
     assert not (out / ".writer").exists()
+
+
+def test_a_stop_signal_while_the_result_files_are_written_does_not_break_them(tmp_path,
+                                                                             monkeypatch):
+    real = tourney_module.assemble
+
+    def assemble_after_sigterm(*args):
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered at once, to this (the main) thread
+        return real(*args)
+
+    monkeypatch.setattr(tourney_module, "assemble", assemble_after_sigterm)
+    out = tmp_path / "run"
+    result = tourney(*FAST, "--games", "4", "-j", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["partial"] is False and not (out / "parts").exists()
+
+
+def test_a_session_runs_outside_the_main_thread(tmp_path):
+    """The Python API in a thread: stop signals are left to the main thread, not refused."""
+    config = TourneyConfig(variant="classic", games=4, entrants=("easy", "medium"), seed=5)
+    outcomes = []
+
+    def run():
+        outcomes.append(session.run_session(config, tmp_path / "run", resume=False, workers=1,
+                                            backend="local", scheduler=None, silent=True,
+                                            command=["api"]))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(120)
+    assert outcomes and outcomes[0].done == 4 and not outcomes[0].partial
 
 
 def test_workers_die_with_their_parent(tmp_path):

@@ -30,6 +30,7 @@ from .config import TourneyConfig
 from .console import ProgressBar, run_logging
 from .local import local_executor
 from .output import write_json, write_part
+from .signals import stops_ignored
 from .tourney import (
     MANIFEST,
     Outcome,
@@ -157,7 +158,8 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             played = progress.games
             total = played if progress.verdict else config.games
             manifest["compare"] = compare_manifest(progress)
-            finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+            with stops_ignored():
+                finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
             tourney.close()
     return CompareResult(out, config, progress, stopped)
 

@@ -17,6 +17,8 @@ import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from .signals import STOPS
+
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
@@ -25,7 +27,7 @@ def default_workers() -> int:
 
 
 def _start_worker(parent: int) -> None:
-    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for stop in STOPS:
         signal.signal(stop, signal.SIG_IGN)
     die_with_parent(parent)
 

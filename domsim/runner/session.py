@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import random
-import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
@@ -19,6 +18,7 @@ from .config import TourneyConfig
 from .console import ProgressBar, run_logging
 from .local import local_executor
 from .output import done_game_ids
+from .signals import stops_interrupt
 from .tourney import (
     Outcome,
     Tourney,
@@ -66,7 +66,7 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
         workers = cluster.threads if cluster else workers
         tourney = open_tourney(config, out, resume, command)
         with closing(tourney), run_logging(out / "run.log", silent), \
-                executors(tourney, workers, cluster) as factory, stop_signals_interrupt():
+                executors(tourney, workers, cluster) as factory, stops_interrupt():
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",
@@ -84,19 +84,6 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
     finally:
         if cluster:
             cluster.close()
-
-
-@contextmanager
-def stop_signals_interrupt() -> Iterator[None]:
-    """SIGTERM and SIGHUP stop the session as Ctrl-C does: running batches finish and are
-    written, and the run stays resumable."""
-    stops = (signal.SIGTERM, signal.SIGHUP)
-    saved = [signal.signal(stop, signal.default_int_handler) for stop in stops]
-    try:
-        yield
-    finally:
-        for stop, handler in zip(stops, saved, strict=True):
-            signal.signal(stop, handler)
 
 
 def resume_hint(out: Path) -> str:

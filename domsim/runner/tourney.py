@@ -40,6 +40,7 @@ from .output import (
 )
 from .pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .schedule import Schedule, batches
+from .signals import stops_ignored
 from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
@@ -232,7 +233,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         outcome = Outcome(len(done) + played, config.games, played, stopped)
         # A session that resumed nothing has tallied every row, in game-id order, as written.
         try:
-            finish(tourney, manifest, session, outcome, None if done else tally)
+            with stops_ignored():
+                finish(tourney, manifest, session, outcome, None if done else tally)
         except OSError as exc:
             raise TourneyError(f"{stopped or 'finished'} but cannot write {exc.filename or out}: "
                                f"{exc.strerror}; every finished batch is kept: free the space, "

@@ -114,4 +114,6 @@ def test_stats_and_report_of_a_three_deal_run_say_too_few_deals(tmp_path):
     assert stats.exit_code == 0 and "too few deals to judge (3;" in stats.stdout
     report = invoke("report", str(out), "--samples", "50", "--out", str(tmp_path / "report"))
     assert report.exit_code == 0, report.output
-    assert "too few deals to judge" in (tmp_path / "report" / "report.html").read_text()
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert '<p class="verdict unsure">' in page and "too few deals to judge" in page
+    assert "verdict good" not in page

@@ -11,7 +11,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
-from itertools import chain, combinations, pairwise
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ from .runner.output import TIMING_PREFIX, file_digest, game_parts, games_schema,
 from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .runner.summary import COLUMNS, Tally, margin, outcome
 from .runner.tourney import MANIFEST
+from .runner.validate import table_problem
 from .stats import (
     EloEstimate,
     RatingIntervals,
@@ -140,29 +141,11 @@ def damaged_hint(path: Path) -> str:
 
 
 def check_games(run: Run) -> None:
-    """Every game belongs to the run's schedule: each game id once and in range, a known
-    pairing, a seating in range, seats held by the run's strategies, winners that are seats."""
-    labels = {pairing_label(run.entrants, p) for p in run.pairings}
-    specs = {spec for entrant in run.entrants for spec in entrant.members}
-    seats = [f"seat_{s}" for s in range(run.rules.players)]
-    columns = run.table.select(["game_id", "pairing", "seating", "winners", *seats]).to_pydict()
-    ids = columns["game_id"]
-    findings = chain(
-        (f"game id {g}" for g in ids if not 0 <= g < run.config.games),
-        ("a game id twice" for _ in range(len(ids) - len(set(ids)))),
-        (f"pairing {label!r}" for label in columns["pairing"] if label not in labels),
-        (f"seating {s}" for s in columns["seating"] if not 0 <= s < run.seatings_per_deal),
-        (f"winners {w!r}" for w in columns["winners"] if not winner_seats(w) <= set(seats)),
-        (f"seat strategy {spec!r}" for seat in seats for spec in columns[seat]
-         if spec not in specs))
-    bad = next(findings, None)
-    if bad:
-        raise RunError(f"the games of {run.path} hold {bad}, which its manifest does not "
-                       "allow: the files were edited or come from different runs")
-
-
-def winner_seats(winners: str) -> set[str]:
-    return {f"seat_{seat}" for seat in winners.split(",") if seat}
+    """Every game is one the run's schedule holds, with cells a played game can have."""
+    problem = table_problem(run.config, run.rules, run.entrants, run.pairings, run.table)
+    if problem:
+        raise RunError(f"the games of {run.path} hold {problem}: the files were edited or come "
+                       "from different runs")
 
 
 # -- outcomes per game ----------------------------------------------------------------------------

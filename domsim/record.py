@@ -323,7 +323,7 @@ class SeededDeals:
     def of(cls, record: dict, game: int) -> SeededDeals | None:
         """For a record that carries its run seed and game id (a tourney's), else None."""
         keys = ("run_seed", "game_id", "seed", "deal_id")
-        if not all(is_int(record.get(key)) for key in keys):
+        if not all(_is_int(record.get(key)) for key in keys):
             return None
         try:
             rules = rules_of(record, f"game {game}")
@@ -353,7 +353,7 @@ class SeededDeals:
         self.before = state.copy()
 
 
-def is_int(value: object) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 
 from domsim.runner.config import TourneyConfig
 from domsim.runner.output import PARTS, games_schema, write_part
+from domsim.seeding import game_seed
 from domsim.stats import time_histogram
 
 CONFIG = TourneyConfig(variant="block", players=2, games=12, entrants=("easy", "medium", "hard"),
@@ -44,7 +45,8 @@ def rows(games: list = GAMES) -> list[dict]:
         medians = SEAT_MEDIANS[game_id]
         out.append({
             "game_id": game_id, "deal_id": game_id // 6, "pairing": PAIRINGS[game_id % 6 // 2],
-            "seating": game_id % 2, "variant": "block", "options_hash": "x", "seed": 7,
+            "seating": game_id % 2, "variant": "block", "options_hash": "x",
+            "seed": game_seed(CONFIG.seed, game_id // 6),
             "seat_0": seat_0, "seat_1": seat_1, "winners": winners,
             "score_0": points[0][0], "score_1": points[0][1], "hands": len(points),
             "blocked_hands": blocked, "capicu_hands": capicu, "dry": dry,

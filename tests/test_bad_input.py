@@ -9,13 +9,14 @@ import json
 import string
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domsim.analysis import RunError, load_run
+from domsim.analysis import RunError, load_run, run_statistics
 from domsim.cli import main
 from domsim.game import play_game
 from domsim.record import RecordError, read_records, verify
@@ -248,3 +249,36 @@ def test_any_play_option_value_plays_or_fails_in_one_line(option, value):
         one_line(result)
     else:
         assert result.exception is None
+
+
+cell_values = {
+    pa.int64(): st.integers(-2**63, 2**63 - 1) | st.sampled_from([0, 1, -1, 3]),
+    pa.string(): st.text(max_size=12) | st.sampled_from(["", "0", "0,1", "[]", "[[1]]", "{}",
+                                                         '{"x": 1}', "easy vs medium"]),
+    pa.float64(): st.floats() | st.none(),
+    pa.bool_(): st.booleans(),
+}
+
+
+@FUZZ
+@given(st.data())
+def test_a_games_table_with_any_edited_cell_gives_statistics_or_a_run_error(finished_run,
+                                                                           tmp_path_factory,
+                                                                           data):
+    """A table edited cell by cell (and its checksum dropped, as an old run has none): the
+    statistics come out, or one line says what is wrong; never a traceback."""
+    run = copy_run(finished_run, tmp_path_factory.mktemp("t") / "run")
+    manifest = json.loads((run / "manifest.json").read_text())
+    del manifest["checksums"]
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    table = pq.read_table(run / "games.parquet")
+    rows = table.to_pylist()
+    for _ in range(data.draw(st.integers(1, 3))):
+        column = data.draw(st.sampled_from(table.schema.names))
+        row = data.draw(st.integers(0, len(rows) - 1))
+        rows[row][column] = data.draw(cell_values[table.schema.field(column).type])
+    pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), run / "games.parquet")
+    try:
+        run_statistics(load_run(run), samples=5)
+    except RunError as exc:
+        assert "\n" not in str(exc)

@@ -85,7 +85,7 @@ def test_a_record_without_run_seed_and_game_id_is_not_held_to_a_seed(run):
 
 @pytest.mark.parametrize(("edit", "message"), [
     (lambda games: games[1].update(seats=games[1]["seats"][::-1]),
-     "game 1 (game id 1): seats (schedule) "),
+     "game 1 (game id 1): seats ['"),
     (lambda games: [seat.update(errors=0, first=None, replaced=False)
                     for seat in games[2]["faults"]],
      "game 2 (game id 2): faults [0, 0], but the run has "),

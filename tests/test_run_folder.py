@@ -250,10 +250,13 @@ def test_stats_on_an_unreadable_games_file_is_one_line(tmp_path, damage, message
 
 @pytest.mark.parametrize(("column", "value", "message"), [
     ("pairing", "easy vs hard", "pairing 'easy vs hard'"),
-    ("seat_0", "insane", "seat strategy 'insane'"),
-    ("game_id", 99, "game id 99"),
+    ("seat_0", "insane", "seat_0 'insane', but the schedule has 'medium'"),
+    ("game_id", 99, "game id 99: outside the run's 4 games"),
     ("seating", 7, "seating 7"),
-    ("winners", "5", "winners '5'"),
+    ("winners", "5", "winners '5', which are not seats"),
+    ("hands", 0, "hand counts no game has"),
+    ("hand_points", "[[1, 2, 3]]", "hand_points that are not 2 integers"),
+    ("deal_id", 5, "deal_id 5, but the schedule has 0"),
 ])
 def test_stats_refuses_games_the_manifest_does_not_allow(tmp_path, column, value, message):
     out = tmp_path / "run"

@@ -88,7 +88,8 @@ def load_run(path: Path) -> Run:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_games(path, rules, manifest.get("checksums", {}))
+    table = read_games(path, rules, manifest.get("checksums", {}),
+                       finished=manifest.get("partial") is False)
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
     run = Run(path, manifest, config, rules, entrants, pairings, table)
@@ -96,12 +97,13 @@ def load_run(path: Path) -> Run:
     return run
 
 
-def read_games(path: Path, rules: Rules, checksums: dict) -> pa.Table:
-    """The finished games in game-id order: the parts while they exist, else the games file,
-    each checked against its checksum first."""
+def read_games(path: Path, rules: Rules, checksums: dict, finished: bool) -> pa.Table:
+    """The finished games in game-id order: the parts while they exist (unless the run is
+    finished: a run killed while removing them leaves some), else the games file, each checked
+    against its checksum first."""
     schema = games_schema(rules)
-    parts = game_parts(path)
     files = [path / name for name in ("games.parquet", "games.csv") if (path / name).is_file()]
+    parts = [] if finished and files else game_parts(path)
     if not parts and not files:
         return schema.empty_table()
     for file, problem in ([(part, part_problem(part)) for part in parts] if parts

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
-from domsim.runner import session
+from domsim.runner import output, session
 from domsim.runner import tourney as tourney_module
 from domsim.runner.config import TourneyConfig
 from domsim.runner.lock import RunLock
@@ -217,6 +217,19 @@ def test_damaged_parts_are_reported_and_played_again(tmp_path, monkeypatch):
         assert f"{part}: " in result.stderr and problem in result.stderr
     assert result.stderr.count("its games are played again") == 3
     assert untimed(broken) == untimed(straight)
+
+
+def test_a_finished_run_is_read_from_its_games_table_even_with_parts_left(tmp_path):
+    """A run killed while removing its parts (after the manifest said complete) keeps some;
+    the statistics read the whole games table, not those few."""
+    out = tmp_path / "run"
+    assert tourney(*FAST, "--games", "6", "-j", "1", "--out", str(out)).exit_code == 0
+    table = pq.read_table(out / "games.parquet")
+    (out / "parts").mkdir()
+    output.write_part(out, table.schema, (0, 1), table.slice(0, 2).to_pylist(), [])
+    result = stats(str(out), "--json", "--samples", "10")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 6
 
 
 def test_stats_refuses_an_edited_games_table(tmp_path):

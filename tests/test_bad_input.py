@@ -202,6 +202,8 @@ def test_a_part_that_matches_its_checksum_but_not_parquet_is_a_run_error(finishe
     """A part damaged before its checksum was taken (so the checksum agrees) still cannot be
     read as games: a one-line RunError, never an Arrow exception."""
     run = copy_run(finished_run, tmp_path_factory.mktemp("p") / "run")
+    manifest = json.loads((run / "manifest.json").read_text())
+    (run / "manifest.json").write_text(json.dumps({**manifest, "partial": True}))
     (run / "parts").mkdir()
     part = run / "parts" / "games-000000000.parquet"
     table = (finished_run / "games.parquet").read_bytes()

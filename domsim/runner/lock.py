@@ -37,11 +37,16 @@ class RunLock:
             os.close(fd)
             raise LockedError(f"{folder} is in use by another run ({holder(folder)}): wait "
                               "for it to end, or choose another --out") from None
+        lock = cls(folder, fd)
         note = {"pid": os.getpid(), "host": socket.gethostname(),
                 "started": datetime.now(UTC).isoformat(timespec="seconds"),
                 "command": " ".join(command)}
-        (folder / HOLDER).write_text(json.dumps(note) + "\n", encoding="utf-8")
-        return cls(folder, fd)
+        try:
+            (folder / HOLDER).write_text(json.dumps(note) + "\n", encoding="utf-8")
+        except BaseException:
+            lock.release()
+            raise
+        return lock
 
     def release(self) -> None:
         if self.fd < 0:

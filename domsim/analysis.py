@@ -17,11 +17,20 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .results import MANIFEST, TIMING_PREFIX, games_schema, read_games
+from .results import (
+    MANIFEST,
+    TIMING_PREFIX,
+    file_digest,
+    games_schema,
+    games_sources,
+    part_problem,
+    read_games,
+)
 from .rules import Rules
 from .runner.config import TourneyConfig
 from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .runner.summary import COLUMNS, Tally, margin, outcome
+from .runner.validate import table_problem
 from .stats import (
     EloEstimate,
     RatingIntervals,
@@ -38,6 +47,9 @@ from .strategy import one_line
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
 SIGNIFICANT = 0.975
+#: ... and the run holds at least this many deals: a bootstrap over fewer whole deals cannot
+#: see the spread between deals (three deals all won give P 100%), so it judges nothing.
+MIN_DEALS = 30
 PERCENTILES = (50, 95, 99)
 
 
@@ -67,28 +79,66 @@ class Run:
 
 
 def load_run(path: Path) -> Run:
-    """Read the run in `path` (RunError if there is none or it has no finished game)."""
+    """Read the run in `path` (RunError if there is none, it has no finished game, or a file
+    is damaged or edited)."""
     if not path.is_dir():
         raise RunError(f"{path} is not a folder: give the --out folder of a tourney")
     try:
         manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
         config = TourneyConfig.from_dict(manifest["config"])
+        rules = config.rules()
+        entrants = parse_entrants(config.entrant_names(), rules)
     except FileNotFoundError:
         raise RunError(f"{path} holds no {MANIFEST}: it is not a tourney folder") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise RunError(f"cannot read {path / MANIFEST}: {exc}") from None
-    rules = config.rules()
-    entrants = parse_entrants(config.entrant_names(), rules)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    try:
-        table = read_games(path, games_schema(rules))
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise RunError(f"cannot read the games in {path} as this domsim's games table "
-                       f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
-                       "version is read by that version") from None
+    table = read_checked_games(path, rules, manifest.get("checksums", {}),
+                               finished=manifest.get("partial") is False)
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
-    return Run(path, manifest, config, rules, entrants, pairings, table)
+    run = Run(path, manifest, config, rules, entrants, pairings, table)
+    check_games(run)
+    return run
+
+
+def read_checked_games(path: Path, rules: Rules, checksums: dict, finished: bool) -> pa.Table:
+    """The finished games (`results.read_games`), each file checked against its checksum first:
+    a part against its own, the games file against the manifest's."""
+    schema = games_schema(rules)
+    parts, file = games_sources(path, finished)
+    for source, problem in ([(part, part_problem(part)) for part in parts] if parts else
+                            [(file, file_problem(file, checksums))] if file else []):
+        if problem:
+            raise RunError(f"{source}: {problem}: {damaged_hint(path)}")
+    try:
+        return read_games(path, schema, finished)
+    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as exc:
+        raise RunError(f"cannot read the games in {path} as this domsim's games table "
+                       f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
+                       f"version is read by that version, otherwise {damaged_hint(path)}") from None
+
+
+def file_problem(file: Path, checksums: dict) -> str | None:
+    """Whether a finished run's games file differs from the checksum its manifest records (runs
+    without one are read as they are)."""
+    expected = checksums.get(file.name) if isinstance(checksums, dict) else None
+    if expected is None:
+        return None
+    return None if file_digest(file) == expected else "does not match its checksum in " + MANIFEST
+
+
+def damaged_hint(path: Path) -> str:
+    return (f"the file was damaged or edited; if the run is partial, `domsim tourney --out {path} "
+            "--resume` plays its games again, else run the tourney again")
+
+
+def check_games(run: Run) -> None:
+    """Every game is one the run's schedule holds, with cells a played game can have."""
+    problem = table_problem(run.config, run.rules, run.entrants, run.pairings, run.table)
+    if problem:
+        raise RunError(f"the games of {run.path} hold {problem}: the files were edited or come "
+                       "from different runs")
 
 
 # -- outcomes per game ----------------------------------------------------------------------------
@@ -235,18 +285,21 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     }
 
 
-def ladder(rating: dict) -> dict:
+def ladder(rating: dict, deals: int) -> dict:
     """The verdict on entrants listed weakest first: is every next one rated higher, and is
-    every step significant (P(stronger) >= 97.5% over the bootstrap samples)?"""
+    every step significant (P(stronger) >= 97.5% over the bootstrap samples of a run with at
+    least MIN_DEALS deals)?"""
     rows = rating["entrants"]
+    enough = deals >= MIN_DEALS
     steps = []
     for lower, upper in pairwise(rows):
         p = rating["p_better"][upper["name"]][lower["name"]]
         steps.append({"from": lower["name"], "to": upper["name"],
                       "elo": upper["elo"] - lower["elo"], "p_stronger": p,
-                      "significant": p >= SIGNIFICANT})
+                      "significant": enough and p >= SIGNIFICANT})
     return {"increasing": all(step["elo"] > 0 for step in steps),
-            "significant": all(step["significant"] for step in steps), "steps": steps}
+            "significant": all(step["significant"] for step in steps), "steps": steps,
+            "deals": deals, "enough_deals": enough}
 
 
 def ladder_line(verdict: dict) -> str:
@@ -254,6 +307,9 @@ def ladder_line(verdict: dict) -> str:
              else "NOT strictly increasing in entrant order")
     proof = ("every step significant" if verdict["significant"]
              else "NOT every step significant")
+    if not verdict["enough_deals"]:
+        proof = (f"too few deals to judge ({verdict['deals']}; significance needs "
+                 f"{MIN_DEALS})")
     steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo "
                       f"(P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
                       for s in verdict["steps"])
@@ -368,7 +424,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "entrants": run.names,
         "calibration": manifest.get("purpose") == "calibration",
         "ratings": rating,
-        "ladder": ladder(rating),
+        "ladder": ladder(rating, len(np.unique(games.deal_id))),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
         "summary": summary_rows(run),
         "hands": hand_endings(run),
@@ -435,13 +491,23 @@ def pair_lines(pair: dict) -> list[str]:
         f"  {pair['a']} vs {pair['b']}: {pair['games']} games, W-L-S {pair['wins']}-"
         f"{pair['losses']}-{pair['shared']}, win rate {pair['win_rate']:.1%} "
         f"[{pair['wilson_low']:.1%}, {pair['wilson_high']:.1%}]",
-        f"    Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
-        f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}], "
-        f"LOS {pair['los']:.1%}, {pair['units']} complete deals",
+        f"    {elo_text(pair)}, LOS {pair['los']:.1%}, {pair['units']} complete deals",
         f"    deal outcomes (score of {pair['a']}: count) {outcomes_text or '-'}",
         f"    variance of a deal's mean vs independent games: {pair['variance_ratio']:.2f} "
         f"(duplicate play needs {pair['variance_ratio']:.0%} of the games)",
     ]
+
+
+def elo_text(pair: dict) -> str:
+    """Elo and nElo with their intervals; a sweep's Elo as the one-sided bound it is."""
+    if pair.get("one_sided") == "lower":
+        return (f"Elo > {pair['elo_low']:+.1f} (every deal won: a one-sided 97.5% bound), "
+                "nElo - (no spread)")
+    if pair.get("one_sided") == "upper":
+        return (f"Elo < {pair['elo_high']:+.1f} (every deal lost: a one-sided 97.5% bound), "
+                "nElo - (no spread)")
+    return (f"Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
+            f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}]")
 
 
 def _fraction(value: float) -> str:

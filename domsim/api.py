@@ -141,7 +141,8 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
     its record (GAME-RECORD.md), as `domsim play --record` writes it."""
     specs = [_member_spec(seat) for seat in seats]
-    rules = make_rules(variant, players or (len(specs) if len(specs) > 1 else None),
+    count = players if players is not None else (len(specs) if len(specs) > 1 else None)
+    rules = make_rules(variant, count,
                        {str(k): str(v) for k, v in (options or {}).items()})
     if len(specs) == 1:
         specs *= rules.players

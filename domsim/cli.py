@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -12,7 +13,15 @@ from pathlib import Path
 import click
 
 from . import __version__, api
-from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from .analysis import (
+    RunError,
+    file_problem,
+    ladder_line,
+    load_run,
+    run_statistics,
+    statistics_lines,
+)
+from .audit import audit_records
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .deals import ORDERS, deal_line, run_deals
 from .game import MOVE_TIME_LIMIT
@@ -26,10 +35,24 @@ from .runner.pairings import FORMATS
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
-from .runner.tourney import TourneyError, every_deal_once, games_for_pairings
+from .runner.tourney import RunFinished, TourneyError, every_deal_once, games_for_pairings
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds >= 0: finite (click's FloatRange lets nan through)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds (0: no limit)", param, ctx)
+        return seconds
+
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -44,6 +67,10 @@ def user_errors(command):
             return command(*args, **kwargs)
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # a full disk, a folder that cannot be made or read
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}: nothing already "
+                                       "written was removed") from None
 
     return wrapper
 
@@ -86,7 +113,7 @@ def _option_help(name: str) -> str:
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON) to this file; an existing file is refused.")
-@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @user_errors
@@ -152,20 +179,37 @@ def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also check the records (default: the run's records.jsonl) against this "
+                   "run's manifest and games table: seats, seeds, results, faults.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the recomputed records (results filled in) as JSON Lines.")
 @user_errors
-def replay(file, as_json) -> None:
-    """Re-apply every action of every game in FILE and check every result.
+def replay(file, run_dir, as_json) -> None:
+    """Re-apply every action of every game in FILE and check every result, and for a tourney's
+    records that the deals are those the seed makes.
 
     Exits 1 naming the game, hand and action of the first illegal action, or every result that
     disagrees with the file (with --json the file's results are ignored).
 
-    Example: domsim replay game.json
+    Example: domsim replay game.json; domsim replay --run results/block-20261129-101500
     """
+    if file is None and run_dir is None:
+        raise click.UsageError("give a record FILE, or --run DIR for a run's records")
+    file = file or run_dir / "records.jsonl"
+    if not file.is_file():
+        raise click.ClickException(f"{file} does not exist: the run kept no records (run it "
+                                   "with --records), or give the records FILE")
     problems = []
     records = read_records(file)
+    if run_dir is not None:
+        run = load_run(run_dir)
+        if file == run_dir / "records.jsonl":
+            problems += [f"{file}: {problem}" for problem in
+                         [file_problem(file, run.manifest.get("checksums", {}))] if problem]
+        problems += audit_records(run, records)
     for index, record in enumerate(records):
         recomputed, found = verify(record, index)
         if recomputed is None:
@@ -179,7 +223,9 @@ def replay(file, as_json) -> None:
     if problems:
         sys.exit(1)
     if not as_json:
-        click.echo(f"{len(records)} game(s) replayed: every action legal, every result agrees")
+        against = f", and agrees with the run in {run_dir}" if run_dir else ""
+        click.echo(f"{len(records)} game(s) replayed: every action legal, every result "
+                   f"agrees{against}")
 
 
 STANDINGS_GAMES = click.option(
@@ -225,7 +271,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--target", type=click.IntRange(min=1), default=None, help="Points to win a game.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. capicu_bonus=25.")
-@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
@@ -320,9 +366,13 @@ def _tourney_session(config, out, resume, workers, backend, scheduler, silent,
                      standings: Standings) -> None:
     """Run, print the summary table, and say how to resume a run that stopped early."""
     command = ["domsim", *sys.argv[1:]]
-    outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
-                          scheduler=scheduler, silent=silent, command=command,
-                          standings=standings)
+    try:
+        outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
+                              scheduler=scheduler, silent=silent, command=command,
+                              standings=standings)
+    except RunFinished as finished:
+        click.echo(str(finished))
+        return
     for line in summary_table(out / "summary.csv"):
         click.echo(line)
     if outcome.partial:

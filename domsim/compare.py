@@ -30,6 +30,7 @@ from .runner.config import TourneyConfig
 from .runner.console import ProgressBar, log_header, run_logging
 from .runner.local import local_executor
 from .runner.output import write_json, write_part
+from .runner.signals import stops_ignored
 from .runner.tourney import (
     Outcome,
     Tourney,
@@ -40,7 +41,7 @@ from .runner.tourney import (
     stream,
 )
 from .runner.worker import Batch, BatchResult
-from .stats import Sprt
+from .stats import EloEstimate, Sprt
 
 DEALS_PER_BATCH = 10
 COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays
@@ -122,7 +123,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                 silent: bool, command: list[str]) -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
     config.games), then write the run's files with the test's outcome in the manifest."""
-    tourney = open_tourney(config, out, resume=False)
+    tourney = open_tourney(config, out, resume=False, command=command)
     progress = PairProgress(tourney, sprt)
     tally = tourney.tally()
     manifest = new_manifest(tourney, out, command, "compare")
@@ -166,7 +167,9 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             played = progress.games
             total = played if progress.verdict else config.games
             manifest["compare"] = compare_manifest(progress)
-            finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+            with stops_ignored():
+                finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+            tourney.close()
     return CompareResult(out, config, progress, stopped)
 
 
@@ -237,6 +240,17 @@ def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
     return bins
 
 
+def elo_line(estimate: EloEstimate) -> str:
+    """Elo and nElo +/- their errors; a sweep's Elo as the one-sided bound it is (no nElo)."""
+    if estimate.one_sided:
+        won = estimate.one_sided == "lower"
+        bound = estimate.elo_low if won else estimate.elo_high
+        return (f"Elo: {'>' if won else '<'} {bound:.2f} (every deal {'won' if won else 'lost'}: "
+                "a one-sided 97.5% bound), nElo: - (no spread)")
+    return (f"Elo: {estimate.elo:.2f} +/- {(estimate.elo_high - estimate.elo_low) / 2:.2f}, "
+            f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}")
+
+
 def final_block(pair: HeadToHead, progress: PairProgress) -> list[str]:
     """The result in fastchess's words (a draw: a shared win; the units are deals)."""
     estimate, sprt = pair.estimate, progress.sprt
@@ -244,8 +258,7 @@ def final_block(pair: HeadToHead, progress: PairProgress) -> list[str]:
     rule = "-" * 50
     lines = [rule, f"Results of {pair.a} vs {pair.b} (a draw: a shared win; pairs: deals in "
                    f"{progress.per_unit} seatings):",
-             f"Elo: {estimate.elo:.2f} +/- {(estimate.elo_high - estimate.elo_low) / 2:.2f}, "
-             f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}",
+             elo_line(estimate),
              f"LOS: {estimate.los:.2%}, variance of a deal vs independent games: "
              f"{pair.saving.ratio:.2f}",
              f"Games: {pair.games}, Wins: {pair.wins}, Losses: {pair.losses}, Draws: "

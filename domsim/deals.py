@@ -41,7 +41,7 @@ class Deal:
 def read_deals(path: str | Path, rules: Rules) -> list[Deal]:
     """The deals in `path` (RecordError naming the file and the deal if one is malformed or made
     for other rules)."""
-    records = read_records(path)
+    records = read_records(path, at_least_one=False)
     if not records:
         raise RecordError(f"{path}: holds no deal: write one JSON object per line")
     out = []

@@ -12,6 +12,7 @@ are JSON text, and `read_games` turns them back into the same typed table."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -59,17 +60,63 @@ def game_parts(out: Path) -> list[Path]:
     return sorted((out / PARTS).glob("games-*.parquet"))
 
 
-def read_games(path: Path, schema: pa.Schema) -> pa.Table:
-    """The finished games in game-id order: the parts while they exist, else the games file."""
-    parts = game_parts(path)
+def file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as source:
+        while chunk := source.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def checksum_path(part: Path) -> Path:
+    return part.with_suffix(".sha256")
+
+
+def records_part(part: Path) -> Path:
+    return part.with_name(part.name.replace("games-", "records-").replace(".parquet", ".jsonl"))
+
+
+def part_problem(part: Path) -> str | None:
+    """Why the part (and the records that go with it) cannot be trusted, or None."""
+    try:
+        lines = checksum_path(part).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return "its checksum file is missing"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"its checksum file cannot be read ({exc})"
+    expected = dict(line.split("  ", 1)[::-1] for line in lines if "  " in line)
+    if part.name not in expected:
+        return "its checksum file does not list it"
+    for file in (part, records_part(part)):
+        if file.name not in expected:
+            continue
+        try:
+            if file_digest(file) != expected[file.name]:
+                return f"{file.name} does not match its checksum"
+        except OSError as exc:
+            return f"{file.name} cannot be read ({exc.strerror})"
+    return None
+
+
+def games_sources(path: Path, finished: bool = False) -> tuple[list[Path], Path | None]:
+    """Where the finished games are: the parts while they exist (unless the run is `finished`:
+    a run killed while removing them leaves some behind), else the games file (None: none)."""
+    files = [path / name for name in ("games.parquet", "games.csv") if (path / name).is_file()]
+    parts = [] if finished and files else game_parts(path)
+    return parts, None if parts or not files else files[0]
+
+
+def read_games(path: Path, schema: pa.Schema, finished: bool = False) -> pa.Table:
+    """The finished games in game-id order, from `games_sources`."""
+    parts, file = games_sources(path, finished)
     if parts:
         table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
-    elif (path / "games.parquet").is_file():
-        table = pq.read_table(path / "games.parquet", schema=schema)
-    elif (path / "games.csv").is_file():
-        table = read_csv_games(path / "games.csv", schema)
-    else:
+    elif file is None:
         return schema.empty_table()
+    elif file.suffix == ".parquet":
+        table = pq.read_table(file, schema=schema)
+    else:
+        table = read_csv_games(file, schema)
     return table.sort_by("game_id")
 
 

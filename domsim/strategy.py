@@ -157,16 +157,28 @@ def _load(spec: str, cwd: str) -> StrategyFactory:
     if isinstance(_defined.get(target), Strategy):
         if query:
             raise StrategyError(f"{spec!r} is an instance: it takes no parameters")
-        factory = InstanceFactory(spec, type(_defined[target]), {},
-                                  "an instance defined in the session", _defined[target])
+        cls = type(_defined[target])
+        factory = InstanceFactory(spec, cls, {}, "an instance defined in the session",
+                                  _defined[target])
     else:
         cls, origin = _resolve(target)
         factory = StrategyFactory(spec, cls, _parameters(cls, target, query), origin)
-    try:
-        factory(random.Random(0))
-    except Exception as exc:
-        raise StrategyError(f"cannot build strategy {spec!r}: {one_line(exc)}") from None
+    if not isinstance(getattr(cls, "description", ""), str):
+        raise StrategyError(f"strategy {spec!r}: its description must be a string (one line), "
+                            f"not {cls.description!r}")
+    guarded(f"cannot build strategy {spec!r}", lambda: factory(random.Random(0)))
     return factory
+
+
+def guarded(what: str, call: Callable[[], object]) -> object:
+    """Run a strategy's own code (import, constructor): whatever it raises, `sys.exit` and
+    BaseException included, becomes a StrategyError naming `what`; only Ctrl-C passes."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise StrategyError(f"{what}: {one_line(exc)}") from None
 
 
 def one_line(exc: BaseException) -> str:
@@ -225,19 +237,17 @@ def file_module(path_text: str) -> ModuleType:
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module  # before running it, as an import would (dataclasses need it)
     try:
-        module_spec.loader.exec_module(module)
-    except Exception as exc:
+        guarded(f"cannot load strategy file {path_text}",
+                lambda: module_spec.loader.exec_module(module))
+    except BaseException:
         del sys.modules[name]
-        raise StrategyError(f"cannot load strategy file {path_text}: {one_line(exc)}") from None
+        raise
     return module
 
 
 def _import(module_name: str, target: str) -> ModuleType:
-    try:
-        return importlib.import_module(module_name)
-    except Exception as exc:
-        raise StrategyError(f"cannot import {module_name!r} for strategy {target!r}: "
-                            f"{one_line(exc)} (is it installed or on PYTHONPATH?)") from None
+    return guarded(f"cannot import {module_name!r} for strategy {target!r} (is it installed or "
+                   "on PYTHONPATH?)", lambda: importlib.import_module(module_name))
 
 
 def strategy_classes(module: ModuleType) -> list[type[Strategy]]:
@@ -281,10 +291,7 @@ def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
             "path/to/bot.py[:Class] or package.module:Class (see `domsim strategies`)")
     dist = entry.dist.name if entry.dist else "an installed package"
     origin = f"built-in {entry.value}" if dist == "domsim" else f"package {dist}: {entry.value}"
-    try:
-        cls = entry.load()
-    except Exception as exc:
-        raise StrategyError(f"cannot load strategy {name!r} ({origin}): {one_line(exc)}") from None
+    cls = guarded(f"cannot load strategy {name!r} ({origin})", entry.load)
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise StrategyError(f"strategy {name!r} ({origin}) is not a Strategy subclass")
     return cls, origin

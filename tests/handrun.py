@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 from domsim.results import PARTS, games_schema
 from domsim.runner.config import TourneyConfig
 from domsim.runner.output import csv_table, write_part
+from domsim.seeding import game_seed
 from domsim.stats import time_histogram
 
 CONFIG = TourneyConfig(variant="block", players=2, games=12, entrants=("easy", "medium", "hard"),
@@ -46,7 +47,8 @@ def rows(games: list = GAMES) -> list[dict]:
         won = [int(seat) for seat in winners.split(",")]
         out.append({
             "game_id": game_id, "deal_id": game_id // 6, "pairing": PAIRINGS[game_id % 6 // 2],
-            "seating": game_id % 2, "variant": "block", "options_hash": "x", "seed": 7,
+            "seating": game_id % 2, "variant": "block", "options_hash": "x",
+            "seed": game_seed(CONFIG.seed, game_id // 6),
             "seat_0": seat_0, "seat_1": seat_1, "entrant_0": seat_0, "entrant_1": seat_1,
             "winners": won, "winner_entrants": [(seat_0, seat_1)[seat] for seat in won],
             "score_0": points[0][0], "score_1": points[0][1], "hands": len(points),

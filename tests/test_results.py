@@ -53,7 +53,9 @@ def test_games_columns_are_typed_and_agree(runs):
 def test_games_parquet_carries_the_final_manifest(runs):
     metadata = pq.read_schema(runs / "parquet" / "games.parquet").metadata
     manifest = json.loads((runs / "parquet" / "manifest.json").read_text())
+    checksums = manifest.pop("checksums")  # of the games file itself: only in manifest.json
     assert json.loads(metadata[MANIFEST_KEY.encode()]) == manifest
+    assert set(checksums) == {"games.parquet"}
     assert manifest["partial"] is False
 
 

@@ -305,5 +305,8 @@ def test_existing_folder_is_refused_and_resume_checks_settings(tmp_path):
     result = tourney("--out", str(out), "--resume", "--games", "4", "--seed", "6")
     assert result.exit_code == 1
     assert "games was 2, now 4; seed was 5, now 6" in result.stderr
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
     result = tourney("--out", str(out), "--resume", "--silent")
-    assert result.exit_code == 0 and "2 games written" in result.stdout
+    assert result.exit_code == 0, result.output
+    assert "already complete (2 games): nothing to resume, nothing changed" in result.stdout
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before

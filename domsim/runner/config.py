@@ -3,6 +3,7 @@ do not). The same settings come from the command line, a scenario file or a run'
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -36,7 +37,8 @@ def _is_options(value: object) -> bool:
 
 
 def _is_seconds(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value) and value >= 0)
 
 
 Check = tuple[Callable[[object], bool], str]  # (test, what is allowed)

@@ -45,10 +45,11 @@ class Schedule:
         return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal))
 
     def games_per_pairing(self) -> list[int]:
-        counts = [0] * self.pairings
-        for game_id in range(self.games):
-            counts[self.slot(game_id).pairing] += 1
-        return counts
+        """Counted per pairing, not per game: a run may plan more games than could be walked."""
+        per_deal = self.seatings_per_deal
+        deal_sets, rest = divmod(self.games, self.pairings * per_deal)
+        return [deal_sets * per_deal + min(per_deal, max(0, rest - p * per_deal))
+                for p in range(self.pairings)]
 
     @property
     def whole_deal_sets(self) -> bool:

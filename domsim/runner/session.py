@@ -8,7 +8,7 @@ import logging
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +18,16 @@ from .config import TourneyConfig
 from .console import ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
 from .output import done_game_ids
-from .tourney import Outcome, Tourney, TourneyError, open_tourney, read_manifest, run_tourney
+from .signals import stops_interrupt
+from .tourney import (
+    Outcome,
+    Tourney,
+    TourneyError,
+    manifest_config,
+    open_tourney,
+    read_manifest,
+    run_tourney,
+)
 
 if TYPE_CHECKING:
     from .dask import DaskCluster
@@ -35,7 +44,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the run to finish")
-        values = {**read_manifest(out)["config"], **given}
+        values = {**manifest_config(read_manifest(out), out), **given}
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
@@ -57,8 +66,9 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
     lost_cluster = cluster.failures if cluster else ()
     try:
         workers = cluster.threads if cluster else workers
-        tourney = open_tourney(config, out, resume)
-        with run_logging(out / "run.log", silent), executors(tourney, workers, cluster) as factory:
+        tourney = open_tourney(config, out, resume, command)
+        with closing(tourney), run_logging(out / "run.log", silent), \
+                executors(tourney, workers, cluster) as factory, stops_interrupt():
             log_header(command, config.seed, config.entrant_names())
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "

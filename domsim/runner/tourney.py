@@ -8,9 +8,10 @@ import hashlib
 import inspect
 import io
 import json
+import logging
 import platform
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -22,10 +23,11 @@ import pyarrow as pa
 from .. import __version__
 from .._core import ENGINE
 from ..deals import Deal, deal_index, read_deals
-from ..results import MANIFEST, games_schema
+from ..results import MANIFEST, file_digest, games_schema
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .config import TourneyConfig
+from .lock import LockedError, RunLock
 from .output import (
     PARTS,
     assemble,
@@ -39,14 +41,20 @@ from .output import (
 )
 from .pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .schedule import Schedule, batches
+from .signals import stops_ignored
 from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
 MAX_BATCH = 100
+log = logging.getLogger("domsim.runner")
 
 
 class TourneyError(ValueError):
     """An output folder or resume request that cannot be honoured; the message is one line."""
+
+
+class RunFinished(TourneyError):
+    """`--resume` of a run that has every game: nothing to do, and nothing was changed."""
 
 
 @dataclass
@@ -61,6 +69,8 @@ class Tourney:
     rules: Rules = field(init=False)
     schema: pa.Schema = field(init=False)
     deals: list[Deal] = field(init=False)
+    lock: RunLock | None = field(default=None, repr=False, compare=False)
+    damaged: list[str] = field(default_factory=list)  # parts a resume found damaged, dropped
 
     def __post_init__(self) -> None:
         self.config.check()
@@ -77,6 +87,11 @@ class Tourney:
 
     def tally(self) -> Tally:
         return Tally(self.rules, self.entrants, self.pairings)
+
+    def close(self) -> None:
+        """Let another writer have the folder."""
+        if self.lock:
+            self.lock.release()
 
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
@@ -120,26 +135,77 @@ class Outcome:
         return self.done < self.total
 
 
-def open_tourney(config: TourneyConfig, out: Path, resume: bool) -> Tourney:
-    """Check the folder (new, or a resumable run with the same settings) and create it."""
-    if resume:
-        manifest = read_manifest(out)
-        saved = TourneyConfig.from_dict(manifest["config"])
-        if saved != config:
-            raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
-                               f"{describe_difference(saved, config)}")
-        if config.deals and deals_info(config, 0)["sha256"] != manifest["deals"]["sha256"]:
-            raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
-                               "restore it, or start a new run")
-    elif out.exists():
-        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
-                           "finish the run in it")
-    config = replace(config, entrants=tuple(config.entrant_names()))
-    tourney = Tourney(config, out)
-    (out / PARTS).mkdir(parents=True, exist_ok=True)
-    if resume:
-        clean_parts(out)
+def open_tourney(config: TourneyConfig, out: Path, resume: bool,
+                 command: Sequence[str] = ()) -> Tourney:
+    """Take the folder (new, or a resumable run with the same settings) for this writer alone;
+    the caller closes the tourney to let it go."""
+    named = replace(config, entrants=tuple(config.entrant_names()))
+    # A new run's settings are checked before its folder is made: a bad one writes nothing.
+    tourney = None if resume else Tourney(named, out)
+    lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
+    try:
+        if resume:
+            check_resumable(out, config)
+            tourney = Tourney(named, out)
+        tourney.lock = lock
+        (out / PARTS).mkdir(exist_ok=True)
+        tourney.damaged = clean_parts(out) if resume else []
+    except BaseException:
+        lock.release()
+        raise
     return tourney
+
+
+def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:
+    """Create the folder (refused if it exists: only one run can make it) and lock it."""
+    try:
+        out.mkdir(parents=True)
+    except FileExistsError:
+        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
+                           "finish the run in it") from None
+    except OSError as exc:
+        raise TourneyError(f"cannot create --out {out}: {exc.strerror}: choose another "
+                           "folder") from None
+    return take_lock(out, command)
+
+
+def resume_lock(out: Path, command: Sequence[str]) -> RunLock:
+    if not out.is_dir():
+        raise TourneyError(f"--resume: {out} is not a folder: give the --out of the run to "
+                           "finish")
+    return take_lock(out, command)
+
+
+def take_lock(out: Path, command: Sequence[str]) -> RunLock:
+    try:
+        return RunLock.acquire(out, command)
+    except LockedError as exc:
+        raise TourneyError(str(exc)) from None
+    except OSError as exc:
+        raise TourneyError(f"cannot lock {out}: {exc.strerror}") from None
+
+
+def check_resumable(out: Path, config: TourneyConfig) -> None:
+    """The run in `out` has these settings and is not finished."""
+    manifest = read_manifest(out)
+    saved = TourneyConfig.from_dict(manifest_config(manifest, out))
+    if saved != config:
+        raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
+                           f"{describe_difference(saved, config)}")
+    if config.deals and deals_info(config, 0)["sha256"] != manifest.get("deals", {}).get("sha256"):
+        raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
+                           "restore it, or start a new run")
+    if manifest.get("partial") is False and manifest.get("games_completed") == config.games:
+        raise RunFinished(f"{out} is already complete ({config.games} games): nothing to "
+                          "resume, nothing changed")
+
+
+def manifest_config(manifest: dict, out: Path) -> dict:
+    config = manifest.get("config") if isinstance(manifest, dict) else None
+    if not isinstance(config, dict):
+        raise TourneyError(f"{out / MANIFEST} has no config table: it was not written by domsim "
+                           "or was edited; start a new run")
+    return config
 
 
 def read_manifest(out: Path) -> dict:
@@ -147,7 +213,7 @@ def read_manifest(out: Path) -> dict:
         raise TourneyError(f"--resume: {out} holds no {MANIFEST}: nothing to resume")
     try:
         return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TourneyError(f"cannot read {out / MANIFEST}: {exc}") from None
 
 
@@ -161,8 +227,10 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
                 backend: str, command: list[str], purpose: str = "tourney",
                 progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
-    session is interrupted or a worker dies: then the manifest says partial)."""
+    session is interrupted, a worker dies or a write fails: then the manifest says partial)."""
     out, config = tourney.out, tourney.config
+    for damage in tourney.damaged:
+        log.warning("%s: its games are played again", damage)
     done = done_game_ids(out)
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
@@ -193,10 +261,18 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         stopped = "interrupted"
     except BrokenProcessPool:
         stopped = "a worker process died"
+    except OSError as exc:
+        stopped = f"cannot write {exc.filename or out}: {exc.strerror}"
     finally:
         outcome = Outcome(len(done) + played, config.games, played, stopped)
         # A session that resumed nothing has tallied every row, in game-id order, as written.
-        finish(tourney, manifest, session, outcome, None if done else tally)
+        try:
+            with stops_ignored():
+                finish(tourney, manifest, session, outcome, None if done else tally)
+        except OSError as exc:
+            raise TourneyError(f"{stopped or 'finished'} but cannot write {exc.filename or out}: "
+                               f"{exc.strerror}; every finished batch is kept: free the space, "
+                               f"then resume with: domsim tourney --out {out} --resume") from None
     return outcome
 
 
@@ -234,15 +310,23 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
         session["stopped"] = outcome.stopped
     manifest.update(ended=session["ended"], games_completed=outcome.done,
                     partial=outcome.partial)
+    manifest.pop("checksums", None)  # an earlier session's: not of the files written now
     assemble(out, tourney.schema, config.output_format, config.records, manifest)
     if tally is None:
         tally = tourney.tally()
         for row in read_rows(out):
             tally.add(row)
     write_atomic(out / "summary.csv", summary_csv(tally))
+    manifest["checksums"] = checksums(out, config)
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
         remove_parts(out)
+
+
+def checksums(out: Path, config: TourneyConfig) -> dict[str, str]:
+    """sha256 of the games table and records the statistics read, to find later edits."""
+    names = [f"games.{config.output_format}", *(["records.jsonl"] if config.records else [])]
+    return {name: file_digest(out / name) for name in names}
 
 
 def summary_csv(tally: Tally) -> str:

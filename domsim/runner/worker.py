@@ -51,6 +51,9 @@ def play_batch(batch: Batch) -> BatchResult:
         rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
         if config.records:
             names = [batch.entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
-            records.append(json.dumps({"game_id": game_id, "entrants": names, **game.record()}))
+            records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
+                                       "deal_id": slot.deal_id, "entrants": names,
+                                       **({"fixed_deal": True} if batch.first_deals else {}),
+                                       **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

@@ -19,7 +19,6 @@ from domsim.search import insane_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, move_value
 
-
 #: Deals per decision by default, by player count, and what domsim 0.1 used (the baseline that
 #: bench/strength.py --baseline plays: `insane?samples=96`, 128 in fives, 224 with 3-4 players).
 #: On the core, 512 deals beat 96 by +0.49 pips a hand in block [+0.32, +0.66] over 1,000 paired

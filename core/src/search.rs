@@ -245,7 +245,7 @@ impl Solver {
         let side = rules.side_of(judge.seat as usize);
         Solver {
             judge,
-            table: HashMap::with_hasher(BuildKeyHasher),
+            table: HashMap::with_capacity_and_hasher(1 << 12, BuildKeyHasher),
             fives: rules.fives(),
             maximizing: std::array::from_fn(|s| s < rules.players && rules.side_of(s) == side),
         }
@@ -527,28 +527,57 @@ pub fn contenders(values: &[Vec<f64>], weights: &[f64], active: &[usize]) -> Vec
     if effective < 2.0 {
         return active.to_vec();
     }
-    let mean = |i: usize| weighted_mean(&values[i], weights);
-    let best = *active
+    let means: Vec<f64> = active
         .iter()
-        .reduce(|a, b| if mean(*b) > mean(*a) { b } else { a })
-        .expect("moves are active");
+        .map(|&i| weighted_mean(&values[i], weights))
+        .collect();
+    let mut best = 0;
+    for (k, &m) in means.iter().enumerate() {
+        if m > means[best] {
+            best = k;
+        }
+    }
+    let best_row = &values[active[best]];
     active
         .iter()
-        .copied()
-        .filter(|&i| i == best || !beats(&values[best], &values[i], weights, total, effective))
+        .zip(&means)
+        .enumerate()
+        .filter(|&(k, (&i, &mean))| {
+            k == best
+                || !beats(
+                    best_row,
+                    &values[i],
+                    means[best] - mean,
+                    weights,
+                    total,
+                    effective,
+                )
+        })
+        .map(|(_, (&i, _))| i)
         .collect()
 }
 
-fn beats(better: &[f64], worse: &[f64], weights: &[f64], total: f64, effective: f64) -> bool {
-    let diffs: Vec<f64> = better.iter().zip(worse).map(|(a, b)| a - b).collect();
-    let mean = weighted_mean(&diffs, weights);
-    let variance = diffs
+/// Whether `better` beats `worse` by more than CLEAR_Z standard errors of their paired
+/// difference, whose weighted mean is `mean`.
+fn beats(
+    better: &[f64],
+    worse: &[f64],
+    mean: f64,
+    weights: &[f64],
+    total: f64,
+    effective: f64,
+) -> bool {
+    if mean <= 0.0 {
+        return false;
+    }
+    let variance = better
         .iter()
+        .zip(worse)
         .zip(weights)
-        .map(|(d, w)| w * (d - mean).powi(2))
+        .map(|((a, b), w)| w * (a - b - mean).powi(2))
         .sum::<f64>()
         / total;
-    mean > 0.0 && mean > CLEAR_Z * (variance / (effective - 1.0)).sqrt()
+    mean > CLEAR_Z * (variance / (effective - 1.0)).sqrt()
 }
 
 /// The deals a view's seat may face: sampled from its belief, each weighted by how likely the

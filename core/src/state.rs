@@ -165,14 +165,11 @@ impl Table {
         if self.n_ends == 0 {
             return 0;
         }
-        let mut numbers = 0;
-        for n in 0..7u8 {
-            // A number is open exactly when its double fits.
-            if self.fit >> crate::tiles::tile_id(n, n) & 1 == 1 {
-                numbers |= 1 << n;
-            }
-        }
-        numbers
+        // A number is open exactly when its double fits.
+        const DOUBLES: [u8; 7] = [0, 7, 13, 18, 22, 25, 27];
+        DOUBLES.iter().enumerate().fold(0, |numbers, (n, &d)| {
+            numbers | (((self.fit >> d) & 1) as u8) << n
+        })
     }
 
     #[inline]

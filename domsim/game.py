@@ -8,10 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .bot import SEAT_MEMORY_MB, BotPool, bot_command
 from .engine import State, start_next_hand
 from .record import game_record, hand_record
 from .rules import Rules
-from .seat import MoveAlarm, Seat
+from .seat import BotSeat, GuardedSeat, MoveAlarm, Seat
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
@@ -70,30 +71,53 @@ class PlayedGame:
 
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
-              move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN) -> dict:
+              move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
+              isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
     never stops the game (R-SEAT-FAULT, see domsim.seat): a move later than `move_time_limit`
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
-    illegal move is handed to it. The record gets `faults` and `timing` per seat."""
-    return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in).record()
+    illegal move is handed to it. `exec:` specs, and with `isolate` every spec but a built-in
+    level, play in their own process under `seat_memory` MiB (0: no limit). The record gets
+    `faults` and `timing` per seat."""
+    with BotPool(seat_memory) as bots:
+        return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
+                    isolate=isolate, bots=bots).record()
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-         keep_hands: bool = True) -> PlayedGame:
+         keep_hands: bool = True, isolate: bool = False, bots: BotPool | None = None
+         ) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
-    tourney that keeps no records needs only the results)."""
+    tourney that keeps no records needs only the results). Bots in their own process come
+    from `bots`, which the caller closes (None: a pool for this game alone)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
-    factories = [load_strategy(spec) for spec in specs]
+    if bots is None:
+        with BotPool() as bots:
+            return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
+                        keep_hands=keep_hands, isolate=isolate, bots=bots)
+    commands = [bot_command(spec, isolate) for spec in specs]
+    factories = [None if command else load_strategy(spec)
+                 for spec, command in zip(specs, commands, strict=True)]
     stand_in_factory = load_strategy(stand_in)
+    seats: list[GuardedSeat] = []
     with MoveAlarm(move_time_limit) as alarm:
-        seats = [Seat(seat, factory, seat_rng(seed, seat), _stand_in(stand_in_factory, seed, seat),
-                      alarm, f"game seed {seed}, seat {seat} ({factory.spec})")
-                 for seat, factory in enumerate(factories)]
-        state, hands = _play(rules, seats, seed, keep_hands)
+        try:
+            for seat, (spec, command, factory) in enumerate(zip(specs, commands, factories,
+                                                                strict=True)):
+                label = f"game seed {seed}, seat {seat} ({spec})"
+                make_stand_in = _stand_in(stand_in_factory, seed, seat)
+                seats.append(
+                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label)
+                    if command else
+                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label))
+            state, hands = _play(rules, seats, seed, keep_hands)
+        finally:
+            for seat in seats:
+                seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
     return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing))
 
@@ -103,7 +127,8 @@ def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], St
     return lambda: factory(random.Random(derive_seed("stand-in", seed, seat)))
 
 
-def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool) -> tuple[State, list]:
+def _play(rules: Rules, seats: list[GuardedSeat], seed: int,
+          keep_hands: bool) -> tuple[State, list]:
     for seat in seats:
         seat.start_game(rules)
     rng = deal_rng(seed)
@@ -114,6 +139,8 @@ def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool) -> tuple
         start_next_hand(state, rng)
         deal = (state.hands[:], state.boneyard[:], state.leader) if keep_hands else None
         play_hand(state, seats, views)
+        for seat in seats:
+            seat.end_hand(state.hand_results[-1])
         if keep_hands:
             hands.append(hand_record(*deal, state.history, state.hand_results[-1]))
     for seat in seats:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from . import __version__
 from .protocol import PROTOCOL_VERSION, ProtocolError, decode, encode
-from .strategy import StrategyError
+from .strategy import StrategyError, load_strategy, spec_file
 
 EXEC_PREFIX = "exec:"
 #: Specs that always stay in process: the built-in levels, with or without parameters.
@@ -50,18 +50,19 @@ class BotFault(Exception):
 
 @dataclass(frozen=True)
 class BotCommand:
-    """How to start one bot: its argv and working folder, and what the manifest says of it."""
+    """How to start one bot: its argv and working folder, and the files that define it (the
+    program and scripts it names, or the strategy file the host loads)."""
 
     spec: str
     argv: tuple[str, ...]
     cwd: str
+    files: tuple[str, ...]
 
     def about(self) -> dict:
-        """For the manifest: the spec, the command, and a sha256 of each file it names."""
-        files = [Path(arg) for arg in self.argv if Path(self.cwd, arg).is_file()]
-        return {"spec": self.spec, "origin": f"process {shlex.join(self.argv)}",
-                "files": {str(f): hashlib.sha256(Path(self.cwd, f).read_bytes()).hexdigest()
-                          for f in files}}
+        """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
+        return {"spec": self.spec, "origin": f"process: {shlex.join(self.argv)}",
+                "files": {name: hashlib.sha256(Path(self.cwd, name).read_bytes()).hexdigest()
+                          for name in self.files}}
 
 
 def is_built_in(spec: str) -> bool:
@@ -74,8 +75,20 @@ def bot_command(spec: str, isolate: bool) -> BotCommand | None:
     if spec.startswith(EXEC_PREFIX):
         return _exec_command(spec, cwd)
     if isolate and not is_built_in(spec):
-        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", spec), cwd)
+        path = spec_file(spec)
+        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", spec), cwd,
+                          (path,) if path and Path(cwd, path).is_file() else ())
     return None
+
+
+def check_spec(spec: str, isolate: bool, memory_mb: int) -> dict | None:
+    """Check that a spec can play (StrategyError if not), without loading it into this process
+    when it plays in its own: then its bot's `hello` reply, else None."""
+    command = bot_command(spec, isolate)
+    if command is None:
+        load_strategy(spec)
+        return None
+    return check_bot(command, memory_mb)
 
 
 def _exec_command(spec: str, cwd: str) -> BotCommand:
@@ -92,14 +105,15 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
     if os.sep in program and not os.access(Path(cwd, program), os.X_OK):
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
-    return BotCommand(spec, tuple(argv), cwd)
+    files = tuple(arg for arg in argv if Path(cwd, arg).is_file())
+    return BotCommand(spec, tuple(argv), cwd, files)
 
 
 @functools.lru_cache(maxsize=64)
-def check_bot(command: BotCommand) -> dict:
+def check_bot(command: BotCommand, memory_mb: int) -> dict:
     """Start the bot once and shake hands (StrategyError if it cannot); its `hello` reply."""
     try:
-        bot = BotProcess(command, SEAT_MEMORY_MB)
+        bot = BotProcess(command, memory_mb)
     except BotFault as exc:
         raise StrategyError(f"{command.spec!r}: {exc}") from None
     bot.close()

@@ -13,6 +13,7 @@ import click
 
 from . import __version__
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from .bot import SEAT_MEMORY_MB
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
@@ -28,6 +29,14 @@ from .runner.tourney import TourneyError
 from .stats import ELO_MODELS, Sprt
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
+
+ISOLATE = click.option(
+    "--isolate", is_flag=True,
+    help="Play every strategy but the built-in levels in its own process (seat protocol): "
+         "the mode for bots of several authors.")
+SEAT_MEMORY = click.option(
+    "--seat-memory", type=click.IntRange(min=0), default=SEAT_MEMORY_MB, show_default=True,
+    metavar="MIB", help="Memory limit of a bot in its own process. 0: no limit.")
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -87,12 +96,16 @@ def _option_help(name: str) -> str:
 @click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@ISOLATE
+@SEAT_MEMORY
 @user_errors
-def play(variant, players_specs, players, seed, options, record, move_time_limit) -> None:
+def play(variant, players_specs, players, seed, options, record, move_time_limit, isolate,
+         seat_memory) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
-    (package.module:Class) or a registered name, with optional parameters (hard?key=value).
+    (package.module:Class) or a registered name, with optional parameters (hard?key=value), or
+    a program speaking the seat protocol in its own process: 'exec:./mybot --depth 3'.
 
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
@@ -103,7 +116,8 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         specs *= rules.players
     if record is not None and record.exists():
         raise click.ClickException(f"{record} exists: choose another --record file")
-    game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None)
+    game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None,
+                     isolate=isolate, seat_memory=seat_memory)
     for line in transcript_lines(game):
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
@@ -173,7 +187,8 @@ def replay(file, as_json) -> None:
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)
     "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
-    "move_time_limit": "move_time_limit", "records": "records",
+    "move_time_limit": "move_time_limit", "records": "records", "isolate": "isolate",
+    "seat_memory": "seat_memory",
 }
 
 
@@ -204,6 +219,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
+@ISOLATE
+@SEAT_MEMORY
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
@@ -250,7 +267,8 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler)
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
-    records, backend, scheduler. The options given here override the file's.
+    records, isolate, seat_memory, backend, scheduler. The options given here override the
+    file's.
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """
@@ -325,9 +343,11 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. target=200.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@ISOLATE
+@SEAT_MEMORY
 @user_errors
 def compare(a, b, variant, players, elo0, elo1, elo_model, games, seed, workers, out, options,
-            silent) -> None:
+            silent, isolate, seat_memory) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT, alpha = beta = 0.05)
     accepts H0 (Elo of A = elo0) or H1 (= elo1), then print the verdict, the Elo estimate with
@@ -337,7 +357,8 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, seed, workers,
     """
     sprt = _sequential_test(elo0, elo1, elo_model, games)
     given = {"variant": variant, "players": players, "entrants": (a, b),
-             "games": games or COMPARE_LIMIT, "options": parse_options(options)}
+             "games": games or COMPARE_LIMIT, "options": parse_options(options),
+             "isolate": isolate, "seat_memory": seat_memory}
     if seed is not None:
         given["seed"] = seed
     config, out = resolve_config(given, out, False, name="compare")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from ..bot import SEAT_MEMORY_MB
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
 from .pairings import FORMATS, builtin_levels
@@ -53,6 +54,8 @@ SETTINGS: dict[str, Check] = {
     "options": (_is_options, "a table of rule options, each an integer or a string"),
     "move_time_limit": (_is_seconds, "a number of seconds >= 0 (0: no limit)"),
     "records": (lambda v: isinstance(v, bool), "true or false"),
+    "isolate": (lambda v: isinstance(v, bool), "true or false"),
+    "seat_memory": (lambda v: is_integer(v) and v >= 0, "a number of MiB >= 0 (0: no limit)"),
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
 }
 
@@ -80,6 +83,8 @@ class TourneyConfig:
     move_time_limit: float = MOVE_TIME_LIMIT  # seconds; 0: no limit
     records: bool = False
     output_format: str = "parquet"
+    isolate: bool = False  # every strategy but the built-in levels in its own process
+    seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)

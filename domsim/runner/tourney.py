@@ -20,6 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from .. import __version__
+from ..bot import bot_command, check_spec
 from ..rules import Rules
 from ..strategy import StrategyError, load_strategy
 from .config import TourneyConfig
@@ -66,7 +67,7 @@ class Tourney:
         self.entrants = parse_entrants(self.config.entrant_names(), rules)
         for entrant in self.entrants:
             for spec in entrant.members:
-                load_strategy(spec)
+                check_spec(spec, self.config.isolate, self.config.seat_memory)
         self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
@@ -234,7 +235,7 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
         "seed": config.seed,
         "games": config.games,
         "duplicate": config.duplicate,
-        "entrants": [entrant_info(entrant) for entrant in tourney.entrants],
+        "entrants": [entrant_info(entrant, config.isolate) for entrant in tourney.entrants],
         "pairings": [{"pairing": pairing_label(tourney.entrants, p), "games": n}
                      for p, n in zip(tourney.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
@@ -242,12 +243,17 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
     }
 
 
-def entrant_info(entrant: Entrant) -> dict:
-    return {"name": entrant.name, "members": [strategy_info(spec) for spec in entrant.members]}
+def entrant_info(entrant: Entrant, isolate: bool) -> dict:
+    return {"name": entrant.name,
+            "members": [strategy_info(spec, isolate) for spec in entrant.members]}
 
 
-def strategy_info(spec: str) -> dict:
-    """The spec, where its class comes from, and a sha256 of the file that defines it."""
+def strategy_info(spec: str, isolate: bool = False) -> dict:
+    """The spec, where its class comes from, and a sha256 of the file that defines it; for a
+    bot in its own process, its command and the sha256 of each file that defines it."""
+    command = bot_command(spec, isolate)
+    if command is not None:
+        return command.about()
     factory = load_strategy(spec)
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")

@@ -9,6 +9,7 @@ import json
 import logging
 from dataclasses import dataclass
 
+from ..bot import BotPool
 from ..game import play
 from .config import TourneyConfig
 from .output import game_row, options_hash
@@ -39,14 +40,15 @@ def play_batch(batch: Batch) -> BatchResult:
     rules = config.rules()
     rules_hash = options_hash(rules)
     rows, records = [], []
-    for game_id in batch.game_ids:
-        slot = batch.schedule.slot(game_id)
-        pairing = batch.pairings[slot.pairing]
-        specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
-        game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
-                    keep_hands=config.records)
-        rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
-        if config.records:
-            records.append(json.dumps({"game_id": game_id, **game.record()}))
+    with BotPool(config.seat_memory) as bots:
+        for game_id in batch.game_ids:
+            slot = batch.schedule.slot(game_id)
+            pairing = batch.pairings[slot.pairing]
+            specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
+            game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+                        keep_hands=config.records, isolate=config.isolate, bots=bots)
+            rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
+            if config.records:
+                records.append(json.dumps({"game_id": game_id, **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

@@ -13,7 +13,7 @@ import click
 
 from . import __version__
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
-from .bot import SEAT_MEMORY_MB
+from .bot import SEAT_MEMORY_MB, check_spec
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
@@ -116,6 +116,8 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         specs *= rules.players
     if record is not None and record.exists():
         raise click.ClickException(f"{record} exists: choose another --record file")
+    for spec in dict.fromkeys(specs):
+        check_spec(spec, isolate, seat_memory)
     game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None,
                      isolate=isolate, seat_memory=seat_memory)
     for line in transcript_lines(game):

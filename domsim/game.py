@@ -12,7 +12,7 @@ from .bot import SEAT_MEMORY_MB, BotPool, bot_command
 from .engine import State, start_next_hand
 from .record import game_record, hand_record
 from .rules import Rules
-from .seat import BotSeat, GuardedSeat, MoveAlarm, Seat
+from .seat import BotSeat, GuardedSeat, MoveAlarm, Seat, stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
@@ -116,6 +116,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
                     Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label))
             state, hands = _play(rules, seats, seed, keep_hands)
         finally:
+            stop_watchdog()
             for seat in seats:
                 seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)

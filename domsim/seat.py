@@ -20,6 +20,7 @@ handed to the stand-in, so a hung strategy costs seconds, not hours."""
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
 import random
@@ -28,6 +29,7 @@ import signal
 import statistics
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,6 +49,9 @@ KIND_WORDS = {TIMEOUT: "timeout", EXCEPTION: "exception", ILLEGAL: "illegal move
 
 #: Late moves in a row after which the seat is handed to the stand-in for the rest of the game.
 MAX_CONSECUTIVE_TIMEOUTS = 3
+#: Games of one worker process in which a spec's seat was handed over for timing out, after
+#: which its later games there start with the stand-in (a hung bot costs seconds, not hours).
+MAX_HUNG_GAMES = 3
 #: Seconds past its limit a bot in its own process may still answer before it is killed.
 GRACE_SECONDS = 1.0
 #: The exit status of a process forked inside an in-process strategy call (it exits at once).
@@ -150,9 +155,10 @@ class GuardedSeat:
     """What every seat shares: its faults and decision times, and the stand-in bot that plays
     for it. `playing` turns False when the seat is handed to the stand-in for the game."""
 
-    def __init__(self, seat: int, stand_in: Callable[[], Strategy], limit: float | None,
-                 label: str) -> None:
+    def __init__(self, seat: int, spec: str, stand_in: Callable[[], Strategy],
+                 limit: float | None, label: str) -> None:
         self.seat = seat
+        self.spec = spec
         self.limit = limit
         self.label = label
         self.faults = SeatFaults()
@@ -162,6 +168,9 @@ class GuardedSeat:
         self._make_stand_in = stand_in
         self._stand_in: Strategy | None = None
         self._rules: Rules | None = None
+        if _hung_games[spec] >= MAX_HUNG_GAMES:
+            self._fault(TIMEOUT, f"timed out in {MAX_HUNG_GAMES} earlier games of this worker: "
+                                 "the stand-in plays from the start")
 
     def end_hand(self, result: HandResult) -> None:
         """Told at the end of every hand (in process: nothing to do)."""
@@ -186,6 +195,11 @@ class GuardedSeat:
         self._fault(TIMEOUT, message, drop=drop)
 
     def _fault(self, kind: str, message: str, drop: bool = True, exc_info=None) -> None:
+        if drop and kind == TIMEOUT and self.playing:
+            _hung_games[self.spec] += 1
+        self._record_fault(kind, message, drop, exc_info)
+
+    def _record_fault(self, kind: str, message: str, drop: bool, exc_info) -> None:
         count = getattr(self.faults, kind)
         setattr(self.faults, kind, count + 1)
         if self.faults.first is None:
@@ -223,10 +237,10 @@ class Seat(GuardedSeat):
 
     def __init__(self, seat: int, factory: StrategyFactory, rng: random.Random,
                  stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str) -> None:
-        super().__init__(seat, stand_in, alarm.seconds, label)
+        super().__init__(seat, factory.spec, stand_in, alarm.seconds, label)
         self.alarm = alarm
         self.strategy: Strategy | None = None
-        built = self._call(factory, rng)
+        built = self._call(factory, rng) if self.playing else _FAILED
         if built is not _FAILED:
             self.strategy = built
 
@@ -261,6 +275,7 @@ class Seat(GuardedSeat):
         try:
             try:
                 self.alarm.arm(started)
+                _watchdog.arm(started, self.limit)
                 _in_strategy = True
                 result = method(*args)
             finally:
@@ -289,6 +304,46 @@ class Seat(GuardedSeat):
         return result
 
 
+class Watchdog:
+    """Kills this worker process when an in-process strategy call overruns its limit by far
+    (C code that holds the interpreter, SIGALRM ignored, MoveTimeout caught): the runner then
+    plays the worker's games again with the strategy in its own process, where the hang is a
+    fault of its seat (domsim.runner.tourney.stream). Off unless `enable`d (pool workers).
+
+    faulthandler's timer thread needs no interpreter lock, so it fires whatever the strategy
+    does; re-arming it costs ~25 us, so it is re-armed only when it would fire less than
+    (limit + grace) after the call starts: a call is killed between 1 and 2 times (limit +
+    grace) after it started, never sooner."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self._fires_at = 0.0
+        self._devnull = None
+
+    def enable(self) -> None:
+        self.enabled = True
+        self._devnull = open(os.devnull, "w")  # noqa: SIM115 (open for the process's life)
+
+    def arm(self, now: float, limit: float | None) -> None:
+        if not self.enabled or limit is None:
+            return
+        span = limit + GRACE_SECONDS
+        if self._fires_at < now + span:
+            faulthandler.dump_traceback_later(2 * span, exit=True, file=self._devnull)
+            self._fires_at = now + 2 * span
+
+    def stop(self) -> None:
+        """Between games: nothing may fire while no strategy plays."""
+        if self.enabled and self._fires_at:
+            faulthandler.cancel_dump_traceback_later()
+            self._fires_at = 0.0
+
+
+_watchdog = Watchdog()
+enable_watchdog = _watchdog.enable
+stop_watchdog = _watchdog.stop
+
+_hung_games: Counter[str] = Counter()  # spec -> games handed over for timeouts, this process
 _in_strategy = False  # True while an in-process strategy runs (the fork guard reads it)
 
 
@@ -311,11 +366,13 @@ class BotSeat(GuardedSeat):
 
     def __init__(self, seat: int, command: BotCommand, pool: BotPool, seed: int,
                  stand_in: Callable[[], Strategy], limit: float | None, label: str) -> None:
-        super().__init__(seat, stand_in, limit, label)
+        super().__init__(seat, command.spec, stand_in, limit, label)
         self.pool = pool
         self.seed = seed
         self.bot = None
         self._request = 0
+        if not self.playing:
+            return
         try:
             self.bot = pool.take(command)
         except BotFault as exc:

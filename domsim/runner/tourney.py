@@ -8,6 +8,7 @@ import hashlib
 import inspect
 import io
 import json
+import logging
 import platform
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -42,6 +43,7 @@ from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
 MANIFEST = "manifest.json"
+log = logging.getLogger("domsim.runner")
 MAX_BATCH = 100
 
 
@@ -171,25 +173,65 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
            keep: Callable[[BatchResult], None]) -> None:
     """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
-    on any exception, let running batches finish and keep those that did before re-raising."""
+    on any exception, let running batches finish and keep those that did before re-raising.
+
+    When a worker process dies (a strategy's os._exit, a signal, a fork that went wrong), the
+    batches not finished are played again on a fresh executor, and so is the rest of the run,
+    with every strategy but the built-in levels in its own process: there, what killed the
+    worker only ends a bot process, a fault of its seat. Nothing is lost or played twice."""
     executor = executor_factory()
-    pending: deque[Future] = deque()
+    pending: deque[tuple[Batch, Future]] = deque()
+    rescued = False
     try:
         for job in jobs:
-            pending.append(executor.submit(play_batch, job))
+            job = isolated(job) if rescued else job
+            pending.append((job, executor.submit(play_batch, job)))
             if len(pending) >= window:
-                keep(pending.popleft().result())
+                executor, rescue = _keep_first(pending, executor, executor_factory, keep)
+                rescued |= rescue
         while pending:
-            keep(pending.popleft().result())
+            executor, _ = _keep_first(pending, executor, executor_factory, keep)
     except BaseException:
-        for future in pending:
+        for _, future in pending:
             future.cancel()
         executor.shutdown(wait=True, cancel_futures=True)
-        for future in pending:
+        for _, future in pending:
             if future.done() and not future.cancelled() and future.exception() is None:
                 keep(future.result())
         raise
     executor.shutdown(wait=True)
+
+
+def _keep_first(pending: deque[tuple[Batch, Future]], executor: Executor,
+                executor_factory: Callable[[], Executor],
+                keep: Callable[[BatchResult], None]) -> tuple[Executor, bool]:
+    """Keep the oldest batch's result; after a worker died, resubmit what did not finish,
+    isolated (already isolated: BrokenProcessPool). Returns the executor to go on with, and
+    whether the rest of the run must be isolated."""
+    job, future = pending[0]
+    try:
+        result = future.result()
+    except BrokenProcessPool:
+        if job.config.isolate:
+            raise
+        log.warning("a worker process died while playing games %d-%d: they, the other "
+                    "unfinished games and the rest of the run are played with every strategy "
+                    "but the built-in levels in its own process", job.game_ids[0],
+                    job.game_ids[-1])
+        executor.shutdown(wait=True, cancel_futures=True)
+        executor = executor_factory()
+        for index, (old_job, old_future) in enumerate(pending):
+            if not (old_future.done() and old_future.exception() is None):
+                new_job = isolated(old_job)
+                pending[index] = new_job, executor.submit(play_batch, new_job)
+        return executor, True
+    pending.popleft()
+    keep(result)
+    return executor, False
+
+
+def isolated(job: Batch) -> Batch:
+    return replace(job, config=replace(job.config, isolate=True))
 
 
 def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,

@@ -186,13 +186,13 @@ class GuardedSeat:
             self._stand_in.start_game(self.seat, self._rules)
         return self._stand_in
 
-    def _late(self, message: str) -> None:
+    def _late(self, message: str, exc_info=None) -> None:
         """A move past the limit: made for the seat; too many in a row hand the seat over."""
         self._late_in_a_row += 1
         drop = self._late_in_a_row >= MAX_CONSECUTIVE_TIMEOUTS
         if drop:
             message += f" ({MAX_CONSECUTIVE_TIMEOUTS} moves in a row)"
-        self._fault(TIMEOUT, message, drop=drop)
+        self._fault(TIMEOUT, message, drop=drop, exc_info=exc_info)
 
     def _fault(self, kind: str, message: str, drop: bool = True, exc_info=None) -> None:
         if drop and kind == TIMEOUT and self.playing:
@@ -286,7 +286,7 @@ class Seat(GuardedSeat):
                     self.decision_times.append(elapsed)
         except MoveTimeout:
             if timed:
-                self._late(f"interrupted at the {self.limit:g} s limit")
+                self._late(f"interrupted at the {self.limit:g} s limit", exc_info=True)
             else:
                 self._fault(TIMEOUT, f"interrupted at the {self.limit:g} s limit", drop=drop,
                             exc_info=True)

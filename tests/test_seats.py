@@ -1,0 +1,336 @@
+"""Seats no bot can break (R-SEAT-FAULT, R-VIEW): the seat protocol (docs/seat-protocol.md),
+bots in their own process (`exec:` specs and `--isolate`), and in-process seats against hostile
+strategies. Every hostile case checks that the game or run completes, that the fault is recorded
+and that the other seats' results are those of a game without the attack.
+
+The hostile strategies live in tests/hostile/."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from domsim.strategies.easy import Easy
+from domsim.strategies.hard import Hard
+from domsim.strategies.medium import Medium
+
+from domsim import seat as seat_module
+from domsim.bot import BotCommand, BotPool, bot_command
+from domsim.cli import main
+from domsim.engine import State, start_next_hand
+from domsim.game import play_game, play_hand
+from domsim.protocol import view_from, view_message
+from domsim.record import verify
+from domsim.rules import VARIANTS, make_rules
+from domsim.seeding import deal_rng
+from domsim.strategy import StrategyError
+from domsim.view import ViewBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile"
+EXAMPLE = f"exec:python3 {ROOT / 'strategies' / 'example_external.py'}"
+BLOCK = make_rules("block", 2)
+
+
+def hostile(name: str, query: str = "", cls: str = "") -> str:
+    return f"{HOSTILE / name}.py" + (f":{cls}" if cls else "") + (f"?{query}" if query else "")
+
+
+def bad_bot(*args: str) -> str:
+    return f"exec:{HOSTILE / 'bad_bot.py'} " + " ".join(args)
+
+
+@pytest.fixture(autouse=True)
+def fresh_hung_counts(monkeypatch):
+    """Each test starts with no spec marked as hung in this process (MAX_HUNG_GAMES)."""
+    monkeypatch.setattr(seat_module, "_hung_games", seat_module.Counter())
+
+
+def replays(record: dict) -> bool:
+    recomputed, problems = verify(record, 0)
+    return recomputed is not None and problems == [] and record["result"]["complete"]
+
+
+def results(record: dict) -> tuple:
+    return record["result"], [hand["actions"] for hand in record["hands"]]
+
+
+# -- the protocol ---------------------------------------------------------------------------------
+class Collect:
+    def __init__(self) -> None:
+        self.views = []
+        self.rng = random.Random(5)
+
+    def choose(self, view):
+        self.views.append(view)
+        return self.rng.choice(view.legal_moves)
+
+
+def test_a_view_crosses_the_protocol_unchanged():
+    """R-VIEW: every PlayerView field survives JSON both ways, in every variant."""
+    collect = Collect()
+    for name in VARIANTS:
+        rules = make_rules(name)
+        state, rng, views = State(rules), deal_rng(5), ViewBuilder()
+        while not state.match_over:
+            start_next_hand(state, rng)
+            play_hand(state, [collect] * rules.players, views)
+    assert len(collect.views) > 100
+    for view in collect.views:
+        wire = json.loads(json.dumps(view_message(1, view)))
+        assert view_from(wire, view.rules) == view
+
+
+def test_isolated_python_strategy_plays_as_in_process():
+    """The host builds the strategy with the seat's generator: same moves, same results."""
+    spec = "strategies/example_greedy.py"
+    for name in VARIANTS:
+        rules = make_rules(name)
+        specs = [str(ROOT / spec)] + ["hard"] * (rules.players - 1)
+        isolated = play_game(rules, specs, 11, isolate=True)
+        assert results(isolated) == results(play_game(rules, specs, 11)), name
+        assert isolated["faults"][0]["first"] is None
+
+
+def test_exec_spec_is_split_like_a_shell_and_checked():
+    command = bot_command("exec:python3 'my bot.py' --depth 3", isolate=False)
+    assert command.argv == ("python3", "my bot.py", "--depth", "3")
+    assert bot_command("easy", isolate=True) is None
+    assert bot_command("hard?shed=2", isolate=True) is None
+    assert bot_command("strategies/example_greedy.py", isolate=False) is None
+    assert bot_command("strategies/example_greedy.py", isolate=True).argv[1:3] == (
+        "-m", "domsim.seat_host")
+    for spec, words in [("exec:", "names no program"), ("exec:python3 'open", "quotes"),
+                        ("exec:no-such-program-here", "not on PATH"),
+                        ("exec:./no/such/bot", "not an executable file")]:
+        with pytest.raises(StrategyError, match=words):
+            bot_command(spec, isolate=False)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("exec:./missing-bot", "not an executable file"),
+    (bad_bot("version"), "speaks protocol 99, domsim speaks 1"),
+    ("tests/hostile/nothere.py", "not found"),
+])
+def test_a_bot_that_cannot_play_is_a_one_line_error(spec, words, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for args in (["play", "--variant", "block", "-p", spec, "-p", "easy", "--isolate"],
+                 ["tourney", "--variant", "block", "-p", spec, "-p", "easy", "--isolate",
+                  "--games", "2", "--out", "never"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, result.output
+        assert words in result.output and "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert not (ROOT / "never").exists()
+
+
+def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
+    """The example imports nothing of domsim: the protocol is enough. Its stderr reaches
+    run.log; the run is reproducible from its seed."""
+    source = (ROOT / "strategies" / "example_external.py").read_text()
+    assert not re.search(r"^\s*(import|from)\s+domsim", source, re.MULTILINE)
+    monkeypatch.chdir(tmp_path)
+    tables = []
+    for out in ("a", "b"):
+        result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "8",
+                                           "-p", EXAMPLE, "-p", "easy", "--seed", "3",
+                                           "--workers", "2", "--out", out, "--silent"])
+        assert result.exit_code == 0, result.output
+        table = pq.read_table(tmp_path / out / "games.parquet").to_pandas()
+        assert (table["faults_0"] == 0).all() and (table["faults_1"] == 0).all()
+        tables.append(table[["game_id", "seat_0", "winners", "score_0", "score_1"]])
+    assert tables[0].equals(tables[1])
+    assert "example_external: game seed" in (tmp_path / "a" / "run.log").read_text()
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    member = manifest["entrants"][0]["members"][0]
+    assert member["origin"].startswith("process: python3 ")
+    assert len(next(iter(member["files"].values()))) == 64
+    wins = (tables[0]["seat_0"].str.startswith("exec:") == (tables[0]["winners"] == "0")).mean()
+    assert wins > 0.6  # heaviest-first beats random
+
+
+# -- bots that break the protocol or their process ------------------------------------------------
+@pytest.mark.parametrize("spec, kind, words", [
+    (bad_bot("garbage"), None, None),  # lines that are not messages are ignored
+    (bad_bot("silent"), "timeouts", "no answer to choose within 1.2 s: killed"),
+    (bad_bot("long"), "errors", "longer than"),
+    (bad_bot("exit"), "errors", "exited with status 4"),
+    (bad_bot("illegal"), "illegal", "not one of its legal moves"),
+    (bad_bot("error"), "errors", "cannot think"),
+    (bad_bot("late", "0.5"), "timeouts", "over the 0.2 s limit"),
+    (hostile("breaks", "how=exit"), "errors", "exited with status 1"),
+    (hostile("breaks", "how=kill"), "errors", "killed by signal 9"),
+    (hostile("breaks", "how=sleep"), "timeouts", "killed"),
+    (hostile("breaks", "how=c_loop"), "timeouts", "killed"),
+    (hostile("breaks", "how=system_exit"), "errors", "SystemExit"),
+    (hostile("breaks", "how=memory"), "errors", "MemoryError"),
+])
+def test_a_broken_bot_in_its_own_process_is_a_seat_fault(spec, kind, words):
+    played = play_game(BLOCK, [spec, "easy"], 2, move_time_limit=0.2, isolate=True,
+                       seat_memory=512)
+    assert replays(played)
+    faults = played["faults"][0]
+    if kind is None:
+        assert faults["first"] is None
+        return
+    assert faults[kind] >= 1 and words in faults["first"]
+    assert played["faults"][1]["first"] is None
+
+
+def test_a_late_bot_is_handed_over_after_three_late_moves_in_a_row():
+    played = play_game(BLOCK, [bad_bot("late", "0.3"), "easy"], 2, move_time_limit=0.2)
+    faults = played["faults"][0]
+    assert faults["timeouts"] == 3 and faults["replaced"]
+
+
+def test_a_killed_bot_is_started_afresh_for_the_next_game():
+    command = bot_command(bad_bot("silent"), isolate=False)
+    with BotPool() as pool:
+        first = pool.take(command)
+        first.close()
+        second = pool.take(command)
+        assert second is not first and second.alive
+
+
+def test_nothing_a_bot_forked_outlives_its_games(tmp_path):
+    pids = tmp_path / "pids"
+    play_game(BLOCK, [hostile("forker", f"pids={pids}&bomb=true"), "easy"], 1, isolate=True)
+    time.sleep(0.3)  # the children write their pids
+    forked = [int(pid) for pid in pids.read_text().split()]
+    assert forked
+    assert not any(running(pid) for pid in forked)
+
+
+def running(pid: int) -> bool:
+    """Whether a process is alive (a zombie, dead but not yet reaped, is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_bot_that_stops_reading_does_not_block_domsim():
+    command = bot_command(bad_bot("noread"), isolate=False)
+    with BotPool() as pool:
+        bot = pool.take(command)
+        started = time.monotonic()
+        with pytest.raises(seat_module.BotFault, match="did not read its input"):
+            for _ in range(1000):
+                bot.tell({"type": "hand", "pad": "x" * 4096}, seconds=0.3)
+        assert time.monotonic() - started < 5
+
+
+def test_bot_pool_kills_its_processes():
+    command = BotCommand("example", ("python3", str(ROOT / "strategies" / "example_external.py")),
+                         str(ROOT), ())
+    with BotPool() as pool:
+        bots = [pool.take(command), pool.take(command)]
+        assert all(bot.alive for bot in bots)
+    assert not any(bot.alive for bot in bots)
+
+
+# -- isolation: what a hostile strategy cannot see or change --------------------------------------
+def test_isolated_meddler_sees_no_hidden_tile_and_changes_nothing(tmp_path, monkeypatch):
+    """In process the attacks work (the test can fail); isolated they see and change nothing."""
+    for level in (Easy, Medium, Hard):  # undone after the test: loading meddler patches them
+        monkeypatch.setattr(level, "choose", level.choose)
+    report = tmp_path / "found"
+    spy = hostile("meddler", f"what=spy&report={report}", "Meddler")
+    control = results(play_game(BLOCK, [hostile("meddler", "", "Plain"), "medium"], 4,
+                                isolate=True))
+    isolated = play_game(BLOCK, [spy, "medium"], 4, isolate=True)
+    seen = [int(n) for n in report.read_text().split()]
+    assert seen and not any(seen)
+    assert results(isolated) == control  # medium was not patched in the referee
+
+    report.unlink()
+    in_process = play_game(BLOCK, [spy, "medium"], 4)
+    assert any(int(n) for n in report.read_text().split())
+    assert results(in_process) != control  # the import patched medium
+
+
+@pytest.mark.parametrize("what", ["target", "reseed"])
+def test_isolated_meddler_cannot_change_the_rules_or_the_deal(what):
+    rules = make_rules("draw", 2)
+    specs = [hostile("meddler", f"what={what}", "Meddler"), "easy"]
+    control = play_game(rules, [hostile("meddler", "", "Plain"), "easy"], 6, isolate=True)
+    isolated = play_game(rules, specs, 6, isolate=True)
+    assert results(isolated) == results(control) and isolated["options"] == {}
+    assert replays(isolated)
+
+
+# -- in process: nothing a strategy raises stops the game -----------------------------------------
+@pytest.mark.parametrize("how, words", [
+    ("system_exit", "SystemExit"), ("keyboard_interrupt", "KeyboardInterrupt"),
+    ("generator_exit", "GeneratorExit"), ("base_exception", "Unstoppable: no"),
+])
+def test_in_process_any_base_exception_is_a_seat_fault(how, words):
+    played = play_game(BLOCK, [hostile("breaks", f"how={how}&at=2"), "easy"], 3)
+    faults = played["faults"][0]
+    assert faults["errors"] == 1 and faults["replaced"] and words in faults["first"]
+    assert replays(played)
+
+
+def test_in_process_a_real_ctrl_c_still_stops_the_game():
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_game(BLOCK, [hostile("breaks", "how=sleep"), "easy"], 3, move_time_limit=None)
+    finally:
+        timer.cancel()
+
+
+def test_in_process_a_late_seat_is_handed_over_after_three_late_moves():
+    spec = f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=0.15&times=100"
+    played = play_game(BLOCK, [spec, "easy"], 3, move_time_limit=0.05)
+    faults = played["faults"][0]
+    assert faults["timeouts"] == 3 and faults["replaced"]
+    assert played["timing"][0]["decisions"] == 3
+
+
+def test_in_process_a_fork_inside_a_strategy_exits_at_once(tmp_path):
+    pids = tmp_path / "pids"
+    played = play_game(BLOCK, [hostile("forker", f"pids={pids}"), "easy"], 1)
+    assert replays(played)
+    time.sleep(0.2)
+    assert not pids.exists()  # no child lived to write
+
+
+# -- runs: a strategy that kills or hangs its worker ----------------------------------------------
+def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
+    result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "6",
+                                       "-p", spec, "-p", "easy", "--seed", "5", "--workers",
+                                       "2", "--out", str(folder), "--silent", *extra])
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(folder / "games.parquet").to_pandas()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    return table, manifest
+
+
+@pytest.mark.parametrize("how", ["exit", "kill", "c_loop", "ignore_alarm", "catch_timeout"])
+def test_a_strategy_that_kills_or_hangs_its_worker_is_a_seat_fault(tmp_path, how):
+    spec = hostile("breaks", f"how={how}&at=1")
+    table, manifest = run_tourney(tmp_path / "in", spec, "--move-time-limit", "0.2")
+    assert sorted(table["game_id"]) == list(range(6)) and not manifest["partial"]
+    hostile_seat = (table["seat_0"] == spec).map({True: "faults_0", False: "faults_1"})
+    faults = [row[column] for (_, row), column in zip(table.iterrows(), hostile_seat,
+                                                      strict=True)]
+    assert all(count >= 1 for count in faults)
+    others = [row["faults_1" if column == "faults_0" else "faults_0"]
+              for (_, row), column in zip(table.iterrows(), hostile_seat, strict=True)]
+    assert not any(others)
+    isolated, _ = run_tourney(tmp_path / "iso", spec, "--move-time-limit", "0.2", "--isolate")
+    columns = ["game_id", "seat_0", "winners", "score_0", "score_1"]
+    assert table[columns].equals(isolated[columns])  # the other seat's results are right
+    summary = (tmp_path / "in" / "summary.csv").read_text().splitlines()
+    assert summary[1].split(",")[1] == spec and int(summary[1].split(",")[-1]) >= 6

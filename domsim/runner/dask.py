@@ -25,6 +25,7 @@ from distributed import Client, KilledWorker, WorkerPlugin
 from distributed.cfexecutor import ClientExecutor
 from distributed.comm.core import CommClosedError
 
+from ..bot import bot_command
 from ..strategy import load_strategy, one_line, receive_file, spec_file
 from .console import LOGGER
 from .tourney import Tourney, TourneyError
@@ -74,7 +75,8 @@ class ShippedStrategies(WorkerPlugin):
     info records through to the forwarding handler."""
 
     def __init__(self, tourney: Tourney) -> None:
-        self.specs = sorted({spec for entrant in tourney.entrants for spec in entrant.members})
+        self.specs = sorted({spec for entrant in tourney.entrants for spec in entrant.members
+                             if bot_command(spec, tourney.config.isolate) is None})
         files = {spec_file(spec) for spec in self.specs} - {None}
         self.files = {path: Path(path).expanduser().read_bytes() for path in sorted(files)}
 

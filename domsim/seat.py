@@ -376,7 +376,8 @@ class BotSeat(GuardedSeat):
         try:
             self.bot = pool.take(command)
         except BotFault as exc:
-            self._fault(EXCEPTION, f"the bot could not start: {exc}")
+            kind = TIMEOUT if isinstance(exc, BotTimeout) else EXCEPTION
+            self._fault(kind, f"the bot could not start: {exc}")
 
     def start_game(self, rules: Rules) -> None:
         self._rules = rules

@@ -204,9 +204,11 @@ def test_a_killed_bot_is_started_afresh_for_the_next_game():
 def test_nothing_a_bot_forked_outlives_its_games(tmp_path):
     pids = tmp_path / "pids"
     play_game(BLOCK, [hostile("forker", f"pids={pids}&bomb=true"), "easy"], 1, isolate=True)
-    time.sleep(0.3)  # the children write their pids
     forked = [int(pid) for pid in pids.read_text().split()]
-    assert forked
+    assert len(forked) == 6
+    deadline = time.monotonic() + 2  # SIGKILL is delivered, not waited for
+    while any(running(pid) for pid in forked) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert not any(running(pid) for pid in forked)
 
 
@@ -308,7 +310,7 @@ def test_in_process_a_fork_inside_a_strategy_exits_at_once(tmp_path):
 
 # -- runs: a strategy that kills or hangs its worker ----------------------------------------------
 def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
-    result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "6",
+    result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "4",
                                        "-p", spec, "-p", "easy", "--seed", "5", "--workers",
                                        "2", "--out", str(folder), "--silent", *extra])
     assert result.exit_code == 0, result.output
@@ -321,7 +323,7 @@ def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
 def test_a_strategy_that_kills_or_hangs_its_worker_is_a_seat_fault(tmp_path, how):
     spec = hostile("breaks", f"how={how}&at=1")
     table, manifest = run_tourney(tmp_path / "in", spec, "--move-time-limit", "0.2")
-    assert sorted(table["game_id"]) == list(range(6)) and not manifest["partial"]
+    assert sorted(table["game_id"]) == list(range(4)) and not manifest["partial"]
     hostile_seat = (table["seat_0"] == spec).map({True: "faults_0", False: "faults_1"})
     faults = [row[column] for (_, row), column in zip(table.iterrows(), hostile_seat,
                                                       strict=True)]
@@ -333,4 +335,22 @@ def test_a_strategy_that_kills_or_hangs_its_worker_is_a_seat_fault(tmp_path, how
     columns = ["game_id", "seat_0", "winners", "score_0", "score_1"]
     assert table[columns].equals(isolated[columns])  # the other seat's results are right
     summary = (tmp_path / "in" / "summary.csv").read_text().splitlines()
-    assert summary[1].split(",")[1] == spec and int(summary[1].split(",")[-1]) >= 6
+    assert summary[1].split(",")[1] == spec and int(summary[1].split(",")[-1]) >= 4
+
+
+def test_a_scenario_isolates_its_strategies(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    report = tmp_path / "found"
+    spy = hostile("meddler", f"what=spy&report={report}", "Meddler")
+    (tmp_path / "x.toml").write_text(
+        f'variant = "block"\ngames = 4\nseed = 1\nworkers = 1\nisolate = true\n'
+        f'seat_memory = 1024\nentrants = ["{spy}", "{EXAMPLE}"]\n')
+    result = CliRunner().invoke(main, ["run", "x.toml", "--out", "out", "--silent"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["config"]["isolate"] and manifest["config"]["seat_memory"] == 1024
+    origins = [entrant["members"][0]["origin"] for entrant in manifest["entrants"]]
+    assert all(origin.startswith("process: ") for origin in origins)
+    assert "domsim.seat_host" in origins[0]
+    seen = [int(n) for n in report.read_text().split()]
+    assert seen and not any(seen)

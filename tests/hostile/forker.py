@@ -1,5 +1,6 @@
 """Hostile on purpose: forks in its first `choose`. The child writes its pid to `pids` (a file)
-and sleeps for an hour; with `bomb` it first starts 5 more sleeping children."""
+and sleeps for an hour; with `bomb` it first starts 5 more sleeping children, and the parent
+waits (up to 5 s) until all 6 have written."""
 
 import os
 import time
@@ -23,5 +24,15 @@ class Forker(Strategy):
                 out.write(f"{os.getpid()}\n")
             time.sleep(3600)
             os._exit(0)
+        if self.bomb and not self.forked:
+            self.wait_for(6)
         self.forked = True
         return view.legal_moves[0]
+
+    def wait_for(self, children: int) -> None:
+        path = Path(self.pids)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if path.exists() and len(path.read_text().split()) >= children:
+                return
+            time.sleep(0.01)

@@ -31,7 +31,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout
 from .engine.scoring import HandResult
@@ -245,15 +245,17 @@ class Seat(GuardedSeat):
             self.strategy = built
 
     def start_game(self, rules: Rules) -> None:
-        self._rules = rules
+        self._rules = private_copy(rules)
         if self.playing:
-            self._call(self.strategy.start_game, self.seat, rules)
+            self._call(self.strategy.start_game, self.seat, self._rules)
 
     def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
         if self.playing:
             self._call(self.strategy.end_game, scores, winners, drop=False)
 
     def choose(self, view: PlayerView) -> Move:
+        # The strategy's own copy of the rules: changing it changes nothing of the referee's.
+        _set_field(view, "rules", self._rules)
         if not self.playing:
             return self.stand_in.choose(view)
         choice = self._call(self.strategy.choose, view, timed=True)
@@ -345,6 +347,14 @@ stop_watchdog = _watchdog.stop
 
 _hung_games: Counter[str] = Counter()  # spec -> games handed over for timeouts, this process
 _in_strategy = False  # True while an in-process strategy runs (the fork guard reads it)
+_set_field = object.__setattr__  # PlayerView is frozen to strategies, not to its seat
+
+
+def private_copy(rules: Rules) -> Rules:
+    """Rules equal to `rules` sharing nothing mutable with them (not even through
+    object.__setattr__)."""
+    variant = rules.variant
+    return replace(rules, variant=replace(variant, hand_sizes=dict(variant.hand_sizes)))
 
 
 def _exit_if_forked_in_strategy() -> None:

@@ -241,23 +241,25 @@ def test_bot_pool_kills_its_processes():
 
 
 # -- isolation: what a hostile strategy cannot see or change --------------------------------------
-def test_isolated_meddler_sees_no_hidden_tile_and_changes_nothing(tmp_path, monkeypatch):
-    """In process the attacks work (the test can fail); isolated they see and change nothing."""
-    for level in (Easy, Medium, Hard):  # undone after the test: loading meddler patches them
-        monkeypatch.setattr(level, "choose", level.choose)
+def test_isolated_spy_sees_no_hidden_tile(tmp_path):
+    """In process the spy finds the other hand (the test can fail); isolated it finds nothing."""
     report = tmp_path / "found"
     spy = hostile("meddler", f"what=spy&report={report}", "Meddler")
-    control = results(play_game(BLOCK, [hostile("meddler", "", "Plain"), "medium"], 4,
-                                isolate=True))
     isolated = play_game(BLOCK, [spy, "medium"], 4, isolate=True)
     seen = [int(n) for n in report.read_text().split()]
     assert seen and not any(seen)
-    assert results(isolated) == control  # medium was not patched in the referee
-
     report.unlink()
     in_process = play_game(BLOCK, [spy, "medium"], 4)
     assert any(int(n) for n in report.read_text().split())
-    assert results(in_process) != control  # the import patched medium
+    assert results(isolated) == results(in_process)
+
+
+def test_isolated_patcher_cannot_change_the_built_in_levels(monkeypatch):
+    for level in (Easy, Medium, Hard):  # undone after the test: loading patcher patches them
+        monkeypatch.setattr(level, "choose", level.choose)
+    control = results(play_game(BLOCK, [hostile("meddler", "", "Plain"), "medium"], 4))
+    assert results(play_game(BLOCK, [hostile("patcher"), "medium"], 4, isolate=True)) == control
+    assert results(play_game(BLOCK, [hostile("patcher"), "medium"], 4)) != control
 
 
 @pytest.mark.parametrize("what", ["target", "reseed"])
@@ -268,6 +270,14 @@ def test_isolated_meddler_cannot_change_the_rules_or_the_deal(what):
     isolated = play_game(rules, specs, 6, isolate=True)
     assert results(isolated) == results(control) and isolated["options"] == {}
     assert replays(isolated)
+
+
+def test_in_process_a_strategy_changes_only_its_own_copy_of_the_rules():
+    rules = make_rules("draw", 2)
+    control = play_game(rules, [hostile("meddler", "", "Plain"), "easy"], 6, isolate=True)
+    meddled = play_game(rules, [hostile("meddler", "what=target", "Meddler"), "easy"], 6)
+    assert results(meddled) == results(control) and meddled["options"] == {}
+    assert rules.target == make_rules("draw", 2).target
 
 
 # -- in process: nothing a strategy raises stops the game -----------------------------------------

@@ -1,7 +1,6 @@
 """Hostile on purpose: reads and changes what it can reach of the referee, then plays the first
 legal move. `what` picks the attack; every one is harmless in its own process.
 
-- import (always): patches the built-in levels to play their last legal move;
 - spy: walks gc.get_objects() and the caller's frames for the referee's State and records the
   other hands it finds in FOUND (and, if `report` names a file, appends the count to it);
 - target: sets view.rules.target to 1 with object.__setattr__;
@@ -12,15 +11,10 @@ import random
 import sys
 from pathlib import Path
 
-from domsim.strategies import easy, hard, medium
-
 from domsim.engine import State
 from domsim.strategy import Strategy
 
 FOUND: list[int] = []  # per decision: how many hidden hands the bot could read
-
-for level in (easy.Easy, medium.Medium, hard.Hard):
-    level.choose = lambda self, view: view.legal_moves[-1]
 
 
 def referee_states() -> list[State]:

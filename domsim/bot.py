@@ -140,8 +140,8 @@ class BotProcess:
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
         os.set_blocking(self.process.stdin.fileno(), False)
         self._buffer = b""
-        threading.Thread(target=_log_stderr, args=(self.process.stderr, self.label),
-                         daemon=True).start()
+        _start_without_signals(threading.Thread(
+            target=_log_stderr, args=(self.process.stderr, self.label), daemon=True))
         try:
             self.hello = self._shake_hands()
         except BotFault:
@@ -238,6 +238,19 @@ def _wait(fd: int, event: int, deadline: float | None) -> bool:
             return True
         if left is not None and time.monotonic() >= deadline:
             return False
+
+
+def _start_without_signals(thread: threading.Thread) -> None:
+    """Start `thread` with SIGALRM and SIGINT blocked in it: the kernel then delivers them to
+    the thread running the game, whose alarm must interrupt a strategy's sleep (domsim.seat)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        thread.start()
+        return
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
 def _log_stderr(stream, label: str) -> None:

@@ -364,3 +364,18 @@ def test_a_scenario_isolates_its_strategies(tmp_path, monkeypatch):
     assert "domsim.seat_host" in origins[0]
     seen = [int(n) for n in report.read_text().split()]
     assert seen and not any(seen)
+
+
+def test_bot_threads_leave_the_alarm_to_the_game():
+    """The threads reading bots' stderr block SIGALRM, so an in-process strategy's sleep is still
+    cut at its limit (without the block the kernel may wake a reader thread instead)."""
+    command = bot_command(EXAMPLE, isolate=False)
+    with BotPool() as pool:
+        for _ in range(6):
+            pool.take(command)
+        for seed in range(6):
+            started = time.monotonic()
+            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=5", "easy"],
+                               seed, move_time_limit=0.05)
+            assert time.monotonic() - started < 2
+            assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"

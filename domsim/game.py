@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -95,16 +96,13 @@ def play(rules: Rules, specs: list[str], seed: int, *,
     from `bots`, which the caller closes (None: a pool for this game alone)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
-    if bots is None:
-        with BotPool() as bots:
-            return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
-                        keep_hands=keep_hands, isolate=isolate, bots=bots)
     commands = [bot_command(spec, isolate) for spec in specs]
     factories = [None if command else load_strategy(spec)
                  for spec, command in zip(specs, commands, strict=True)]
     stand_in_factory = load_strategy(stand_in)
     seats: list[GuardedSeat] = []
-    with MoveAlarm(move_time_limit) as alarm:
+    with (nullcontext(bots) if bots is not None else BotPool()) as bots, \
+            MoveAlarm(move_time_limit) as alarm:
         try:
             for seat, (spec, command, factory) in enumerate(zip(specs, commands, factories,
                                                                 strict=True)):

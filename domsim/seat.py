@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout
+from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
 from .engine.scoring import HandResult
 from .protocol import game_message, game_over_message, hand_message, move_of, view_message
 from .rules import Rules
@@ -239,13 +239,14 @@ class Seat(GuardedSeat):
                  stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str) -> None:
         super().__init__(seat, factory.spec, stand_in, alarm.seconds, label)
         self.alarm = alarm
+        self._own_rules = not is_built_in(factory.spec)  # the built-in levels are trusted
         self.strategy: Strategy | None = None
         built = self._call(factory, rng) if self.playing else _FAILED
         if built is not _FAILED:
             self.strategy = built
 
     def start_game(self, rules: Rules) -> None:
-        self._rules = private_copy(rules)
+        self._rules = private_copy(rules) if self._own_rules else rules
         if self.playing:
             self._call(self.strategy.start_game, self.seat, self._rules)
 
@@ -254,8 +255,8 @@ class Seat(GuardedSeat):
             self._call(self.strategy.end_game, scores, winners, drop=False)
 
     def choose(self, view: PlayerView) -> Move:
-        # The strategy's own copy of the rules: changing it changes nothing of the referee's.
-        _set_field(view, "rules", self._rules)
+        if self._own_rules:  # changing its copy of the rules changes nothing of the referee's
+            _set_field(view, "rules", self._rules)
         if not self.playing:
             return self.stand_in.choose(view)
         choice = self._call(self.strategy.choose, view, timed=True)
@@ -277,7 +278,8 @@ class Seat(GuardedSeat):
         try:
             try:
                 self.alarm.arm(started)
-                _watchdog.arm(started, self.limit)
+                if _watchdog.enabled:
+                    _watchdog.arm(started, self.limit)
                 _in_strategy = True
                 result = method(*args)
             finally:
@@ -327,7 +329,7 @@ class Watchdog:
         self._devnull = open(os.devnull, "w")  # noqa: SIM115 (open for the process's life)
 
     def arm(self, now: float, limit: float | None) -> None:
-        if not self.enabled or limit is None:
+        if limit is None:
             return
         span = limit + GRACE_SECONDS
         if self._fires_at < now + span:

@@ -278,8 +278,8 @@ class Seat(GuardedSeat):
         try:
             try:
                 self.alarm.arm(started)
-                if _watchdog.enabled:
-                    _watchdog.arm(started, self.limit)
+                if _watchdog.enabled and self.limit is not None:
+                    _watchdog.allow(started, self.limit + GRACE_SECONDS)
                 _in_strategy = True
                 result = method(*args)
             finally:
@@ -315,9 +315,10 @@ class Watchdog:
     fault of its seat (domsim.runner.tourney.stream). Off unless `enable`d (pool workers).
 
     faulthandler's timer thread needs no interpreter lock, so it fires whatever the strategy
-    does; re-arming it costs ~25 us, so it is re-armed only when it would fire less than
-    (limit + grace) after the call starts: a call is killed between 1 and 2 times (limit +
-    grace) after it started, never sooner."""
+    does. Re-arming it costs ~25 us, so `allow(now, seconds)` re-arms it, for twice `seconds`,
+    only when it would fire sooner than `seconds` from now: an in-process call (allowed its
+    limit + grace) is killed between 1 and 2 times that after it started, never sooner, and a
+    wait on a bot in its own process (allowed as long as the bot is) never sets it off."""
 
     def __init__(self) -> None:
         self.enabled = False
@@ -328,13 +329,11 @@ class Watchdog:
         self.enabled = True
         self._devnull = open(os.devnull, "w")  # noqa: SIM115 (open for the process's life)
 
-    def arm(self, now: float, limit: float | None) -> None:
-        if limit is None:
-            return
-        span = limit + GRACE_SECONDS
-        if self._fires_at < now + span:
-            faulthandler.dump_traceback_later(2 * span, exit=True, file=self._devnull)
-            self._fires_at = now + 2 * span
+    def allow(self, now: float, seconds: float) -> None:
+        """Nothing fires before `now` (time.perf_counter()) + `seconds`."""
+        if self.enabled and self._fires_at < now + seconds:
+            faulthandler.dump_traceback_later(2 * seconds, exit=True, file=self._devnull)
+            self._fires_at = now + 2 * seconds
 
     def stop(self) -> None:
         """Between games: nothing may fire while no strategy plays."""
@@ -385,6 +384,7 @@ class BotSeat(GuardedSeat):
         self._request = 0
         if not self.playing:
             return
+        _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
         try:
             self.bot = pool.take(command)
         except BotFault as exc:
@@ -420,6 +420,7 @@ class BotSeat(GuardedSeat):
 
     def end_hand(self, result: HandResult) -> None:
         if self.bot is not None:
+            _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
             try:
                 self.bot.tell(hand_message(result))
             except BotFault as exc:
@@ -437,6 +438,8 @@ class BotSeat(GuardedSeat):
     def _ask(self, message: dict, seconds: float | None, reply_type: str,
              drop: bool = True) -> dict | None:
         """The bot's reply, or None after a fault (a bot that cannot answer is killed)."""
+        if seconds is not None:
+            _watchdog.allow(time.perf_counter(), seconds + GRACE_SECONDS)
         try:
             reply = self.bot.ask(message, seconds, reply_type)
         except BotTimeout as exc:

@@ -379,3 +379,22 @@ def test_bot_threads_leave_the_alarm_to_the_game():
                                seed, move_time_limit=0.05)
             assert time.monotonic() - started < 2
             assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"
+
+
+def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    played = CliRunner().invoke(main, ["play", "--variant", "fives", "-p", EXAMPLE, "-p",
+                                       "strategies/example_greedy.py", "--isolate", "--seed", "4",
+                                       "--record", str(tmp_path / "game.json")])
+    assert played.exit_code == 0, played.output
+    assert "Game over" in played.stdout and "Faults" not in played.stdout
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert replays(record) and record["seats"][0] == EXAMPLE
+    compared = CliRunner().invoke(main, ["compare", EXAMPLE, "strategies/example_greedy.py",
+                                         "--variant", "block", "--games", "4", "--isolate",
+                                         "--seed", "1", "-j", "1", "--silent",
+                                         "--out", str(tmp_path / "cmp")])
+    assert compared.exit_code == 0, compared.output
+    assert "4 games" in compared.stdout
+    manifest = json.loads((tmp_path / "cmp" / "manifest.json").read_text())
+    assert manifest["config"]["isolate"] is True

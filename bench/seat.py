@@ -16,7 +16,7 @@ from pathlib import Path
 from domsim.bot import BotPool, bot_command
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_hand
-from domsim.protocol import encode, game_message, view_message
+from domsim.protocol import ViewEncoder, game_message
 from domsim.rules import make_rules
 from domsim.seeding import deal_rng
 from domsim.view import ViewBuilder
@@ -55,9 +55,10 @@ def round_trips(spec: str, views: list) -> list[float]:
     with BotPool() as pool:
         bot = pool.take(command)
         bot.ask(game_message(views[0].rules, 0, 1, None), 10, "ready")
+        encoder = ViewEncoder()
         for request, view in enumerate(views, 1):
             started = time.perf_counter()
-            bot.ask(view_message(request, view), 10, "move")
+            bot.ask(encoder.encode(request, view), 10, "move", request)
             times.append(time.perf_counter() - started)
     return times
 
@@ -79,9 +80,10 @@ def main() -> None:
     args = parser.parse_args()
     rules = make_rules(args.variant)
     views = sample_views(rules, args.decisions)
+    encoder = ViewEncoder()
     started = time.perf_counter()
     for request, view in enumerate(views):
-        encode(view_message(request, view))
+        encoder.encode(request, view)
     encoding = (time.perf_counter() - started) / len(views)
     print(f"{args.variant}: {len(views)} decisions, encoding a view: {encoding * 1e6:.1f} us")
     for name, spec in (("example_external.py (exec:)", EXAMPLE),

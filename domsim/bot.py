@@ -162,9 +162,10 @@ class BotProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def tell(self, message: dict, seconds: float = STARTUP_SECONDS) -> None:
-        """Send one message (BotFault if the bot does not take it within `seconds`)."""
-        data = encode(message)
+    def tell(self, message: dict | bytes, seconds: float = STARTUP_SECONDS) -> None:
+        """Send one message, or its encoding (BotFault if the bot does not take it within
+        `seconds`)."""
+        data = message if isinstance(message, bytes) else encode(message)
         deadline = time.monotonic() + seconds
         fd = self.process.stdin.fileno()
         while data:
@@ -175,16 +176,19 @@ class BotProcess:
             except BrokenPipeError:
                 raise BotFault(self._ended()) from None
 
-    def ask(self, message: dict, seconds: float | None, reply_type: str) -> dict:
-        """Send `message` and return the bot's reply of `reply_type` (or `error`), read within
-        `seconds` (None: no limit). BotFault if none comes, or if the bot dies."""
+    def ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
+            request: int | None = None) -> dict:
+        """Send `message` (or its encoding, for request `request`) and return the bot's reply of
+        `reply_type` (or `error`) to it, read within `seconds` (None: no limit). BotFault if
+        none comes, or if the bot dies."""
         self.tell(message)
         deadline = None if seconds is None else time.monotonic() + seconds
-        request = message.get("id")
+        if isinstance(message, dict):
+            request = message.get("id")
         while True:
             line = self._read_line(deadline)
             if line is None:
-                raise BotTimeout(f"no answer to {message['type']} within {seconds:g} s")
+                raise BotTimeout(f"no {reply_type} within {seconds:g} s")
             try:
                 reply = decode(line)
             except ProtocolError as exc:

@@ -21,8 +21,12 @@ class ProtocolError(ValueError):
     """A line that is not a protocol message; the message is one line."""
 
 
+def _dumps(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return _dumps(message).encode() + b"\n"
 
 
 def decode(line: bytes) -> dict:
@@ -58,14 +62,32 @@ def _tile(tile: Tile | None) -> list[int] | None:
     return None if tile is None else [tile.a, tile.b]
 
 
-def view_message(request: int, view: PlayerView) -> dict:
-    """`choose`: every PlayerView field but `rules` (sent with `game`), tiles as [a, b]."""
+class ViewEncoder:
+    """`choose` messages for one seat, as bytes: every PlayerView field but `rules` (sent with
+    `game`), tiles as [a, b]. A view's history grows by a few events a decision, so each event
+    of a hand is encoded once."""
+
+    def __init__(self) -> None:
+        self._history: tuple[Event, ...] = ()
+        self._events: list[str] = []  # self._history, encoded
+
+    def encode(self, request: int, view: PlayerView) -> bytes:
+        history = view.history
+        if history[:len(self._history)] != self._history:  # a new hand
+            self._history, self._events = (), []
+        self._events += [_dumps({"seat": e.seat, "kind": e.kind, "tile": _tile(e.tile),
+                                 "end": e.end, "open_numbers": list(e.open_numbers)})
+                         for e in history[len(self._history):]]
+        self._history = history
+        head = _dumps(_view_fields(request, view))
+        return f'{head[:-1]},"history":[{",".join(self._events)}]}}\n'.encode()
+
+
+def _view_fields(request: int, view: PlayerView) -> dict:
     return {
         "type": "choose", "id": request, "seat": view.seat,
         "hand": [[t.a, t.b] for t in view.hand],
         "ends": list(view.ends),
-        "history": [{"seat": e.seat, "kind": e.kind, "tile": _tile(e.tile), "end": e.end,
-                     "open_numbers": list(e.open_numbers)} for e in view.history],
         "hand_counts": list(view.hand_counts), "boneyard_count": view.boneyard_count,
         "can_draw": view.can_draw, "scores": list(view.scores), "carry": view.carry,
         "target": view.target, "hand_number": view.hand_number, "leader": view.leader,

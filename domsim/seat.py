@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 
 from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
 from .engine.scoring import HandResult
-from .protocol import game_message, game_over_message, hand_message, move_of, view_message
+from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules
 from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
@@ -382,6 +382,7 @@ class BotSeat(GuardedSeat):
         self.seed = seed
         self.bot = None
         self._request = 0
+        self._views = ViewEncoder()
         if not self.playing:
             return
         _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
@@ -403,7 +404,7 @@ class BotSeat(GuardedSeat):
         self._request += 1
         wait = None if self.limit is None else self.limit + GRACE_SECONDS
         started = time.perf_counter()
-        reply = self._ask(view_message(self._request, view), wait, "move")
+        reply = self._ask(self._views.encode(self._request, view), wait, "move", self._request)
         elapsed = time.perf_counter() - started
         self.decision_times.append(elapsed)
         if reply is None:
@@ -435,13 +436,13 @@ class BotSeat(GuardedSeat):
             self.pool.give(self.bot)
             self.bot = None
 
-    def _ask(self, message: dict, seconds: float | None, reply_type: str,
-             drop: bool = True) -> dict | None:
+    def _ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
+             request: int | None = None, drop: bool = True) -> dict | None:
         """The bot's reply, or None after a fault (a bot that cannot answer is killed)."""
         if seconds is not None:
             _watchdog.allow(time.perf_counter(), seconds + GRACE_SECONDS)
         try:
-            reply = self.bot.ask(message, seconds, reply_type)
+            reply = self.bot.ask(message, seconds, reply_type, request)
         except BotTimeout as exc:
             self._lost(TIMEOUT, f"{exc}: killed")
             return None

@@ -28,7 +28,7 @@ from domsim.bot import BotCommand, BotPool, bot_command
 from domsim.cli import main
 from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
-from domsim.protocol import view_from, view_message
+from domsim.protocol import ViewEncoder, view_from
 from domsim.record import verify
 from domsim.rules import VARIANTS, make_rules
 from domsim.seeding import deal_rng
@@ -85,9 +85,9 @@ def test_a_view_crosses_the_protocol_unchanged():
             start_next_hand(state, rng)
             play_hand(state, [collect] * rules.players, views)
     assert len(collect.views) > 100
+    encoder = ViewEncoder()
     for view in collect.views:
-        wire = json.loads(json.dumps(view_message(1, view)))
-        assert view_from(wire, view.rules) == view
+        assert view_from(json.loads(encoder.encode(1, view)), view.rules) == view
 
 
 def test_isolated_python_strategy_plays_as_in_process():
@@ -161,7 +161,7 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
 # -- bots that break the protocol or their process ------------------------------------------------
 @pytest.mark.parametrize("spec, kind, words", [
     (bad_bot("garbage"), None, None),  # lines that are not messages are ignored
-    (bad_bot("silent"), "timeouts", "no answer to choose within 1.2 s: killed"),
+    (bad_bot("silent"), "timeouts", "no move within 1.2 s: killed"),
     (bad_bot("long"), "errors", "longer than"),
     (bad_bot("exit"), "errors", "exited with status 4"),
     (bad_bot("illegal"), "illegal", "not one of its legal moves"),

@@ -41,7 +41,8 @@ SEAT_MEMORY_MB = 2048
 MAX_LINE = 1 << 20
 MAX_STDERR_LINES = 200
 
-log = logging.getLogger("domsim.seats")
+BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
+log = logging.getLogger(BOTS_LOGGER)
 
 
 class BotFault(Exception):
@@ -140,8 +141,9 @@ class BotProcess:
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
         os.set_blocking(self.process.stdin.fileno(), False)
         self._buffer = b""
-        _start_without_signals(threading.Thread(
-            target=_log_stderr, args=(self.process.stderr, self.label), daemon=True))
+        self._stderr = threading.Thread(target=_log_stderr,
+                                        args=(self.process.stderr, self.label), daemon=True)
+        _start_without_signals(self._stderr)
         try:
             self.hello = self._shake_hands()
         except BotFault:
@@ -220,10 +222,11 @@ class BotProcess:
         return f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
 
     def close(self) -> None:
-        """Kill the bot's whole process group and reap it."""
+        """Kill the bot's whole process group, reap it, and log the rest of its stderr."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
+        self._stderr.join(timeout=1)  # a child it forked may still hold the pipe: no longer
         self.process.stdin.close()
         self.process.stdout.close()
 

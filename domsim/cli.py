@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -13,7 +16,7 @@ import click
 
 from . import __version__
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
-from .bot import SEAT_MEMORY_MB, check_spec
+from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
@@ -118,8 +121,9 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         raise click.ClickException(f"{record} exists: choose another --record file")
     for spec in dict.fromkeys(specs):
         check_spec(spec, isolate, seat_memory)
-    game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None,
-                     isolate=isolate, seat_memory=seat_memory)
+    with _bots_stderr_shown():
+        game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None,
+                         isolate=isolate, seat_memory=seat_memory)
     for line in transcript_lines(game):
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
@@ -132,6 +136,22 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         except OSError as exc:
             raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
+
+
+@contextmanager
+def _bots_stderr_shown() -> Iterator[None]:
+    """One game has no run log and no progress bar: a bot's stderr goes to the terminal."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger(BOTS_LOGGER)
+    saved = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved)
 
 
 def _fault_line(seat: int, spec: str, faults: dict) -> str:

@@ -27,7 +27,7 @@ from domsim import seat as seat_module
 from domsim.bot import BotCommand, BotPool, bot_command
 from domsim.cli import main
 from domsim.engine import State, start_next_hand
-from domsim.game import play_game, play_hand
+from domsim.game import play, play_game, play_hand
 from domsim.protocol import ViewEncoder, view_from
 from domsim.record import verify
 from domsim.rules import VARIANTS, make_rules
@@ -193,12 +193,12 @@ def test_a_late_bot_is_handed_over_after_three_late_moves_in_a_row():
 
 
 def test_a_killed_bot_is_started_afresh_for_the_next_game():
-    command = bot_command(bad_bot("silent"), isolate=False)
     with BotPool() as pool:
-        first = pool.take(command)
-        first.close()
-        second = pool.take(command)
-        assert second is not first and second.alive
+        for seed in (1, 2):
+            game = play(BLOCK, [bad_bot("silent"), "easy"], seed, move_time_limit=0.05,
+                        bots=pool)
+            assert game.faults[0]["first"] == "no move within 1.05 s: killed"
+            assert game.timing[0]["decisions"] == 1  # asked once, in a fresh process
 
 
 def test_nothing_a_bot_forked_outlives_its_games(tmp_path):
@@ -388,6 +388,7 @@ def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
                                        "--record", str(tmp_path / "game.json")])
     assert played.exit_code == 0, played.output
     assert "Game over" in played.stdout and "Faults" not in played.stdout
+    assert "example_external: game seed 4" in played.stderr  # no run log: the terminal
     record = json.loads((tmp_path / "game.json").read_text())
     assert replays(record) and record["seats"][0] == EXAMPLE
     compared = CliRunner().invoke(main, ["compare", EXAMPLE, "strategies/example_greedy.py",

@@ -14,6 +14,8 @@ import re
 import signal
 import threading
 import time
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -31,6 +33,8 @@ from domsim.game import play, play_game, play_hand
 from domsim.protocol import ViewEncoder, view_from
 from domsim.record import verify
 from domsim.rules import VARIANTS, make_rules
+from domsim.runner.config import TourneyConfig
+from domsim.runner.tourney import Tourney, stream
 from domsim.seeding import deal_rng
 from domsim.strategy import StrategyError
 from domsim.view import ViewBuilder
@@ -399,3 +403,33 @@ def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
     assert "4 games" in compared.stdout
     manifest = json.loads((tmp_path / "cmp" / "manifest.json").read_text())
     assert manifest["config"]["isolate"] is True
+
+
+class BreakingExecutor:
+    """Plays each batch at once; its `fail_at`-th submit (from 0) finds the pool broken, as
+    when a worker dies between two submits."""
+
+    def __init__(self, log: list, fail_at: int | None) -> None:
+        self.log, self.fail_at, self.submits = log, fail_at, 0
+
+    def submit(self, function, job):
+        self.submits += 1
+        if self.submits - 1 == self.fail_at:
+            raise BrokenProcessPool("a worker died")
+        self.log.append(job)
+        future = Future()
+        future.set_result(function(job))
+        return future
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        pass
+
+
+def test_a_pool_found_broken_at_submit_is_replaced_and_nothing_is_lost_or_doubled(tmp_path):
+    config = TourneyConfig("block", games=6, entrants=("easy", "medium"), seed=2)
+    tourney = Tourney(config, tmp_path)
+    submitted, kept = [], []
+    executors = iter([BreakingExecutor(submitted, fail_at=2), BreakingExecutor(submitted, None)])
+    stream(lambda: next(executors), (tourney.batch([g]) for g in range(6)), 3, kept.append)
+    assert [result.game_ids for result in kept] == [(g,) for g in range(6)]
+    assert [job.config.isolate for job in submitted] == [False, False] + [True] * 4

@@ -179,55 +179,73 @@ def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], wind
     batches not finished are played again on a fresh executor, and so is the rest of the run,
     with every strategy but the built-in levels in its own process: there, what killed the
     worker only ends a bot process, a fault of its seat. Nothing is lost or played twice."""
-    executor = executor_factory()
-    pending: deque[tuple[Batch, Future]] = deque()
-    rescued = False
+    batches = _Batches(executor_factory)
     try:
         for job in jobs:
-            job = isolated(job) if rescued else job
-            pending.append((job, executor.submit(play_batch, job)))
-            if len(pending) >= window:
-                executor, rescue = _keep_first(pending, executor, executor_factory, keep)
-                rescued |= rescue
-        while pending:
-            executor, _ = _keep_first(pending, executor, executor_factory, keep)
+            batches.submit(job)
+            if len(batches.pending) >= window:
+                batches.keep_first(keep)
+        while batches.pending:
+            batches.keep_first(keep)
     except BaseException:
-        for _, future in pending:
-            future.cancel()
-        executor.shutdown(wait=True, cancel_futures=True)
-        for _, future in pending:
-            if future.done() and not future.cancelled() and future.exception() is None:
-                keep(future.result())
+        batches.stop(keep)
         raise
-    executor.shutdown(wait=True)
+    batches.executor.shutdown(wait=True)
 
 
-def _keep_first(pending: deque[tuple[Batch, Future]], executor: Executor,
-                executor_factory: Callable[[], Executor],
-                keep: Callable[[BatchResult], None]) -> tuple[Executor, bool]:
-    """Keep the oldest batch's result; after a worker died, resubmit what did not finish,
-    isolated (already isolated: BrokenProcessPool). Returns the executor to go on with, and
-    whether the rest of the run must be isolated."""
-    job, future = pending[0]
-    try:
-        result = future.result()
-    except BrokenProcessPool:
+class _Batches:
+    """The batches in flight on an executor, oldest first (a job and its future)."""
+
+    def __init__(self, executor_factory: Callable[[], Executor]) -> None:
+        self.executor_factory = executor_factory
+        self.executor = executor_factory()
+        self.pending: deque[tuple[Batch, Future | None]] = deque()
+        self.rescued = False  # a worker died: the rest of the run is isolated
+
+    def submit(self, job: Batch) -> None:
+        job = isolated(job) if self.rescued else job
+        try:
+            self.pending.append((job, self.executor.submit(play_batch, job)))
+        except BrokenProcessPool:
+            self.pending.append((job, None))
+            self._rescue(job)
+
+    def keep_first(self, keep: Callable[[BatchResult], None]) -> None:
+        job, future = self.pending[0]
+        try:
+            result = future.result()
+        except BrokenProcessPool:
+            self._rescue(job)
+            return
+        self.pending.popleft()
+        keep(result)
+
+    def _rescue(self, job: Batch) -> None:
+        """After a worker died: resubmit, isolated, every batch that did not finish (already
+        isolated: re-raise the BrokenProcessPool being handled)."""
         if job.config.isolate:
-            raise
+            raise  # the BrokenProcessPool the caller's except clause is handling
         log.warning("a worker process died while playing games %d-%d: they, the other "
                     "unfinished games and the rest of the run are played with every strategy "
                     "but the built-in levels in its own process", job.game_ids[0],
                     job.game_ids[-1])
-        executor.shutdown(wait=True, cancel_futures=True)
-        executor = executor_factory()
-        for index, (old_job, old_future) in enumerate(pending):
-            if not (old_future.done() and old_future.exception() is None):
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor = self.executor_factory()
+        self.rescued = True
+        for index, (old_job, future) in enumerate(self.pending):
+            if future is None or not (future.done() and future.exception() is None):
                 new_job = isolated(old_job)
-                pending[index] = new_job, executor.submit(play_batch, new_job)
-        return executor, True
-    pending.popleft()
-    keep(result)
-    return executor, False
+                self.pending[index] = new_job, self.executor.submit(play_batch, new_job)
+
+    def stop(self, keep: Callable[[BatchResult], None]) -> None:
+        """Let running batches finish and keep those that did, in order."""
+        futures = [future for _, future in self.pending if future is not None]
+        for future in futures:
+            future.cancel()
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        for future in futures:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                keep(future.result())
 
 
 def isolated(job: Batch) -> Batch:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from ..bot import BUILT_IN_LEVELS
 from ..rules import Rules
 from ..strategy import StrategyError, entry_points
 
-LEVELS = ("easy", "medium", "hard", "insane")
+LEVELS = BUILT_IN_LEVELS
 FORMATS = ("round-robin", "gauntlet")
 
 

@@ -4,10 +4,10 @@ its faults.
 
 A bot in its own process is timed from outside: past the limit its move is made for it, and one
 that has not answered `GRACE_SECONDS` later is killed and its seat handed to the stand-in for the
-rest of the game (a fresh process plays its next game). In process, the guarantees are weaker
-(README, "What in-process mode guarantees"):
+rest of the game (a fresh process plays its next game). In process the guarantees are weaker
+(README, "What in-process mode guarantees, and what it does not").
 
-The time limit is enforced two ways. Portably, every call is timed and a move that comes back
+In process the time limit is enforced two ways. Portably, every call is timed and a move that comes back
 late is discarded. Where possible (Unix, the main thread, SIGALRM unused by anyone else: e.g. a
 worker process of a pool), a one-shot `setitimer` alarm also interrupts a strategy that would
 never return, by raising `MoveTimeout` inside it; `MoveTimeout` derives from BaseException so a
@@ -16,7 +16,8 @@ strategy that never returns hangs its game: nothing in-process can stop it. What
 raises, even SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real
 Ctrl-C (SIGINT seen by the game's thread) still stops the game. A process forked inside a
 strategy call exits at once. After `MAX_CONSECUTIVE_TIMEOUTS` late moves in a row the seat is
-handed to the stand-in, so a hung strategy costs seconds, not hours."""
+handed to the stand-in, so a hung strategy costs seconds, not hours; in a pool worker the
+`Watchdog` ends a call that not even the alarm can stop."""
 
 from __future__ import annotations
 
@@ -197,9 +198,6 @@ class GuardedSeat:
     def _fault(self, kind: str, message: str, drop: bool = True, exc_info=None) -> None:
         if drop and kind == TIMEOUT and self.playing:
             _hung_games[self.spec] += 1
-        self._record_fault(kind, message, drop, exc_info)
-
-    def _record_fault(self, kind: str, message: str, drop: bool, exc_info) -> None:
         count = getattr(self.faults, kind)
         setattr(self.faults, kind, count + 1)
         if self.faults.first is None:

@@ -7,17 +7,17 @@ that has not answered `GRACE_SECONDS` later is killed and its seat handed to the
 rest of the game (a fresh process plays its next game). In process the guarantees are weaker
 (README, "What in-process mode guarantees, and what it does not").
 
-In process the time limit is enforced two ways. Portably, every call is timed and a move that
-comes back late is discarded. Where possible (Unix, the main thread, SIGALRM unused by anyone
-else: e.g. a worker process of a pool), a one-shot `setitimer` alarm also interrupts a strategy
-that would never return, by raising `MoveTimeout` inside it; `MoveTimeout` derives from BaseException so a
-strategy's `except Exception` does not swallow it. Elsewhere (threads, other platforms) a
-strategy that never returns hangs its game: nothing in-process can stop it. Whatever a strategy
-raises, even SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real
-Ctrl-C (SIGINT seen by the game's thread) still stops the game. A process forked inside a
-strategy call exits at once. After `MAX_CONSECUTIVE_TIMEOUTS` late moves in a row the seat is
-handed to the stand-in, so a hung strategy costs seconds, not hours; in a pool worker the
-`Watchdog` ends a call that not even the alarm can stop."""
+In process the time limit is enforced two ways. Portably, every call is timed and a move that comes
+back late is discarded. Where possible (Unix, the main thread, SIGALRM unused by anyone else: e.g.
+a worker process of a pool), a one-shot `setitimer` alarm also interrupts a strategy that would
+never return, by raising `MoveTimeout` inside it; `MoveTimeout` derives from BaseException so a
+strategy's `except Exception` does not swallow it. Elsewhere (threads, other platforms) a strategy
+that never returns hangs its game: nothing in-process can stop it. Whatever a strategy raises, even
+SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real Ctrl-C (SIGINT seen
+by the game's thread) still stops the game. A process forked inside a strategy call exits at once.
+After `MAX_CONSECUTIVE_TIMEOUTS` late moves in a row the seat is handed to the stand-in, so a hung
+strategy costs seconds, not hours; in a pool worker the `Watchdog` ends a call that not even the
+alarm can stop."""
 
 from __future__ import annotations
 

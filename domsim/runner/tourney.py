@@ -157,8 +157,9 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     stopped = None
     try:
-        stream(executor_factory, (tourney.batch(ids) for ids in batches(missing, size)),
-               2 * workers + 2, keep)
+        if stream(executor_factory, (tourney.batch(ids) for ids in batches(missing, size)),
+                  2 * workers + 2, keep):
+            session["isolated_after_a_worker_died"] = True
     except KeyboardInterrupt:
         stopped = "interrupted"
     except BrokenProcessPool:
@@ -171,9 +172,10 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
 
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
-           keep: Callable[[BatchResult], None]) -> None:
+           keep: Callable[[BatchResult], None]) -> bool:
     """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
     on any exception, let running batches finish and keep those that did before re-raising.
+    Returns whether a worker died (see below).
 
     When a worker process dies (a strategy's os._exit, a signal, a fork that went wrong), the
     batches not finished are played again on a fresh executor, and so is the rest of the run,
@@ -191,6 +193,7 @@ def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], wind
         batches.stop(keep)
         raise
     batches.executor.shutdown(wait=True)
+    return batches.rescued
 
 
 class _Batches:

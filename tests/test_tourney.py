@@ -232,7 +232,9 @@ def test_a_killed_worker_loses_nothing_its_games_are_played_again(tmp_path):
     broken, straight = tmp_path / "broken", tmp_path / "straight"
     result = tourney(*args, "--out", str(broken))
     assert result.exit_code == 0, result.output
-    assert json.loads((broken / "manifest.json").read_text())["partial"] is False
+    manifest = json.loads((broken / "manifest.json").read_text())
+    assert manifest["partial"] is False
+    assert manifest["sessions"][-1]["isolated_after_a_worker_died"] is True
     assert "a worker process died" in (broken / "run.log").read_text()
     assert tourney(*args, "--out", str(straight)).exit_code == 0
     assert table(broken) == table(straight)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from . import __version__
 from .protocol import PROTOCOL_VERSION, ProtocolError, decode, encode
-from .strategy import StrategyError, load_strategy, spec_file
+from .strategy import StrategyError, load_strategy, local_file, spec_file
 
 EXEC_PREFIX = "exec:"
 #: Specs that always stay in process: the built-in levels, with or without parameters.
@@ -77,7 +77,9 @@ def bot_command(spec: str, isolate: bool) -> BotCommand | None:
         return _exec_command(spec, cwd)
     if isolate and not is_built_in(spec):
         path = spec_file(spec)
-        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", spec), cwd,
+        # A file shipped to this process (a Dask worker) is loaded from its copy.
+        host_spec = spec.replace(path, str(local_file(path)), 1) if path else spec
+        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", host_spec), cwd,
                           (path,) if path and Path(cwd, path).is_file() else ())
     return None
 

@@ -164,9 +164,14 @@ def receive_file(path_text: str, copy: Path) -> None:
     _load.cache_clear()
 
 
+def local_file(path_text: str) -> Path:
+    """Where this process finds the strategy file a spec names (its shipped copy, if any)."""
+    return _received_files.get(path_text) or Path(path_text).expanduser()
+
+
 def file_module(path_text: str) -> ModuleType:
     """Load a strategy file as a module named after its resolved path, once per process."""
-    path = _received_files.get(path_text) or Path(path_text).expanduser()
+    path = local_file(path_text)
     if not path.is_file():
         raise StrategyError(f"strategy file {path_text!r} not found (looked in {os.getcwd()}): "
                             "check the path")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
+from .bot import SEAT_MEMORY_MB, check_spec
 from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -88,17 +89,20 @@ def tourney(variant: str, entrants: Entrants | None = None, *, games: int | None
             format: str = "round-robin", seed: int | None = None,
             duplicate: bool = True, options: Mapping[str, object] | None = None,
             move_time_limit: float = MOVE_TIME_LIMIT, records: bool = False,
+            isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB,
             out: str | Path | None = None, workers: int | None = None,
             progress: bool = False) -> Results:
     """Play a tourney (the arguments are `domsim tourney`'s options; entrants default to the
     built-in levels; seed None: a random one, kept in the manifest; `games_per_pairing` instead
     of `games` is rounded up to whole deals; `deals`, a deals file, fixes the first hands, each
-    played once in every seating unless `games` says otherwise; `games` defaults to 1000) and
-    return its results."""
+    played once in every seating unless `games` says otherwise; `games` defaults to 1000;
+    `isolate` plays every strategy but the built-in levels in its own process, under
+    `seat_memory` MiB) and return its results."""
     config = _config(variant, entrants, games=games or 1000, players=players, format=format,
                      seed=seed, duplicate=duplicate, options=options,
                      move_time_limit=move_time_limit, records=records,
-                     deals=None if deals is None else str(deals), deals_order=deals_order)
+                     deals=None if deals is None else str(deals), deals_order=deals_order,
+                     isolate=isolate, seat_memory=seat_memory)
     if games_per_pairing is not None:
         config = replace(config, games=games_for_pairings(config.to_dict(), games_per_pairing)[0])
     elif deals is not None and games is None:
@@ -115,14 +119,16 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             elo_model: str = "logistic", sequential: bool = True, games: int = COMPARE_LIMIT,
             names: tuple[str, str] | None = None, command: Sequence[str] = ("domsim.api.compare",),
             players: int | None = None, seed: int | None = None,
-            options: Mapping[str, object] | None = None, out: str | Path | None = None,
+            options: Mapping[str, object] | None = None, isolate: bool = False,
+            seat_memory: int = SEAT_MEMORY_MB, out: str | Path | None = None,
             workers: int | None = None, progress: bool = False) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
-    `names` names the two entrants; `command` is what the manifest says ran it."""
+    `names` names the two entrants; `command` is what the manifest says ran it; `isolate` and
+    `seat_memory` as `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
-                     options=options)
+                     options=options, isolate=isolate, seat_memory=seat_memory)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
     with _folder(out) as folder:
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),
@@ -137,16 +143,21 @@ def load(path: str | Path) -> Results:
 
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
          options: Mapping[str, object] | None = None,
-         move_time_limit: float | None = MOVE_TIME_LIMIT) -> dict:
+         move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool = False,
+         seat_memory: int = SEAT_MEMORY_MB) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
-    its record (GAME-RECORD.md), as `domsim play --record` writes it."""
+    its record (GAME-RECORD.md), as `domsim play --record` writes it; `isolate` and
+    `seat_memory` as `tourney`'s (`exec:` specs play in their own process anyway)."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
                        {str(k): str(v) for k, v in (options or {}).items()})
     if len(specs) == 1:
         specs *= rules.players
-    return play_game(rules, specs, seed, move_time_limit=move_time_limit)
+    for spec in dict.fromkeys(specs):
+        check_spec(spec, isolate, seat_memory)
+    return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
+                     seat_memory=seat_memory)
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import math
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -22,6 +25,7 @@ from .analysis import (
     statistics_lines,
 )
 from .audit import audit_records
+from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .deals import ORDERS, deal_line, run_deals
 from .game import MOVE_TIME_LIMIT
@@ -53,6 +57,14 @@ class Seconds(click.FloatRange):
             self.fail(f"{value!r} is not a finite number of seconds (0: no limit)", param, ctx)
         return seconds
 
+
+ISOLATE = click.option(
+    "--isolate", is_flag=True,
+    help="Play every strategy but the built-in levels in its own process (seat protocol): "
+         "the mode for bots of several authors.")
+SEAT_MEMORY = click.option(
+    "--seat-memory", type=click.IntRange(min=0), default=SEAT_MEMORY_MB, show_default=True,
+    metavar="MIB", help="Memory limit of a bot in its own process. 0: no limit.")
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -116,19 +128,28 @@ def _option_help(name: str) -> str:
 @click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@ISOLATE
+@SEAT_MEMORY
 @user_errors
-def play(variant, players_specs, players, seed, options, record, move_time_limit) -> None:
+def play(variant, players_specs, players, seed, options, record, move_time_limit, isolate,
+         seat_memory) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
-    (package.module:Class) or a registered name, with optional parameters (hard?key=value).
+    (package.module:Class) or a registered name, with optional parameters (hard?key=value), or
+    a program speaking the seat protocol in its own process: 'exec:./mybot --depth 3'.
 
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
     if record is not None and record.exists():
         raise click.ClickException(f"{record} exists: choose another --record file")
-    game = api.play(variant, list(players_specs) or ["easy"], seed=seed, players=players,
-                    options=parse_options(options), move_time_limit=move_time_limit or None)
+    specs = list(players_specs) or ["easy"]
+    for spec in dict.fromkeys(specs):
+        check_spec(spec, isolate, seat_memory)
+    with _bots_stderr_shown():
+        game = api.play(variant, specs, seed=seed, players=players,
+                        options=parse_options(options), move_time_limit=move_time_limit or None,
+                        isolate=isolate, seat_memory=seat_memory)
     for line in transcript_lines(game):
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
@@ -141,6 +162,22 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         except OSError as exc:
             raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
+
+
+@contextmanager
+def _bots_stderr_shown() -> Iterator[None]:
+    """One game has no run log and no progress bar: a bot's stderr goes to the terminal."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger(BOTS_LOGGER)
+    saved = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved)
 
 
 def _fault_line(seat: int, spec: str, faults: dict) -> str:
@@ -240,7 +277,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
-    "deals_order": "deals_order",
+    "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
 }
 
 
@@ -280,6 +317,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               "deals`' output), every deal in every seating; without --games each once.")
 @click.option("--deals-order", type=click.Choice(ORDERS), default="in-order", show_default=True,
               help="The deals in file order, or shuffled from the seed (each round afresh).")
+@ISOLATE
+@SEAT_MEMORY
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
@@ -340,7 +379,8 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
-    records, backend, scheduler. The options given here override the file's.
+    records, isolate, seat_memory, deals (a file), deals_order, backend, scheduler. The options
+    given here override the file's.
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """
@@ -458,9 +498,11 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. target=200.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@ISOLATE
+@SEAT_MEMORY
 @user_errors
 def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
-            out, options, silent) -> None:
+            out, options, silent, isolate, seat_memory) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
@@ -473,7 +515,8 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, s
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
-                         options=parse_options(options), out=out, workers=workers,
+                         options=parse_options(options), isolate=isolate,
+                         seat_memory=seat_memory, out=out, workers=workers,
                          progress=not silent, command=["domsim", *sys.argv[1:]])
     for line in result.lines:
         click.echo(line)

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from .bot import SEAT_MEMORY_MB, BotPool, bot_command
 from .engine import State, start_next_hand
 from .record import game_record, hand_record
 from .rules import Rules
-from .seat import MoveAlarm, Seat
+from .seat import BotSeat, GuardedSeat, MoveAlarm, Seat, stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
@@ -64,31 +66,52 @@ class PlayedGame:
 
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
-              move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN) -> dict:
+              move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
+              isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
     never stops the game (R-SEAT-FAULT, see domsim.seat): a move later than `move_time_limit`
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
-    illegal move is handed to it. The record gets `faults` and `timing` per seat."""
-    return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in).record()
+    illegal move is handed to it. `exec:` specs, and with `isolate` every spec but a built-in
+    level, play in their own process under `seat_memory` MiB (0: no limit). The record gets
+    `faults` and `timing` per seat."""
+    with BotPool(seat_memory) as bots:
+        return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
+                    isolate=isolate, bots=bots).record()
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-         keep_hands: bool = True, first_deal: Deal | None = None) -> PlayedGame:
+         keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool = False,
+         bots: BotPool | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
-    of the seed's for the first hand."""
+    of the seed's for the first hand. Bots in their own process come from `bots`, which the
+    caller closes (None: a pool for this game alone)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
-    factories = [load_strategy(spec) for spec in specs]
+    commands = [bot_command(spec, isolate) for spec in specs]
+    factories = [None if command else load_strategy(spec)
+                 for spec, command in zip(specs, commands, strict=True)]
     stand_in_factory = load_strategy(stand_in)
-    with MoveAlarm(move_time_limit) as alarm:
-        seats = [Seat(seat, factory, seat_rng(seed, seat), _stand_in(stand_in_factory, seed, seat),
-                      alarm, f"game seed {seed}, seat {seat} ({factory.spec})")
-                 for seat, factory in enumerate(factories)]
-        state, hands = _play(rules, seats, seed, keep_hands, first_deal)
+    seats: list[GuardedSeat] = []
+    with (nullcontext(bots) if bots is not None else BotPool()) as bots, \
+            MoveAlarm(move_time_limit) as alarm:
+        try:
+            for seat, (spec, command, factory) in enumerate(zip(specs, commands, factories,
+                                                                strict=True)):
+                label = f"game seed {seed}, seat {seat} ({factory.spec if factory else spec})"
+                make_stand_in = _stand_in(stand_in_factory, seed, seat)
+                seats.append(
+                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label)
+                    if command else
+                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label))
+            state, hands = _play(rules, seats, seed, keep_hands, first_deal)
+        finally:
+            stop_watchdog()
+            for seat in seats:
+                seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
     return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing))
 
@@ -98,7 +121,7 @@ def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], St
     return lambda: factory(random.Random(derive_seed("stand-in", seed, seat)))
 
 
-def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool,
+def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
           first_deal: Deal | None) -> tuple[State, list]:
     for seat in seats:
         seat.start_game(rules)
@@ -113,6 +136,8 @@ def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool,
             start_next_hand(state, rng)
         deal = (state.hands[:], state.boneyard[:], state.leader) if keep_hands else None
         play_hand(state, seats, views)
+        for seat in seats:
+            seat.end_hand(state.hand_results[-1])
         if keep_hands:
             hands.append(hand_record(*deal, state.history, state.hand_results[-1]))
     for seat in seats:

@@ -158,3 +158,10 @@ def parse_options(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
             raise RulesError(f"option {pair!r} must be written KEY=VALUE")
         out[key.strip()] = value.strip()
     return out
+
+
+def private_copy(rules: Rules) -> Rules:
+    """Rules equal to `rules` sharing nothing mutable with them (not even through
+    object.__setattr__): a strategy's own copy (domsim.seat, domsim.seat_host)."""
+    variant = rules.variant
+    return replace(rules, variant=replace(variant, hand_sizes=dict(variant.hand_sizes)))

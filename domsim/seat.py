@@ -1,25 +1,43 @@
-"""A seat at the table under R-SEAT-FAULT: the strategy sitting there, its time limit, its faults.
+"""A seat at the table under R-SEAT-FAULT: the strategy sitting there, in process (`Seat`) or
+in its own process over the seat protocol (`BotSeat`, docs/seat-protocol.md), its time limit and
+its faults.
 
-The time limit is enforced two ways. Portably, every call is timed and a move that comes back
-late is discarded. Where possible (Unix, the main thread, SIGALRM unused by anyone else: e.g. a
-worker process of a pool), a one-shot `setitimer` alarm also interrupts a strategy that would
+A bot in its own process is timed from outside: past the limit its move is made for it, and one
+that has not answered `GRACE_SECONDS` later is killed and its seat handed to the stand-in for the
+rest of the game (a fresh process plays its next game). In process the guarantees are weaker
+(README, "What in-process mode guarantees, and what it does not").
+
+In process the time limit is enforced two ways. Portably, every call is timed and a move that comes
+back late is discarded. Where possible (Unix, the main thread, SIGALRM unused by anyone else: e.g.
+a worker process of a pool), a one-shot `setitimer` alarm also interrupts a strategy that would
 never return, by raising `MoveTimeout` inside it; `MoveTimeout` derives from BaseException so a
-strategy's `except Exception` does not swallow it. Elsewhere (threads, other platforms) a
-strategy that never returns hangs its game: nothing in-process can stop it."""
+strategy's `except Exception` does not swallow it. Elsewhere (threads, other platforms) a strategy
+that never returns hangs its game: nothing in-process can stop it. Whatever a strategy raises, even
+SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real Ctrl-C (SIGINT seen
+by the game's thread) still stops the game. A process forked inside a strategy call exits at once.
+After `MAX_CONSECUTIVE_TIMEOUTS` late moves in a row the seat is handed to the stand-in, so a hung
+strategy costs seconds, not hours; in a pool worker the `Watchdog` ends a call that not even the
+alarm can stop."""
 
 from __future__ import annotations
 
+import faulthandler
 import logging
+import os
 import random
 import reprlib
 import signal
 import statistics
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .rules import Rules
+from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
+from .engine import HandResult
+from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
+from .rules import Rules, private_copy
 from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
 from .view import Move, PlayerView
@@ -29,6 +47,16 @@ log = logging.getLogger("domsim.faults")
 #: Fault kinds, as counted in the record's `faults` entries, and as logged.
 TIMEOUT, EXCEPTION, ILLEGAL = "timeouts", "errors", "illegal"
 KIND_WORDS = {TIMEOUT: "timeout", EXCEPTION: "exception", ILLEGAL: "illegal move"}
+
+#: Late moves in a row after which the seat is handed to the stand-in for the rest of the game.
+MAX_CONSECUTIVE_TIMEOUTS = 3
+#: Games of one worker process in which a spec's seat was handed over for timing out, after
+#: which its later games there start with the stand-in (a hung bot costs seconds, not hours).
+MAX_HUNG_GAMES = 3
+#: Seconds past its limit a bot in its own process may still answer before it is killed.
+GRACE_SECONDS = 1.0
+#: The exit status of a process forked inside an in-process strategy call (it exits at once).
+FORKED_IN_STRATEGY = 86
 
 _short = reprlib.Repr()  # for whatever a strategy returns: bounded, and safe if repr() fails
 _short.maxother = _short.maxstring = 100
@@ -53,8 +81,14 @@ class MoveAlarm:
         self._armed = False
         self._pending = False
         self._deadline = 0.0
+        self.interrupted = False  # a real SIGINT arrived during the game
+        self._watching_sigint = False
 
     def __enter__(self) -> MoveAlarm:
+        self._watching_sigint = (threading.current_thread() is threading.main_thread()
+                                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        if self._watching_sigint:
+            signal.signal(signal.SIGINT, self._sigint)
         self.active = (
             self.seconds is not None
             and hasattr(signal, "setitimer")
@@ -66,12 +100,18 @@ class MoveAlarm:
         return self
 
     def __exit__(self, *exc_info) -> None:
+        if self._watching_sigint:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         if self.active:
             self._armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
             self._pending = False
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
             self.active = False
+
+    def _sigint(self, signum, frame) -> None:
+        self.interrupted = True
+        raise KeyboardInterrupt
 
     def _ring(self, signum, frame) -> None:
         # An alarm that rings between calls must not hit domsim's own code: it is dropped.
@@ -112,50 +152,32 @@ class SeatFaults:
     first: str | None = None
 
 
-class Seat:
-    """One seat's strategy, guarded: `choose` always returns one of the view's legal moves.
+class GuardedSeat:
+    """What every seat shares: its faults and decision times, and the stand-in bot that plays
+    for it. `playing` turns False when the seat is handed to the stand-in for the game."""
 
-    A late move is made by the stand-in bot (the seat keeps its strategy); an exception or an
-    illegal move, or a constructor or `start_game` that fails, hands the seat to the stand-in for
-    the rest of the game. Each fault is counted, and the first of each kind is logged at WARNING
-    on `domsim.faults` with its traceback."""
-
-    def __init__(self, seat: int, factory: StrategyFactory, rng: random.Random,
-                 stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str) -> None:
+    def __init__(self, seat: int, spec: str, stand_in: Callable[[], Strategy],
+                 limit: float | None, label: str) -> None:
         self.seat = seat
-        self.limit = alarm.seconds
-        self.alarm = alarm
+        self.spec = spec
+        self.limit = limit
         self.label = label
         self.faults = SeatFaults()
         self.decision_times: list[float] = []
+        self.playing = True
+        self._late_in_a_row = 0
         self._make_stand_in = stand_in
         self._stand_in: Strategy | None = None
         self._rules: Rules | None = None
-        self.strategy: Strategy | None = None
-        built = self._call(factory, rng)
-        if built is not _FAILED:
-            self.strategy = built
+        if _hung_games[spec] >= MAX_HUNG_GAMES:
+            self._fault(TIMEOUT, f"timed out in {MAX_HUNG_GAMES} earlier games of this worker: "
+                                 "the stand-in plays from the start")
 
-    def start_game(self, rules: Rules) -> None:
-        self._rules = rules
-        if self.strategy is not None:
-            self._call(self.strategy.start_game, self.seat, rules)
+    def end_hand(self, result: HandResult) -> None:
+        """Told at the end of every hand (in process: nothing to do)."""
 
-    def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
-        if self.strategy is not None:
-            self._call(self.strategy.end_game, scores, winners, drop=False)
-
-    def choose(self, view: PlayerView) -> Move:
-        if self.strategy is None:
-            return self.stand_in.choose(view)
-        choice = self._call(self.strategy.choose, view, timed=True)
-        if choice is _FAILED:
-            return self.stand_in.choose(view)
-        move = _as_legal_move(choice, view.legal_moves)
-        if move is None:
-            self._fault(ILLEGAL, f"returned {_short.repr(choice)}, not one of its legal moves")
-            return self.stand_in.choose(view)
-        return move
+    def close(self) -> None:
+        """After the game (in process: nothing to do)."""
 
     @property
     def stand_in(self) -> Strategy:
@@ -165,46 +187,28 @@ class Seat:
             self._stand_in.start_game(self.seat, self._rules)
         return self._stand_in
 
-    def _call(self, method: Callable, *args, timed: bool = False, drop: bool = True):
-        """One strategy call under the time limit; on a fault, record it and return _FAILED.
-
-        A late `choose` (`timed`) keeps the strategy; any other fault drops it if `drop`. A
-        timed call's duration, whatever its outcome, joins `decision_times`."""
-        started = time.perf_counter()
-        try:
-            try:
-                self.alarm.arm(started)
-                result = method(*args)
-            finally:
-                self.alarm.disarm()
-                elapsed = time.perf_counter() - started
-                if timed:
-                    self.decision_times.append(elapsed)
-        except MoveTimeout:
-            self._fault(TIMEOUT, f"interrupted at the {self.limit:g} s limit",
-                        drop=drop and not timed, exc_info=True)
-            return _FAILED
-        except (Exception, SystemExit) as exc:
-            self._fault(EXCEPTION, one_line(exc), drop=drop, exc_info=exc)
-            return _FAILED
-        if timed and self.limit is not None and elapsed > self.limit:
-            self._fault(TIMEOUT, f"took {elapsed:.3f} s, over the {self.limit:g} s limit",
-                        drop=False)
-            return _FAILED
-        return result
+    def _late(self, message: str, exc_info=None) -> None:
+        """A move past the limit: made for the seat; too many in a row hand the seat over."""
+        self._late_in_a_row += 1
+        drop = self._late_in_a_row >= MAX_CONSECUTIVE_TIMEOUTS
+        if drop:
+            message += f" ({MAX_CONSECUTIVE_TIMEOUTS} moves in a row)"
+        self._fault(TIMEOUT, message, drop=drop, exc_info=exc_info)
 
     def _fault(self, kind: str, message: str, drop: bool = True, exc_info=None) -> None:
+        if drop and kind == TIMEOUT and self.playing:
+            _hung_games[self.spec] += 1
         count = getattr(self.faults, kind)
         setattr(self.faults, kind, count + 1)
         if self.faults.first is None:
             self.faults.first = message
         if drop:
-            self.strategy = None
+            self.playing = False
             self.faults.replaced = True
             outcome = "a bot takes over the seat for the rest of the game"
         else:
             outcome = "its move is made for it" if kind == TIMEOUT else "the game goes on"
-        if count == 0:
+        if count == 0 or drop:
             log.warning("%s: %s: %s; %s", self.label, KIND_WORDS[kind], message, outcome,
                         exc_info=exc_info)
 
@@ -218,6 +222,233 @@ class Seat:
             "histogram": {str(k): n for k, n in time_histogram(t * 1000 for t in times).items()},
         }
         return dict(vars(self.faults)), timing  # asdict() would deep-copy: slow, per game
+
+
+class Seat(GuardedSeat):
+    """One seat's strategy in process, guarded: `choose` always returns one of the view's legal
+    moves.
+
+    A late move is made by the stand-in bot (the seat keeps its strategy); an exception or an
+    illegal move, or a constructor or `start_game` that fails, hands the seat to the stand-in for
+    the rest of the game. Each fault is counted, and the first of each kind is logged at WARNING
+    on `domsim.faults` with its traceback."""
+
+    def __init__(self, seat: int, factory: StrategyFactory, rng: random.Random,
+                 stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str) -> None:
+        super().__init__(seat, factory.spec, stand_in, alarm.seconds, label)
+        self.alarm = alarm
+        self._own_rules = not is_built_in(factory.spec)  # the built-in levels are trusted
+        self.strategy: Strategy | None = None
+        built = self._call(factory, rng) if self.playing else _FAILED
+        if built is not _FAILED:
+            self.strategy = built
+
+    def start_game(self, rules: Rules) -> None:
+        self._rules = private_copy(rules) if self._own_rules else rules
+        if self.playing:
+            self._call(self.strategy.start_game, self.seat, self._rules)
+
+    def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
+        if self.playing:
+            self._call(self.strategy.end_game, scores, winners, drop=False)
+
+    def choose(self, view: PlayerView) -> Move:
+        if self._own_rules:  # changing its copy of the rules changes nothing of the referee's
+            view = view.with_rules(self._rules)
+        if not self.playing:
+            return self.stand_in.choose(view)
+        choice = self._call(self.strategy.choose, view, timed=True)
+        if choice is _FAILED:
+            return self.stand_in.choose(view)
+        move = _as_legal_move(choice, view.legal_moves)
+        if move is None:
+            self._fault(ILLEGAL, f"returned {_short.repr(choice)}, not one of its legal moves")
+            return self.stand_in.choose(view)
+        return move
+
+    def _call(self, method: Callable, *args, timed: bool = False, drop: bool = True):
+        """One strategy call under the time limit; on a fault, record it and return _FAILED.
+
+        A late `choose` (`timed`) keeps the strategy; any other fault drops it if `drop`. A
+        timed call's duration, whatever its outcome, joins `decision_times`."""
+        global _in_strategy
+        started = time.perf_counter()
+        try:
+            try:
+                self.alarm.arm(started)
+                if _watchdog.enabled and self.limit is not None:
+                    _watchdog.allow(started, self.limit + GRACE_SECONDS)
+                _in_strategy = True
+                result = method(*args)
+            finally:
+                _in_strategy = False
+                self.alarm.disarm()
+                elapsed = time.perf_counter() - started
+                if timed:
+                    self.decision_times.append(elapsed)
+        except MoveTimeout:
+            if timed:
+                self._late(f"interrupted at the {self.limit:g} s limit", exc_info=True)
+            else:
+                self._fault(TIMEOUT, f"interrupted at the {self.limit:g} s limit", drop=drop,
+                            exc_info=True)
+            return _FAILED
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt) and self.alarm.interrupted:
+                raise  # a real Ctrl-C: the run stops (and resumes)
+            self._fault(EXCEPTION, one_line(exc), drop=drop, exc_info=exc)
+            return _FAILED
+        if timed and self.limit is not None and elapsed > self.limit:
+            self._late(f"took {elapsed:.3f} s, over the {self.limit:g} s limit")
+            return _FAILED
+        if timed:
+            self._late_in_a_row = 0
+        return result
+
+
+class Watchdog:
+    """Kills this worker process when an in-process strategy call overruns its limit by far
+    (C code that holds the interpreter, SIGALRM ignored, MoveTimeout caught): the runner then
+    plays the worker's games again with the strategy in its own process, where the hang is a
+    fault of its seat (domsim.runner.tourney.stream). Off unless `enable`d (pool workers).
+
+    faulthandler's timer thread needs no interpreter lock, so it fires whatever the strategy
+    does. Re-arming it costs ~25 us, so `allow(now, seconds)` re-arms it, for twice `seconds`,
+    only when it would fire sooner than `seconds` from now: an in-process call (allowed its
+    limit + grace) is killed between 1 and 2 times that after it started, never sooner, and a
+    wait on a bot in its own process (allowed as long as the bot is) never sets it off."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self._fires_at = 0.0
+        self._devnull = None
+
+    def enable(self) -> None:
+        self.enabled = True
+        self._devnull = open(os.devnull, "w")  # noqa: SIM115 (open for the process's life)
+
+    def allow(self, now: float, seconds: float) -> None:
+        """Nothing fires before `now` (time.perf_counter()) + `seconds`."""
+        if self.enabled and self._fires_at < now + seconds:
+            faulthandler.dump_traceback_later(2 * seconds, exit=True, file=self._devnull)
+            self._fires_at = now + 2 * seconds
+
+    def stop(self) -> None:
+        """Between games: nothing may fire while no strategy plays."""
+        if self.enabled and self._fires_at:
+            faulthandler.cancel_dump_traceback_later()
+            self._fires_at = 0.0
+
+
+_watchdog = Watchdog()
+enable_watchdog = _watchdog.enable
+stop_watchdog = _watchdog.stop
+
+_hung_games: Counter[str] = Counter()  # spec -> games handed over for timeouts, this process
+_in_strategy = False  # True while an in-process strategy runs (the fork guard reads it)
+
+
+def _exit_if_forked_in_strategy() -> None:
+    if _in_strategy:
+        os._exit(FORKED_IN_STRATEGY)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_exit_if_forked_in_strategy)
+
+
+class BotSeat(GuardedSeat):
+    """One seat played by a bot in its own process (taken from `pool`), timed from outside.
+
+    A bot that answers late has its move made for it; one that has not answered `GRACE_SECONDS`
+    past the limit, dies, or breaks the protocol is killed and the seat handed to the stand-in;
+    one that answers `error` or an illegal move is handed over too (its process plays on in the
+    next game)."""
+
+    def __init__(self, seat: int, command: BotCommand, pool: BotPool, seed: int,
+                 stand_in: Callable[[], Strategy], limit: float | None, label: str) -> None:
+        super().__init__(seat, command.spec, stand_in, limit, label)
+        self.pool = pool
+        self.seed = seed
+        self.bot = None
+        self._request = 0
+        self._views = ViewEncoder()
+        if not self.playing:
+            return
+        _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
+        try:
+            self.bot = pool.take(command)
+        except BotFault as exc:
+            kind = TIMEOUT if isinstance(exc, BotTimeout) else EXCEPTION
+            self._fault(kind, f"the bot could not start: {exc}")
+
+    def start_game(self, rules: Rules) -> None:
+        self._rules = rules
+        if self.playing:
+            self._ask(game_message(rules, self.seat, self.seed, self.limit), STARTUP_SECONDS,
+                      "ready")
+
+    def choose(self, view: PlayerView) -> Move:
+        if not self.playing:
+            return self.stand_in.choose(view)
+        self._request += 1
+        wait = None if self.limit is None else self.limit + GRACE_SECONDS
+        started = time.perf_counter()
+        reply = self._ask(self._views.encode(self._request, view), wait, "move", self._request)
+        elapsed = time.perf_counter() - started
+        self.decision_times.append(elapsed)
+        if reply is None:
+            return self.stand_in.choose(view)
+        if self.limit is not None and elapsed > self.limit:
+            self._late(f"answered after {elapsed:.3f} s, over the {self.limit:g} s limit")
+            return self.stand_in.choose(view)
+        self._late_in_a_row = 0
+        move = move_of(reply, view.legal_moves)
+        if move is None:
+            self._fault(ILLEGAL, f"answered {_short.repr(reply)}, not one of its legal moves")
+            return self.stand_in.choose(view)
+        return move
+
+    def end_hand(self, result: HandResult) -> None:
+        if self.bot is not None:
+            _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
+            try:
+                self.bot.tell(hand_message(result))
+            except BotFault as exc:
+                self._lost(EXCEPTION, str(exc))
+
+    def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
+        if self.bot is not None:
+            self._ask(game_over_message(scores, winners), STARTUP_SECONDS, "done", drop=False)
+
+    def close(self) -> None:
+        if self.bot is not None:
+            self.pool.give(self.bot)
+            self.bot = None
+
+    def _ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
+             request: int | None = None, drop: bool = True) -> dict | None:
+        """The bot's reply, or None after a fault (a bot that cannot answer is killed)."""
+        if seconds is not None:
+            _watchdog.allow(time.perf_counter(), seconds + GRACE_SECONDS)
+        try:
+            reply = self.bot.ask(message, seconds, reply_type, request)
+        except BotTimeout as exc:
+            self._lost(TIMEOUT, f"{exc}: killed")
+            return None
+        except BotFault as exc:
+            self._lost(EXCEPTION, str(exc))
+            return None
+        if reply["type"] == "error":
+            self._fault(EXCEPTION, f"the bot reported: {_short.repr(reply.get('message'))}",
+                        drop=drop)
+            return None
+        return reply
+
+    def _lost(self, kind: str, message: str) -> None:
+        self.bot.close()
+        self.bot = None
+        self._fault(kind, message)
 
 
 _FAILED = object()  # what `_call` returns after a fault

@@ -41,6 +41,8 @@ from .view import Move, PlayerView
 
 ENTRY_POINT_GROUP = "domsim.strategies"
 SESSION_PREFIX = "session:"
+#: A program speaking the seat protocol in its own process (domsim.bot), never loaded here.
+EXEC_PREFIX = "exec:"
 EXAMPLES_PACKAGE = "domsim.strategies"
 PARAMETER_TYPES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 BOOLEANS = {"true": True, "yes": True, "on": True, "1": True,
@@ -189,7 +191,10 @@ def one_line(exc: BaseException) -> str:
 
 # -- resolving a spec ---------------------------------------------------------------------------
 def spec_file(spec: str) -> str | None:
-    """The strategy file a spec names, as written in it (None for a name or a module)."""
+    """The strategy file a spec names, as written in it (None for a name, a module or an
+    `exec:` program)."""
+    if spec.strip().startswith(EXEC_PREFIX):
+        return None
     target = spec.strip().partition("?")[0]
     path = target if target.endswith(".py") else target.rpartition(":")[0]
     return path if path.endswith(".py") else None
@@ -221,9 +226,14 @@ def receive_file(path_text: str, copy: Path) -> None:
     _load.cache_clear()
 
 
+def local_file(path_text: str) -> Path:
+    """Where this process finds the strategy file a spec names (its shipped copy, if any)."""
+    return _received_files.get(path_text) or Path(path_text).expanduser()
+
+
 def file_module(path_text: str) -> ModuleType:
     """Load a strategy file as a module named after its resolved path, once per process."""
-    path = _received_files.get(path_text) or Path(path_text).expanduser()
+    path = local_file(path_text)
     if not path.is_file():
         raise StrategyError(f"strategy file {path_text!r} not found (looked in {os.getcwd()}): "
                             "check the path")

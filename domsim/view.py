@@ -10,7 +10,9 @@ and 2 in team games), `carry`, `target`, `hand_number`, `leader`, `spinner` (its
 None), `end_counts` (what each open end adds to the fives count now: a double there counts both
 halves, an empty short side of the spinner 0; while the lead is alone the count is its pip total
 instead) and `legal_moves` (the plays allowed now, as Moves); `players`, `variant` and `line`
-(the plays of the hand), and `partner()` (the partner's seat in team games, else None)."""
+(the plays of the hand), and `partner()` (the partner's seat in team games, else None). The
+seats use `with_rules(rules)` (the same view holding a strategy's own copy of the rules) and
+`PlayerView.from_parts(...)` (a view from its values, as the seat host rebuilds one)."""
 
 from __future__ import annotations
 

@@ -105,6 +105,23 @@ def test_dask_writes_what_the_local_backend_writes(scheduler, tmp_path, monkeypa
     assert "Dask Worker" in log and "domsim.runner INFO games 0-" in log
 
 
+def test_isolated_strategies_play_from_the_shipped_copy_on_the_cluster(scheduler, tmp_path,
+                                                                        monkeypatch):
+    """--isolate on worker threads: the host loads the shipped file, the limit is kept from
+    outside, and the results equal a local isolated run's."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "slow.py").write_text(SLOW)
+    args = ["--variant", "block", "-p", "bots/slow.py", "-p", "easy", "--seed", "4", "--games",
+            "4", "--move-time-limit", "0.1", "--isolate"]
+    assert tourney(*args, "-j", "2", "--out", "local").exit_code == 0
+    dask = tourney(*args, "--backend", "dask", "--scheduler", scheduler, "--out", "dask")
+    assert dask.exit_code == 0, dask.output
+    rows = table(tmp_path / "dask")
+    assert rows == table(tmp_path / "local")
+    assert all(row[f"faults_{row['seat_0'] != 'bots/slow.py':d}"] == 1 for row in rows)
+
+
 def test_a_scenario_runs_on_the_cluster_and_a_killed_worker_only_delays(scheduler, tmp_path,
                                                                          monkeypatch):
     """A worker killed outright: Dask plays its batch again on another worker, and the results

@@ -21,8 +21,9 @@ def first_hands(out):
 
 def exported(tmp_path):
     source = tmp_path / "source"
-    assert invoke(*BLOCK, "-p", "easy", "-p", "medium", "--games", "8", "--seed", "3",
-                  "--out", str(source)).exit_code == 0
+    played = invoke(*BLOCK, "-p", "easy", "-p", "medium", "--games", "8", "--seed", "3",
+                    "--out", str(source))
+    assert played.exit_code == 0, played.output
     result = invoke("deals", str(source), str(tmp_path / "deals.jsonl"))
     assert result.exit_code == 0 and result.stdout.startswith("4 deals written")
     return source, tmp_path / "deals.jsonl"

@@ -25,6 +25,22 @@ def test_a_name_is_the_text_before_the_first_equals_sign_unless_a_spec_parameter
     assert split_name("duo=medium+hard") == ("duo", "medium+hard")
 
 
+def test_an_exec_spec_is_a_spec_whatever_its_command_holds_and_can_be_named():
+    """An `=` inside an exec: command names nothing (the text before it holds `:`, and maybe
+    `/` or a space, which no name does); NAME=exec:COMMAND names the bot."""
+    assert split_name("exec:./bot --x=1") == (None, "exec:./bot --x=1")
+    assert split_name("exec:bot --depth=3") == (None, "exec:bot --depth=3")
+    assert split_name("exec:python3 bots/b.py --x=1") == (None, "exec:python3 bots/b.py --x=1")
+    assert split_name("mybot=exec:./bot") == ("mybot", "exec:./bot")
+    assert split_name("mybot=exec:./bot --x=1") == ("mybot", "exec:./bot --x=1")
+    assert default_name("exec:./bot --x=1") == "exec:./bot --x=1"  # no strategy file in it
+    assert default_name("exec:python3 bots/b.py") == "exec:python3 bots/b.py"
+    rules = make_rules("block", 2)
+    entrants = parse_entrants(["exec:./bot --x=1", "mybot=exec:./bot --x=1"], rules)
+    assert [(e.name, e.members) for e in entrants] == [
+        ("exec:./bot --x=1", ("exec:./bot --x=1",)), ("mybot", ("exec:./bot --x=1",))]
+
+
 def test_unnamed_entrants_are_named_after_their_spec_with_a_file_by_its_stem():
     assert default_name("hard?shed=2") == "hard?shed=2"
     assert default_name("strategies/example_greedy.py") == "example_greedy"

@@ -226,16 +226,19 @@ class Killer(Strategy):
 '''
 
 
-def test_a_killed_worker_loses_only_its_batch_and_resume_completes(tmp_path):
+def test_a_killed_worker_loses_nothing_its_games_are_played_again(tmp_path):
+    """The unfinished batches are played again, isolated: no game lost or doubled."""
     bot = tmp_path / "killer.py"
     bot.write_text(KILLER)
     args = ["--variant", "classic", "-p", "easy", "-p", str(bot), "--seed", "2", "--silent",
             "--games", "24", "-j", "2"]
     broken, straight = tmp_path / "broken", tmp_path / "straight"
     result = tourney(*args, "--out", str(broken))
-    assert result.exit_code == 1 and "a worker process died" in result.output
-    assert json.loads((broken / "manifest.json").read_text())["partial"] is True
-    assert tourney("--out", str(broken), "--resume", "--silent").exit_code == 0
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((broken / "manifest.json").read_text())
+    assert manifest["partial"] is False
+    assert manifest["sessions"][-1]["isolated_after_a_worker_died"] is True
+    assert "a worker process died" in (broken / "run.log").read_text()
     assert tourney(*args, "--out", str(straight)).exit_code == 0
     assert table(broken) == table(straight)
 

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from ..bot import SEAT_MEMORY_MB
 from ..deals import ORDERS
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
@@ -56,6 +57,8 @@ SETTINGS: dict[str, Check] = {
     "options": (_is_options, "a table of rule options, each an integer or a string"),
     "move_time_limit": (_is_seconds, "a number of seconds >= 0 (0: no limit)"),
     "records": (lambda v: isinstance(v, bool), "true or false"),
+    "isolate": (lambda v: isinstance(v, bool), "true or false"),
+    "seat_memory": (lambda v: is_integer(v) and v >= 0, "a number of MiB >= 0 (0: no limit)"),
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
@@ -87,6 +90,8 @@ class TourneyConfig:
     output_format: str = "parquet"
     deals: str | None = None  # a deals file (domsim.deals): fixed first hands instead of seeded
     deals_order: str = "in-order"
+    isolate: bool = False  # every strategy but the built-in levels in its own process
+    seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)

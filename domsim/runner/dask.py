@@ -25,6 +25,7 @@ from distributed import Client, KilledWorker, WorkerPlugin
 from distributed.cfexecutor import ClientExecutor
 from distributed.comm.core import CommClosedError
 
+from ..bot import bot_command
 from ..strategy import load_strategy, one_line, receive_file, spec_file
 from .console import LOGGER
 from .tourney import Tourney, TourneyError
@@ -70,12 +71,14 @@ class DaskCluster:
 
 class ShippedStrategies(WorkerPlugin):
     """On each worker (also one that joins later): copy the user's strategy files, load every
-    spec once (so the worker's threads never load a file at the same time), and let `domsim`'s
-    info records through to the forwarding handler."""
+    spec played in process once (so the worker's threads never load a file at the same time),
+    and let `domsim`'s info records through to the forwarding handler."""
 
     def __init__(self, tourney: Tourney) -> None:
-        self.specs = sorted({spec for entrant in tourney.entrants for spec in entrant.members})
-        files = {spec_file(spec) for spec in self.specs} - {None}
+        specs = {spec for entrant in tourney.entrants for spec in entrant.members}
+        self.specs = sorted(spec for spec in specs
+                            if bot_command(spec, tourney.config.isolate) is None)
+        files = {spec_file(spec) for spec in specs} - {None}
         self.files = {path: Path(path).expanduser().read_bytes() for path in sorted(files)}
 
     def setup(self, worker) -> None:

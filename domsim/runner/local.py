@@ -6,17 +6,21 @@ default: multiprocessing-logging needs fork, and Python 3.14 defaults to forkser
 instead of leaving its batch pending forever. Workers ignore SIGINT, SIGTERM and SIGHUP, which a
 terminal or `kill` may send the whole process group: the parent gets them too and lets running
 batches finish and writes them. Workers die with the parent: on Linux the kernel kills them when
-it goes (PR_SET_PDEATHSIG), however it goes, so none plays on unseen."""
+it goes (PR_SET_PDEATHSIG), however it goes, so none plays on unseen. Workers run the seat
+watchdog: a strategy call that hangs past its limit by far kills its worker
+(domsim.seat.Watchdog)."""
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from ..seat import enable_watchdog
 from .signals import STOPS
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -27,9 +31,14 @@ def default_workers() -> int:
 
 
 def _start_worker(parent: int) -> None:
+    # What the parent left for the cyclic collector (a notebook's closed Dask client, say) is
+    # never collected here: its finalizer would wait on threads a forked child does not have,
+    # and the watchdog would then kill the worker.
+    gc.freeze()
     for stop in STOPS:
         signal.signal(stop, signal.SIG_IGN)
     die_with_parent(parent)
+    enable_watchdog()
 
 
 def die_with_parent(parent: int) -> None:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
+from ..bot import BUILT_IN_LEVELS
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, entry_points, spec_file
 
-LEVELS = ("easy", "medium", "hard", "insane")
+LEVELS = BUILT_IN_LEVELS
 FORMATS = ("round-robin", "gauntlet")
 #: What an entrant's name may hold: `-p NAME=SPEC` names an entrant when the text before the first
 #: `=` is such a name (a spec's parameters follow a `?`, so `hard?shed=2` names nothing).

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from .. import __version__
 from .._core import ENGINE
+from ..bot import bot_command, check_spec
 from ..deals import Deal, deal_index, read_deals
 from ..results import MANIFEST, file_digest, games_schema
 from ..rules import Rules
@@ -45,6 +46,7 @@ from .signals import stops_ignored
 from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
+log = logging.getLogger("domsim.runner")
 MAX_BATCH = 100
 log = logging.getLogger("domsim.runner")
 
@@ -78,7 +80,7 @@ class Tourney:
         self.entrants = parse_entrants(self.config.entrant_names(), rules)
         for entrant in self.entrants:
             for spec in entrant.members:
-                load_strategy(spec)
+                check_spec(spec, self.config.isolate, self.config.seat_memory)
         self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
@@ -254,9 +256,10 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     stopped = None
     try:
-        stream(executor_factory,
-               (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
-               2 * workers + 2, keep)
+        if stream(executor_factory,
+                  (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
+                  2 * workers + 2, keep):
+            session["isolated_after_a_worker_died"] = True
     except KeyboardInterrupt:
         stopped = "interrupted"
     except BrokenProcessPool:
@@ -277,27 +280,87 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
 
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
-           keep: Callable[[BatchResult], None]) -> None:
+           keep: Callable[[BatchResult], None]) -> bool:
     """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
-    on any exception, let running batches finish and keep those that did before re-raising."""
-    executor = executor_factory()
-    pending: deque[Future] = deque()
+    on any exception, let running batches finish and keep those that did before re-raising.
+    Returns whether a worker died (see below).
+
+    When a worker process dies (a strategy's os._exit, a signal, a fork that went wrong), the
+    batches not finished are played again on a fresh executor, and so is the rest of the run,
+    with every strategy but the built-in levels in its own process: there, what killed the
+    worker only ends a bot process, a fault of its seat. Nothing is lost or played twice."""
+    batches = _Batches(executor_factory)
     try:
         for job in jobs:
-            pending.append(executor.submit(play_batch, job))
-            if len(pending) >= window:
-                keep(pending.popleft().result())
-        while pending:
-            keep(pending.popleft().result())
+            batches.submit(job)
+            if len(batches.pending) >= window:
+                batches.keep_first(keep)
+        while batches.pending:
+            batches.keep_first(keep)
     except BaseException:
-        for future in pending:
+        batches.stop(keep)
+        raise
+    batches.executor.shutdown(wait=True)
+    return batches.rescued
+
+
+class _Batches:
+    """The batches in flight on an executor, oldest first (a job and its future)."""
+
+    def __init__(self, executor_factory: Callable[[], Executor]) -> None:
+        self.executor_factory = executor_factory
+        self.executor = executor_factory()
+        self.pending: deque[tuple[Batch, Future | None]] = deque()
+        self.rescued = False  # a worker died: the rest of the run is isolated
+
+    def submit(self, job: Batch) -> None:
+        job = isolated(job) if self.rescued else job
+        try:
+            self.pending.append((job, self.executor.submit(play_batch, job)))
+        except BrokenProcessPool:
+            self.pending.append((job, None))
+            self._rescue(job)
+
+    def keep_first(self, keep: Callable[[BatchResult], None]) -> None:
+        job, future = self.pending[0]
+        try:
+            result = future.result()
+        except BrokenProcessPool:
+            self._rescue(job)
+            return
+        self.pending.popleft()
+        keep(result)
+
+    def _rescue(self, job: Batch) -> None:
+        """After a worker died: resubmit, isolated, every batch that did not finish (already
+        isolated: re-raise the BrokenProcessPool being handled)."""
+        if job.config.isolate:
+            raise  # the BrokenProcessPool the caller's except clause is handling
+        log.warning("a worker process died while playing games %d-%d: they, the other "
+                    "unfinished games and the rest of the run are played with every strategy "
+                    "but the built-in levels in its own process", job.game_ids[0],
+                    job.game_ids[-1])
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor = self.executor_factory()
+        self.rescued = True
+        for index, (old_job, future) in enumerate(self.pending):
+            if future is None or not (future.done() and future.exception() is None):
+                new_job = isolated(old_job)
+                self.pending[index] = new_job, self.executor.submit(play_batch, new_job)
+
+    def stop(self, keep: Callable[[BatchResult], None]) -> None:
+        """Let running batches finish and keep those that did, in order."""
+        futures = [future for _, future in self.pending if future is not None]
+        for future in futures:
             future.cancel()
-        executor.shutdown(wait=True, cancel_futures=True)
-        for future in pending:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        for future in futures:
             if future.done() and not future.cancelled() and future.exception() is None:
                 keep(future.result())
-        raise
-    executor.shutdown(wait=True)
+
+
+def isolated(job: Batch) -> Batch:
+    return replace(job, config=replace(job.config, isolate=True))
 
 
 def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
@@ -354,7 +417,7 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) 
         "seed": config.seed,
         "games": config.games,
         "duplicate": config.duplicate,
-        "entrants": [entrant_info(entrant) for entrant in tourney.entrants],
+        "entrants": [entrant_info(entrant, config.isolate) for entrant in tourney.entrants],
         "pairings": [{"pairing": pairing_label(tourney.entrants, p), "games": n}
                      for p, n in zip(tourney.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
@@ -368,13 +431,18 @@ def deals_info(config: TourneyConfig, count: int) -> dict:
             "count": count, "order": config.deals_order}
 
 
-def entrant_info(entrant: Entrant) -> dict:
-    return {"name": entrant.name, "members": [strategy_info(spec) for spec in entrant.members]}
+def entrant_info(entrant: Entrant, isolate: bool) -> dict:
+    return {"name": entrant.name,
+            "members": [strategy_info(spec, isolate) for spec in entrant.members]}
 
 
-def strategy_info(spec: str) -> dict:
+def strategy_info(spec: str, isolate: bool = False) -> dict:
     """The spec, where its class comes from, and a sha256 of the file that defines it (of the
-    class's source for one defined in a session without a file, as in a notebook)."""
+    class's source for one defined in a session without a file, as in a notebook); for a bot
+    in its own process, its command and the sha256 of each file that defines it."""
+    command = bot_command(spec, isolate)
+    if command is not None:
+        return command.about()
     factory = load_strategy(spec)
     info = {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__}
     try:

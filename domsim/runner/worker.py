@@ -9,6 +9,7 @@ import json
 import logging
 from dataclasses import dataclass
 
+from ..bot import BotPool
 from ..deals import Deal
 from ..game import play
 from .config import TourneyConfig
@@ -41,19 +42,21 @@ def play_batch(batch: Batch) -> BatchResult:
     rules = config.rules()
     rules_hash = options_hash(rules)
     rows, records = [], []
-    for i, game_id in enumerate(batch.game_ids):
-        slot = batch.schedule.slot(game_id)
-        pairing = batch.pairings[slot.pairing]
-        specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
-        game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
-                    keep_hands=config.records,
-                    first_deal=batch.first_deals[i] if batch.first_deals else None)
-        rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
-        if config.records:
-            names = [batch.entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
-            records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
-                                       "deal_id": slot.deal_id, "entrants": names,
-                                       **({"fixed_deal": True} if batch.first_deals else {}),
-                                       **game.record()}))
+    with BotPool(config.seat_memory) as bots:
+        for i, game_id in enumerate(batch.game_ids):
+            slot = batch.schedule.slot(game_id)
+            pairing = batch.pairings[slot.pairing]
+            specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
+            game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+                        keep_hands=config.records, isolate=config.isolate, bots=bots,
+                        first_deal=batch.first_deals[i] if batch.first_deals else None)
+            rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
+            if config.records:
+                names = [batch.entrants[e].name
+                         for e in seat_entrants(rules, pairing, slot.seating)]
+                records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
+                                           "deal_id": slot.deal_id, "entrants": names,
+                                           **({"fixed_deal": True} if batch.first_deals else {}),
+                                           **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

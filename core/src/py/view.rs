@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
-use super::state::PyState;
+use super::state::{rules_from, PyState};
 use super::value_error;
 use crate::state::PLAY;
 use crate::view::{public_action, View};
@@ -180,6 +180,134 @@ impl PlayerView {
             }
         }
         Ok(None)
+    }
+
+    /// The same view with `rules` as its `rules` attribute (a strategy's private copy of the
+    /// referee's). Only that attribute changes: every other value, and what the core's search
+    /// reads of the rules, stays as the view was built (the core reads a Rules object once).
+    fn with_rules(&self, py: Python<'_>, rules: &Bound<'_, PyAny>) -> PlayerView {
+        PlayerView {
+            data: self.data.clone(),
+            rules: rules.clone().unbind(),
+            history: self.history.clone_ref(py),
+            hand: PyOnceLock::new(),
+            legal: PyOnceLock::new(),
+        }
+    }
+
+    /// The view these values describe (the seat protocol's host rebuilds views with it): `hand`
+    /// and `legal` as tile and move ints, `ends` as the view shows them (None: not open),
+    /// `actions` the hand's public actions as the engine encodes them (domsim.engine.state).
+    /// ValueError for values no view can hold.
+    #[staticmethod]
+    #[pyo3(signature = (rules, *, seat, hand, ends, actions, hand_counts, boneyard_count,
+                        can_draw, scores, carry, hand_number, leader, spinner, end_counts, legal))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_parts(
+        py: Python<'_>,
+        rules: &Bound<'_, PyAny>,
+        seat: u8,
+        hand: Vec<u8>,
+        ends: Vec<Option<u8>>,
+        actions: Vec<u32>,
+        hand_counts: Vec<u8>,
+        boneyard_count: u8,
+        can_draw: bool,
+        scores: Vec<i32>,
+        carry: i32,
+        hand_number: i32,
+        leader: u8,
+        spinner: Option<i8>,
+        end_counts: Vec<i32>,
+        legal: Vec<u8>,
+    ) -> PyResult<PlayerView> {
+        let core = rules_from(rules)?;
+        let players = core.players;
+        if seat as usize >= players || leader as usize >= players {
+            return Err(value_error(format!("seats run 0..{}", players - 1)));
+        }
+        let mut mask = 0u32;
+        for &t in &hand {
+            if t >= 28 || mask >> t & 1 == 1 {
+                return Err(value_error("a hand holds distinct tile ids 0..27"));
+            }
+            mask |= 1 << t;
+        }
+        let width = if core.spinner { 4 } else { 2 };
+        let n_ends = ends.iter().take_while(|e| e.is_some()).count();
+        if ends.len() != width || ends[n_ends..].iter().any(Option::is_some) {
+            return Err(value_error(format!(
+                "ends are {width} numbers, the open ones first, None for the others"
+            )));
+        }
+        let mut end_array = [0u8; 4];
+        for (slot, &e) in end_array.iter_mut().zip(&ends[..n_ends]) {
+            let e = e.expect("open");
+            if e > 6 {
+                return Err(value_error("an end shows a number 0..6"));
+            }
+            *slot = e;
+        }
+        if end_counts.len() != n_ends {
+            return Err(value_error("end_counts has one count per open end"));
+        }
+        let mut count_array = [0i32; 4];
+        count_array[..n_ends].copy_from_slice(&end_counts);
+        if hand_counts.len() != players || hand_counts.iter().any(|&c| c > 28) {
+            return Err(value_error(format!("hand_counts has {players} counts")));
+        }
+        let mut hand_count_array = [0u8; 4];
+        hand_count_array[..players].copy_from_slice(&hand_counts);
+        let sides = core.sides();
+        if scores.len() != sides {
+            return Err(value_error(format!("scores has {sides} scores")));
+        }
+        let mut score_array = [0i32; 4];
+        score_array[..sides].copy_from_slice(&scores);
+        let spinner = match spinner {
+            None => -1,
+            Some(s) if (0..=6).contains(&s) => s,
+            Some(_) => return Err(value_error("the spinner is a number 0..6 or None")),
+        };
+        if boneyard_count > 28 || legal.iter().any(|&m| m >= 28 * 4) {
+            return Err(value_error("moves are tile << 2 | end, tiles 0..27"));
+        }
+        let bad = |a: &u32| {
+            a & 3 > 2 || (a >> 2 & 3) as usize >= players || a >> 4 & 31 >= 28 || a >> 18 != 0
+        };
+        if actions.iter().any(bad) {
+            return Err(value_error("not an action of the engine's encoding"));
+        }
+        let actions: Vec<u32> = actions.into_iter().map(public_action).collect();
+        let event_of = EVENT_OF.import(py, "domsim.view", "_event_of_cached")?;
+        let events = actions
+            .iter()
+            .map(|&a| event_of.call1((a,)))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PlayerView {
+            data: View {
+                rules: core,
+                seat,
+                hand: mask,
+                ends: end_array,
+                n_ends: n_ends as u8,
+                end_counts: count_array,
+                hand_counts: hand_count_array,
+                boneyard_count,
+                can_draw,
+                scores: score_array,
+                carry,
+                hand_number,
+                leader,
+                spinner,
+                legal,
+                actions,
+            },
+            rules: rules.clone().unbind(),
+            history: PyTuple::new(py, events)?.unbind(),
+            hand: PyOnceLock::new(),
+            legal: PyOnceLock::new(),
+        })
     }
 
     /// The partner's seat in team games, else None.

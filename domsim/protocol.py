@@ -1,0 +1,161 @@
+"""The seat protocol's wire format (docs/seat-protocol.md): JSON objects, one a line, between
+domsim and a bot in its own process. Both ends live here: what domsim sends (rules, views,
+results) and reads back (moves), and what the Python seat host rebuilds from them."""
+
+from __future__ import annotations
+
+import json
+
+from .engine import DRAW, PASS, PLAY, HandResult
+from .rules import OPTION_SPECS, Rules, find_variant, make_rules
+from .tiles import Tile, tile_id
+from .view import Event, Move, PlayerView
+
+#: Bumped whenever a message changes in a way an existing bot could notice.
+PROTOCOL_VERSION = 1
+#: The rule options a `rules` object spells out (with their values, defaults included).
+RULE_OPTIONS = tuple(OPTION_SPECS)
+
+
+class ProtocolError(ValueError):
+    """A line that is not a protocol message; the message is one line."""
+
+
+def _dumps(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def encode(message: dict) -> bytes:
+    return _dumps(message).encode() + b"\n"
+
+
+def decode(line: bytes) -> dict:
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(f"not JSON: {line[:80]!r}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError(f"not a message (a JSON object with a \"type\"): {line[:80]!r}")
+    return message
+
+
+# -- domsim to bot -------------------------------------------------------------------------------
+def rules_message(rules: Rules) -> dict:
+    variant = rules.variant
+    return {"variant": rules.name, "players": rules.players, "hand_size": rules.hand_size,
+            "teams": variant.teams, "scoring": variant.scoring,
+            **{key: getattr(rules, key) for key in RULE_OPTIONS}}
+
+
+def rules_from(message: dict) -> Rules:
+    accepted = find_variant(message["variant"]).options
+    options = {key: message[key] for key in RULE_OPTIONS if key in accepted}
+    return make_rules(message["variant"], message["players"], options)
+
+
+def game_message(rules: Rules, seat: int, seed: int, time_limit: float | None) -> dict:
+    return {"type": "game", "seat": seat, "seed": seed, "time_limit": time_limit,
+            "rules": rules_message(rules)}
+
+
+def _tile(tile: Tile | None) -> list[int] | None:
+    return None if tile is None else [tile.a, tile.b]
+
+
+class ViewEncoder:
+    """`choose` messages for one seat, as bytes: every PlayerView field but `rules` (sent with
+    `game`), tiles as [a, b]. A view's history grows by a few events a decision, so each event
+    of a hand is encoded once."""
+
+    def __init__(self) -> None:
+        self._history: tuple[Event, ...] = ()
+        self._events: list[str] = []  # self._history, encoded
+
+    def encode(self, request: int, view: PlayerView) -> bytes:
+        history = view.history
+        if history[:len(self._history)] != self._history:  # a new hand
+            self._history, self._events = (), []
+        self._events += [_dumps({"seat": e.seat, "kind": e.kind, "tile": _tile(e.tile),
+                                 "end": e.end, "open_numbers": list(e.open_numbers)})
+                         for e in history[len(self._history):]]
+        self._history = history
+        head = _dumps(_view_fields(request, view))
+        return f'{head[:-1]},"history":[{",".join(self._events)}]}}\n'.encode()
+
+
+def _view_fields(request: int, view: PlayerView) -> dict:
+    return {
+        "type": "choose", "id": request, "seat": view.seat,
+        "hand": [[t.a, t.b] for t in view.hand],
+        "ends": list(view.ends),
+        "hand_counts": list(view.hand_counts), "boneyard_count": view.boneyard_count,
+        "can_draw": view.can_draw, "scores": list(view.scores), "carry": view.carry,
+        "target": view.target, "hand_number": view.hand_number, "leader": view.leader,
+        "spinner": view.spinner, "end_counts": list(view.end_counts),
+        "legal_moves": [{"tile": [m.tile.a, m.tile.b], "end": m.end} for m in view.legal_moves],
+    }
+
+
+def hand_message(result: HandResult) -> dict:
+    return {"type": "hand", "end": result.end, "winners": list(result.winners),
+            "points": list(result.points), "scores": list(result.scores),
+            "carry": result.carry, "capicu": result.capicu}
+
+
+def game_over_message(scores: tuple[int, ...], winners: tuple[int, ...]) -> dict:
+    return {"type": "game_over", "scores": list(scores), "winners": list(winners)}
+
+
+# -- bot to domsim -------------------------------------------------------------------------------
+def move_of(message: dict, legal_moves: tuple[Move, ...]) -> Move | None:
+    """The legal move a `move` reply names, or None."""
+    tile, end = message.get("tile"), message.get("end")
+    if not (isinstance(tile, list) and len(tile) == 2 and all(type(n) is int for n in tile)
+            and type(end) is int):
+        return None
+    a, b = sorted(tile)
+    move = Move(Tile(a, b), end)
+    return move if move in legal_moves else None
+
+
+# -- the Python host's side ----------------------------------------------------------------------
+_KINDS = {"play": PLAY, "draw": DRAW, "pass": PASS}
+
+
+def _action(event: dict) -> int:
+    """An event of a `choose` message as the engine encodes the action (a draw without its
+    tile: domsim.engine.state)."""
+    kind = _KINDS[event["kind"]]
+    action = kind | event["seat"] << 2
+    if kind == PLAY:
+        return action | _tile_id(event["tile"]) << 4 | event["end"] << 9
+    return action | sum(1 << n for n in set(event["open_numbers"])) << 11
+
+
+def _tile_id(pair: list[int]) -> int:
+    return tile_id(*pair)
+
+
+def view_from(message: dict, rules: Rules) -> PlayerView:
+    """The PlayerView a `choose` message describes, under `rules` (the game's: the core reads
+    them; PlayerView.with_rules gives a strategy its own copy). It is the core's PlayerView, so
+    a strategy in the host can use domsim.search on it as in process. ValueError for values no
+    view can hold; the `target` sent is the rules' own."""
+    return PlayerView.from_parts(
+        rules, seat=message["seat"], hand=[_tile_id(t) for t in message["hand"]],
+        ends=message["ends"], actions=[_action(e) for e in message["history"]],
+        hand_counts=message["hand_counts"], boneyard_count=message["boneyard_count"],
+        can_draw=message["can_draw"], scores=message["scores"], carry=message["carry"],
+        hand_number=message["hand_number"], leader=message["leader"],
+        spinner=message["spinner"], end_counts=message["end_counts"],
+        legal=[_tile_id(m["tile"]) << 2 | m["end"] for m in message["legal_moves"]],
+    )
+
+
+def move_message(request: int, choice: object) -> dict:
+    """The reply to `choose` for whatever a strategy returned (a non-move as tile null)."""
+    if isinstance(choice, tuple) and len(choice) == 2 and isinstance(choice[0], tuple):
+        tile, end = choice
+        if len(tile) == 2 and all(type(n) is int for n in tile) and type(end) is int:
+            return {"type": "move", "id": request, "tile": list(tile), "end": end}
+    return {"type": "move", "id": request, "tile": None, "end": None}

@@ -1,0 +1,481 @@
+"""Seats no bot can break (R-SEAT-FAULT, R-VIEW): the seat protocol (docs/seat-protocol.md),
+bots in their own process (`exec:` specs and `--isolate`), and in-process seats against hostile
+strategies. Every hostile case checks that the game or run completes, that the fault is recorded
+and that the other seats' results are those of a game without the attack.
+
+The hostile strategies live in tests/hostile/."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import threading
+import time
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from domsim.strategies.easy import Easy
+from domsim.strategies.hard import Hard
+from domsim.strategies.medium import Medium
+
+import domsim
+from domsim import seat as seat_module
+from domsim.bot import BotCommand, BotPool, bot_command
+from domsim.cli import main
+from domsim.engine import State, start_next_hand
+from domsim.game import play, play_game, play_hand
+from domsim.protocol import ViewEncoder, view_from
+from domsim.record import verify
+from domsim.rules import VARIANTS, make_rules
+from domsim.runner.config import TourneyConfig
+from domsim.runner.pairings import default_name
+from domsim.runner.tourney import Tourney, stream
+from domsim.seeding import deal_rng
+from domsim.strategy import StrategyError, define_strategy
+from domsim.view import ViewBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile"
+EXAMPLE = f"exec:python3 {ROOT / 'strategies' / 'example_external.py'}"
+BLOCK = make_rules("block", 2)
+
+
+def hostile(name: str, query: str = "", cls: str = "") -> str:
+    return f"{HOSTILE / name}.py" + (f":{cls}" if cls else "") + (f"?{query}" if query else "")
+
+
+def bad_bot(*args: str) -> str:
+    return f"exec:{HOSTILE / 'bad_bot.py'} " + " ".join(args)
+
+
+@pytest.fixture(autouse=True)
+def fresh_hung_counts(monkeypatch):
+    """Each test starts with no spec marked as hung in this process (MAX_HUNG_GAMES)."""
+    monkeypatch.setattr(seat_module, "_hung_games", seat_module.Counter())
+
+
+def replays(record: dict) -> bool:
+    recomputed, problems = verify(record, 0)
+    return recomputed is not None and problems == [] and record["result"]["complete"]
+
+
+def results(record: dict) -> tuple:
+    return record["result"], [hand["actions"] for hand in record["hands"]]
+
+
+# -- the protocol ---------------------------------------------------------------------------------
+class Collect:
+    def __init__(self) -> None:
+        self.views = []
+        self.rng = random.Random(5)
+
+    def choose(self, view):
+        self.views.append(view)
+        return self.rng.choice(view.legal_moves)
+
+
+def test_a_view_crosses_the_protocol_unchanged():
+    """R-VIEW: every PlayerView field survives JSON both ways, in every variant."""
+    collect = Collect()
+    for name in VARIANTS:
+        rules = make_rules(name)
+        state, rng, views = State(rules), deal_rng(5), ViewBuilder()
+        while not state.match_over:
+            start_next_hand(state, rng)
+            play_hand(state, [collect] * rules.players, views)
+    assert len(collect.views) > 100
+    encoder = ViewEncoder()
+    for view in collect.views:
+        assert view_from(json.loads(encoder.encode(1, view)), view.rules) == view
+
+
+def test_a_view_no_game_can_show_is_a_value_error_not_a_crash():
+    collect = Collect()
+    state, rng, views = State(BLOCK), deal_rng(5), ViewBuilder()
+    while not state.match_over:
+        start_next_hand(state, rng)
+        play_hand(state, [collect] * 2, views)
+    message = json.loads(ViewEncoder().encode(1, collect.views[-1]))
+    assert view_from(message, BLOCK) == collect.views[-1]
+    for key, value in [("hand", [[0, 0], [0, 0]]), ("ends", [7, 1]), ("seat", 2),
+                       ("hand_counts", [1]), ("end_counts", [1, 2, 3]),
+                       ("legal_moves", [{"tile": [9, 9], "end": 0}])]:
+        with pytest.raises((ValueError, KeyError)):
+            view_from({**message, key: value}, BLOCK)
+    own = make_rules("block", 2)
+    assert collect.views[-1].with_rules(own).rules is own
+    assert collect.views[-1].with_rules(own) == collect.views[-1]
+
+
+def test_isolated_python_strategy_plays_as_in_process():
+    """The host builds the strategy with the seat's generator: same moves, same results."""
+    spec = "strategies/example_greedy.py"
+    for name in VARIANTS:
+        rules = make_rules(name)
+        specs = [str(ROOT / spec)] + ["hard"] * (rules.players - 1)
+        isolated = play_game(rules, specs, 11, isolate=True)
+        assert results(isolated) == results(play_game(rules, specs, 11)), name
+        assert isolated["faults"][0]["first"] is None
+
+
+def test_exec_spec_is_split_like_a_shell_and_checked():
+    command = bot_command("exec:python3 'my bot.py' --depth 3", isolate=False)
+    assert command.argv == ("python3", "my bot.py", "--depth", "3")
+    assert bot_command("easy", isolate=True) is None
+    assert bot_command("hard?shed=2", isolate=True) is None
+    assert bot_command("strategies/example_greedy.py", isolate=False) is None
+    assert bot_command("strategies/example_greedy.py", isolate=True).argv[1:3] == (
+        "-m", "domsim.seat_host")
+    for spec, words in [("exec:", "names no program"), ("exec:python3 'open", "quotes"),
+                        ("exec:no-such-program-here", "not on PATH"),
+                        ("exec:./no/such/bot", "not an executable file")]:
+        with pytest.raises(StrategyError, match=words):
+            bot_command(spec, isolate=False)
+
+
+class Session(Easy):
+    """A strategy defined here, not in a file: its spec is session:Session."""
+
+
+def test_a_strategy_defined_in_the_session_cannot_be_isolated():
+    """It exists only in this process (and its forks): isolating it is an error, and the run
+    that goes on isolated after a worker died keeps it in process."""
+    with pytest.raises(StrategyError, match="defined in this Python session"):
+        domsim.play("block", [Session, "easy"], seed=1, isolate=True)
+    assert bot_command(define_strategy(Session), isolate=True) is None
+    assert domsim.play("block", [Session, "easy"], seed=1)["result"]["complete"]
+
+
+def test_the_python_api_isolates_too(tmp_path):
+    greedy = str(ROOT / "strategies" / "example_greedy.py")
+    played = domsim.play("block", [greedy, "easy"], seed=3, isolate=True)
+    assert results(played) == results(domsim.play("block", [greedy, "easy"], seed=3))
+    run = domsim.tourney("block", {"mine": EXAMPLE, "easy": "easy"}, games=4, seed=1, workers=1,
+                         isolate=True, seat_memory=1024, out=tmp_path / "run")
+    assert run.manifest["config"]["isolate"] and run.manifest["config"]["seat_memory"] == 1024
+    assert run.manifest["entrants"][0]["members"][0]["origin"].startswith("process: ")
+    assert set(run.summary["entrant"]) == {"mine", "easy"}
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("exec:./missing-bot", "not an executable file"),
+    (bad_bot("version"), "speaks protocol 99, domsim speaks 1"),
+    ("tests/hostile/nothere.py", "not found"),
+])
+def test_a_bot_that_cannot_play_is_a_one_line_error(spec, words, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for args in (["play", "--variant", "block", "-p", spec, "-p", "easy", "--isolate"],
+                 ["tourney", "--variant", "block", "-p", spec, "-p", "easy", "--isolate",
+                  "--games", "2", "--out", "never"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, result.output
+        assert words in result.output and "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert not (ROOT / "never").exists()
+
+
+def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
+    """The example imports nothing of domsim: the protocol is enough. Its stderr reaches
+    run.log; the run is reproducible from its seed."""
+    source = (ROOT / "strategies" / "example_external.py").read_text()
+    assert not re.search(r"^\s*(import|from)\s+domsim", source, re.MULTILINE)
+    monkeypatch.chdir(tmp_path)
+    tables = []
+    for out in ("a", "b"):
+        result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "8",
+                                           "-p", EXAMPLE, "-p", "easy", "--seed", "3",
+                                           "--workers", "2", "--out", out, "--silent"])
+        assert result.exit_code == 0, result.output
+        table = pq.read_table(tmp_path / out / "games.parquet").to_pandas()
+        assert (table["faults_0"] == 0).all() and (table["faults_1"] == 0).all()
+        tables.append(table[["game_id", "seat_0", "winners", "score_0", "score_1"]])
+    assert tables[0].equals(tables[1])
+    assert "example_external: game seed" in (tmp_path / "a" / "run.log").read_text()
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    member = manifest["entrants"][0]["members"][0]
+    assert member["origin"].startswith("process: python3 ")
+    assert len(next(iter(member["files"].values()))) == 64
+    seat_0_won = tables[0]["winners"].map(lambda winners: list(winners) == [0])
+    wins = (tables[0]["seat_0"].str.startswith("exec:") == seat_0_won).mean()
+    assert wins > 0.6  # heaviest-first beats random
+
+
+# -- bots that break the protocol or their process ------------------------------------------------
+@pytest.mark.parametrize("spec, kind, words", [
+    (bad_bot("garbage"), None, None),  # lines that are not messages are ignored
+    (bad_bot("silent"), "timeouts", "no move within 1.2 s: killed"),
+    (bad_bot("long"), "errors", "longer than"),
+    (bad_bot("exit"), "errors", "exited with status 4"),
+    (bad_bot("illegal"), "illegal", "not one of its legal moves"),
+    (bad_bot("error"), "errors", "cannot think"),
+    (bad_bot("late", "0.5"), "timeouts", "over the 0.2 s limit"),
+    (hostile("breaks", "how=exit"), "errors", "exited with status 1"),
+    (hostile("breaks", "how=kill"), "errors", "killed by signal 9"),
+    (hostile("breaks", "how=sleep"), "timeouts", "killed"),
+    (hostile("breaks", "how=c_loop"), "timeouts", "killed"),
+    (hostile("breaks", "how=system_exit"), "errors", "SystemExit"),
+    (hostile("breaks", "how=memory"), "errors", "MemoryError"),
+])
+def test_a_broken_bot_in_its_own_process_is_a_seat_fault(spec, kind, words):
+    played = play_game(BLOCK, [spec, "easy"], 2, move_time_limit=0.2, isolate=True,
+                       seat_memory=512)
+    assert replays(played)
+    faults = played["faults"][0]
+    if kind is None:
+        assert faults["first"] is None
+        return
+    assert faults[kind] >= 1 and words in faults["first"]
+    assert played["faults"][1]["first"] is None
+
+
+def test_a_late_bot_is_handed_over_after_three_late_moves_in_a_row():
+    played = play_game(BLOCK, [bad_bot("late", "0.3"), "easy"], 2, move_time_limit=0.2)
+    faults = played["faults"][0]
+    assert faults["timeouts"] == 3 and faults["replaced"]
+
+
+def test_a_killed_bot_is_started_afresh_for_the_next_game():
+    with BotPool() as pool:
+        for seed in (1, 2):
+            game = play(BLOCK, [bad_bot("silent"), "easy"], seed, move_time_limit=0.05,
+                        bots=pool)
+            assert game.faults[0]["first"] == "no move within 1.05 s: killed"
+            assert game.timing[0]["decisions"] == 1  # asked once, in a fresh process
+
+
+def test_nothing_a_bot_forked_outlives_its_games(tmp_path):
+    pids = tmp_path / "pids"
+    play_game(BLOCK, [hostile("forker", f"pids={pids}&bomb=true"), "easy"], 1, isolate=True)
+    forked = [int(pid) for pid in pids.read_text().split()]
+    assert len(forked) == 6
+    deadline = time.monotonic() + 2  # SIGKILL is delivered, not waited for
+    while any(running(pid) for pid in forked) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not any(running(pid) for pid in forked)
+
+
+def running(pid: int) -> bool:
+    """Whether a process is alive (a zombie, dead but not yet reaped, is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_bot_that_stops_reading_does_not_block_domsim():
+    command = bot_command(bad_bot("noread"), isolate=False)
+    with BotPool() as pool:
+        bot = pool.take(command)
+        started = time.monotonic()
+        with pytest.raises(seat_module.BotFault, match="did not read its input"):
+            for _ in range(1000):
+                bot.tell({"type": "hand", "pad": "x" * 4096}, seconds=0.3)
+        assert time.monotonic() - started < 5
+
+
+def test_bot_pool_kills_its_processes():
+    command = BotCommand("example", ("python3", str(ROOT / "strategies" / "example_external.py")),
+                         str(ROOT), ())
+    with BotPool() as pool:
+        bots = [pool.take(command), pool.take(command)]
+        assert all(bot.alive for bot in bots)
+    assert not any(bot.alive for bot in bots)
+
+
+# -- isolation: what a hostile strategy cannot see or change --------------------------------------
+def test_isolated_spy_sees_no_hidden_tile(tmp_path):
+    """In process the spy finds the other hand (the test can fail); isolated it finds nothing."""
+    report = tmp_path / "found"
+    spy = hostile("meddler", f"what=spy&report={report}", "Meddler")
+    isolated = play_game(BLOCK, [spy, "medium"], 4, isolate=True)
+    seen = [int(n) for n in report.read_text().split()]
+    assert seen and not any(seen)
+    report.unlink()
+    in_process = play_game(BLOCK, [spy, "medium"], 4)
+    assert any(int(n) for n in report.read_text().split())
+    assert results(isolated) == results(in_process)
+
+
+def test_isolated_patcher_cannot_change_the_built_in_levels(monkeypatch):
+    for level in (Easy, Medium, Hard):  # undone after the test: loading patcher patches them
+        monkeypatch.setattr(level, "choose", level.choose)
+    control = results(play_game(BLOCK, [hostile("meddler", "", "Plain"), "medium"], 4))
+    assert results(play_game(BLOCK, [hostile("patcher"), "medium"], 4, isolate=True)) == control
+    assert results(play_game(BLOCK, [hostile("patcher"), "medium"], 4)) != control
+
+
+@pytest.mark.parametrize("what", ["target", "reseed"])
+def test_isolated_meddler_cannot_change_the_rules_or_the_deal(what):
+    rules = make_rules("draw", 2)
+    specs = [hostile("meddler", f"what={what}", "Meddler"), "easy"]
+    control = play_game(rules, [hostile("meddler", "", "Plain"), "easy"], 6, isolate=True)
+    isolated = play_game(rules, specs, 6, isolate=True)
+    assert results(isolated) == results(control) and isolated["options"] == {}
+    assert replays(isolated)
+
+
+def test_in_process_a_strategy_changes_only_its_own_copy_of_the_rules():
+    rules = make_rules("draw", 2)
+    control = play_game(rules, [hostile("meddler", "", "Plain"), "easy"], 6, isolate=True)
+    meddled = play_game(rules, [hostile("meddler", "what=target", "Meddler"), "easy"], 6)
+    assert results(meddled) == results(control) and meddled["options"] == {}
+    assert rules.target == make_rules("draw", 2).target
+
+
+# -- in process: nothing a strategy raises stops the game -----------------------------------------
+@pytest.mark.parametrize("how, words", [
+    ("system_exit", "SystemExit"), ("keyboard_interrupt", "KeyboardInterrupt"),
+    ("generator_exit", "GeneratorExit"), ("base_exception", "Unstoppable: no"),
+])
+def test_in_process_any_base_exception_is_a_seat_fault(how, words):
+    played = play_game(BLOCK, [hostile("breaks", f"how={how}&at=2"), "easy"], 3)
+    faults = played["faults"][0]
+    assert faults["errors"] == 1 and faults["replaced"] and words in faults["first"]
+    assert replays(played)
+
+
+def test_in_process_a_real_ctrl_c_still_stops_the_game():
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_game(BLOCK, [hostile("breaks", "how=sleep"), "easy"], 3, move_time_limit=None)
+    finally:
+        timer.cancel()
+
+
+def test_in_process_a_late_seat_is_handed_over_after_three_late_moves():
+    spec = f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=0.15&times=100"
+    played = play_game(BLOCK, [spec, "easy"], 3, move_time_limit=0.05)
+    faults = played["faults"][0]
+    assert faults["timeouts"] == 3 and faults["replaced"]
+    assert played["timing"][0]["decisions"] == 3
+
+
+def test_in_process_a_fork_inside_a_strategy_exits_at_once(tmp_path):
+    pids = tmp_path / "pids"
+    played = play_game(BLOCK, [hostile("forker", f"pids={pids}"), "easy"], 1)
+    assert replays(played)
+    time.sleep(0.2)
+    assert not pids.exists()  # no child lived to write
+
+
+# -- runs: a strategy that kills or hangs its worker ----------------------------------------------
+def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
+    result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "4",
+                                       "-p", spec, "-p", "easy", "--seed", "5", "--workers",
+                                       "2", "--out", str(folder), "--silent", *extra])
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(folder / "games.parquet").to_pandas()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    return table, manifest
+
+
+@pytest.mark.parametrize("how", ["exit", "kill", "c_loop", "ignore_alarm", "catch_timeout"])
+def test_a_strategy_that_kills_or_hangs_its_worker_is_a_seat_fault(tmp_path, how):
+    spec = hostile("breaks", f"how={how}&at=1")
+    table, manifest = run_tourney(tmp_path / "in", spec, "--move-time-limit", "0.2")
+    assert sorted(table["game_id"]) == list(range(4)) and not manifest["partial"]
+    hostile_seat = (table["seat_0"] == spec).map({True: "faults_0", False: "faults_1"})
+    faults = [row[column] for (_, row), column in zip(table.iterrows(), hostile_seat,
+                                                      strict=True)]
+    assert all(count >= 1 for count in faults)
+    others = [row["faults_1" if column == "faults_0" else "faults_0"]
+              for (_, row), column in zip(table.iterrows(), hostile_seat, strict=True)]
+    assert not any(others)
+    isolated, _ = run_tourney(tmp_path / "iso", spec, "--move-time-limit", "0.2", "--isolate")
+    columns = ["game_id", "seat_0", "winners", "score_0", "score_1"]
+    assert table[columns].equals(isolated[columns])  # the other seat's results are right
+    summary = (tmp_path / "in" / "summary.csv").read_text().splitlines()
+    assert summary[1].split(",")[1] == default_name(spec)  # the file by its stem
+    assert int(summary[1].split(",")[-1]) >= 4
+
+
+def test_a_scenario_isolates_its_strategies(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    report = tmp_path / "found"
+    spy = hostile("meddler", f"what=spy&report={report}", "Meddler")
+    (tmp_path / "x.toml").write_text(
+        f'variant = "block"\ngames = 4\nseed = 1\nworkers = 1\nisolate = true\n'
+        f'seat_memory = 1024\nentrants = ["{spy}", "{EXAMPLE}"]\n')
+    result = CliRunner().invoke(main, ["run", "x.toml", "--out", "out", "--silent"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["config"]["isolate"] and manifest["config"]["seat_memory"] == 1024
+    origins = [entrant["members"][0]["origin"] for entrant in manifest["entrants"]]
+    assert all(origin.startswith("process: ") for origin in origins)
+    assert "domsim.seat_host" in origins[0]
+    seen = [int(n) for n in report.read_text().split()]
+    assert seen and not any(seen)
+
+
+def test_bot_threads_leave_the_alarm_to_the_game():
+    """The threads reading bots' stderr block SIGALRM, so an in-process strategy's sleep is still
+    cut at its limit (without the block the kernel may wake a reader thread instead)."""
+    command = bot_command(EXAMPLE, isolate=False)
+    with BotPool() as pool:
+        for _ in range(6):
+            pool.take(command)
+        for seed in range(6):
+            started = time.monotonic()
+            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=5", "easy"],
+                               seed, move_time_limit=0.05)
+            assert time.monotonic() - started < 2
+            assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"
+
+
+def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    played = CliRunner().invoke(main, ["play", "--variant", "fives", "-p", EXAMPLE, "-p",
+                                       "strategies/example_greedy.py", "--isolate", "--seed", "4",
+                                       "--record", str(tmp_path / "game.json")])
+    assert played.exit_code == 0, played.output
+    assert "Game over" in played.stdout and "Faults" not in played.stdout
+    assert "example_external: game seed 4" in played.stderr  # no run log: the terminal
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert replays(record) and record["seats"][0] == EXAMPLE
+    compared = CliRunner().invoke(main, ["compare", EXAMPLE, "strategies/example_greedy.py",
+                                         "--variant", "block", "--games", "4", "--isolate",
+                                         "--seed", "1", "-j", "1", "--silent",
+                                         "--out", str(tmp_path / "cmp")])
+    assert compared.exit_code == 0, compared.output
+    assert "Games: 4," in compared.stdout
+    manifest = json.loads((tmp_path / "cmp" / "manifest.json").read_text())
+    assert manifest["config"]["isolate"] is True
+
+
+class BreakingExecutor:
+    """Plays each batch at once; its `fail_at`-th submit (from 0) finds the pool broken, as
+    when a worker dies between two submits."""
+
+    def __init__(self, log: list, fail_at: int | None) -> None:
+        self.log, self.fail_at, self.submits = log, fail_at, 0
+
+    def submit(self, function, job):
+        self.submits += 1
+        if self.submits - 1 == self.fail_at:
+            raise BrokenProcessPool("a worker died")
+        self.log.append(job)
+        future = Future()
+        future.set_result(function(job))
+        return future
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        pass
+
+
+def test_a_pool_found_broken_at_submit_is_replaced_and_nothing_is_lost_or_doubled(tmp_path):
+    config = TourneyConfig("block", games=6, entrants=("easy", "medium"), seed=2)
+    tourney = Tourney(config, tmp_path)
+    submitted, kept = [], []
+    executors = iter([BreakingExecutor(submitted, fail_at=2), BreakingExecutor(submitted, None)])
+    stream(lambda: next(executors), (tourney.batch([g]) for g in range(6)), 3, kept.append)
+    assert [result.game_ids for result in kept] == [(g,) for g in range(6)]
+    assert [job.config.isolate for job in submitted] == [False, False] + [True] * 4

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from .dialcurve import without_dial
 from .rules import Rules
 from .runner.config import TourneyConfig
 from .runner.output import TIMING_PREFIX, game_parts, games_schema
@@ -381,7 +382,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "seed": manifest.get("seed", run.config.seed),
         "entrants": run.names,
         "ratings": rating,
-        "ladder": ladder(rating),
+        "ladder": ladder(without_dial(rating)),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
         "summary": summary_rows(run),
         "hands": hand_endings(run),

@@ -13,6 +13,7 @@ import click
 
 from . import __version__
 from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT, play_game
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
@@ -372,6 +373,11 @@ def _sequential_test(elo0, elo1, model: str, games: int | None) -> Sprt | None:
               help="Games per rule set, spread over the pairings of levels.")
 @click.option("--level", "levels", multiple=True, metavar="SPEC",
               help="A level to calibrate, weakest first (repeat; default: every built-in one).")
+@click.option("--dial", "with_dial", is_flag=True,
+              help="Also play the dial strategy at strengths "
+                   f"{', '.join(f'{s:g}' for s in DEFAULT_SETTINGS)} and fit its curve.")
+@click.option("--setting", "settings", multiple=True, type=click.FloatRange(0, 1),
+              metavar="STRENGTH", help="A dial strength to play instead (repeat; implies --dial).")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
               show_default="all cores", help="Worker processes.")
@@ -380,14 +386,16 @@ def _sequential_test(elo0, elo1, model: str, games: int | None) -> Sprt | None:
 @SAMPLES
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @user_errors
-def calibrate(variants, every, players, games, levels, seed, workers, out, samples,
-              silent) -> None:
+def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
+              samples, silent) -> None:
     """Play the built-in levels against each other in each rule set and write the calibration
     report: report.html with the rating ladder, the head-to-head win rates, points per hand,
-    how hands end and decision times, the charts as PNG and every table as CSV; the runs are in
-    the folder too, one per rule set. In kozel each level plays with a partner of at least hard.
+    how hands end and decision times, the charts and every table as CSV; the runs are in the
+    folder too, one per rule set. Teams are whole teams of one level, but in kozel each level
+    plays with a partner of at least hard (R-LEVEL). With --dial the dial strategy plays too, at
+    several strengths, and the report fits its curve and recommends the settings to ship.
 
-    Example: domsim calibrate --all --games 4000 --out results/calibration
+    Example: domsim calibrate --all --games 4000 --dial --out results/calibration
     """
     names = calibration_variants(variants, every)
     config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
@@ -399,7 +407,8 @@ def calibrate(variants, every, players, games, levels, seed, workers, out, sampl
                            scheduler=None, silent=silent, command=command)
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       players=players, levels=levels, run=run)
+                                       players=players, levels=levels, run=run,
+                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()))
     _write_report(folders, out, samples)
     if outcome.partial:
         raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "

@@ -1,0 +1,105 @@
+"""The dial's curve: Elo against the dial's strength (strategies/dial.py), fitted monotone, and
+the settings a designer ships: the one matching each built-in level and N evenly spaced levels.
+
+From a run's ratings (`domsim.analysis.ratings_dict`): the entrants that are dial settings give
+the curve's points, the others (the built-in levels) are placed on it."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+from .stats import score_from_elo
+from .strategies.dial import Dial
+from .strategy import StrategyError, load_strategy
+
+#: The dial settings `domsim calibrate --dial` plays by default: both ends and three between.
+DEFAULT_SETTINGS = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: The levels a designer asks for by default: five, evenly spaced in Elo from easy to insane.
+DEFAULT_SPACING = 5
+Z95 = 1.959964
+
+
+def dial_spec(strength: float) -> str:
+    return f"dial?strength={strength:g}"
+
+
+def strength_of(name: str) -> float | None:
+    """The dial strength an entrant plays at (a team: its first member), None if not the dial."""
+    try:
+        factory = load_strategy(name.split("+")[0])
+    except StrategyError:
+        return None
+    if not issubclass(factory.cls, Dial):
+        return None
+    return factory(random.Random(0)).strength
+
+
+def split_dial(rating: dict) -> tuple[list[dict], list[dict]]:
+    """(the built-in levels' rating lines, the dial's lines with their strength, weakest first)."""
+    levels, dial = [], []
+    for line in rating["entrants"]:
+        strength = strength_of(line["name"])
+        if strength is None:
+            levels.append(line)
+        else:
+            dial.append({**line, "strength": strength})
+    return levels, sorted(dial, key=lambda line: line["strength"])
+
+
+def without_dial(rating: dict) -> dict:
+    """The ratings with the dial's entrants left out: the ladder is the levels'."""
+    return {**rating, "entrants": split_dial(rating)[0]}
+
+
+def monotone_fit(values: list[float], weights: list[float]) -> list[float]:
+    """The weighted least-squares non-decreasing fit (pool adjacent violators)."""
+    blocks: list[list[float]] = []  # [mean, weight, count]
+    for value, weight in zip(values, weights, strict=True):
+        blocks.append([value, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (m1, w1, c1), (m2, w2, c2) = blocks.pop(-2), blocks.pop()
+            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, c1 + c2])
+    return [mean for mean, _, count in blocks for _ in range(int(count))]
+
+
+def curve(dial: list[dict]) -> list[dict]:
+    """The dial's points with their fitted (monotone) Elo, each weighted by its interval."""
+    weights = [1 / max((line["high"] - line["low"]) / (2 * Z95), 1.0) ** 2 for line in dial]
+    fitted = monotone_fit([line["elo"] for line in dial], weights)
+    return [{**line, "fitted": value} for line, value in zip(dial, fitted, strict=True)]
+
+
+def setting_for(elo: float, points: list[dict]) -> float | None:
+    """The lowest strength whose fitted Elo reaches `elo` (linear between the points); None
+    outside the curve."""
+    pairs = [(point["strength"], point["fitted"]) for point in points]
+    if not pairs or not pairs[0][1] <= elo <= pairs[-1][1]:
+        return None
+    if elo == pairs[0][1]:
+        return pairs[0][0]
+    for (s0, e0), (s1, e1) in pairwise(pairs):
+        if e0 < elo <= e1:
+            return s0 + (s1 - s0) * (elo - e0) / (e1 - e0)
+    return None  # unreachable: the fit is non-decreasing
+
+
+def recommendations(rating: dict, spacing: int = DEFAULT_SPACING) -> list[dict]:
+    """The settings to ship: one per built-in level (the dial's setting as strong as it) and
+    `spacing` levels evenly spaced in Elo from the weakest to the strongest level, each with its
+    expected win rate against the one below it. Empty without dial entrants."""
+    levels, dial = split_dial(rating)
+    points = curve(dial)
+    if not points or not levels:
+        return []
+    rows = [{"target": f"as strong as {line['name']}", "elo": line["elo"],
+             "setting": setting_for(line["elo"], points), "win_rate_vs_previous": None}
+            for line in levels]
+    low, high = levels[0]["elo"], levels[-1]["elo"]
+    step = (high - low) / (spacing - 1) if spacing > 1 else 0.0
+    for k in range(spacing):
+        elo = low + k * step
+        rows.append({"target": f"level {k + 1} of {spacing}", "elo": elo,
+                     "setting": setting_for(elo, points),
+                     "win_rate_vs_previous": score_from_elo(step) if k else None})
+    return rows

@@ -26,6 +26,7 @@ from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
 from .runner.tourney import TourneyError
+from .runner.tune import DEFAULT_STEPS, DEFAULT_TOLERANCE, TuneTarget, run_tune, tune_lines
 from .stats import ELO_MODELS, Sprt
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
@@ -414,6 +415,51 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
         raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "
                                    f"{outcome.done} of {outcome.total} games; the report covers "
                                    "what finished")
+
+
+@main.command()
+@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.option("--players", "-n", type=int, default=None, help="Number of players.")
+@click.option("--against", "level", default="medium", show_default=True, metavar="SPEC",
+              help="The level the target win rate is against.")
+@click.option("--win-rate", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.65, show_default=True, help="Target win rate against --against.")
+@click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True),
+              default=DEFAULT_TOLERANCE, show_default=True,
+              help="Width of the indifference zone around the target (the tests' H0 and H1).")
+@click.option("--steps", type=click.IntRange(min=1), default=DEFAULT_STEPS, show_default=True,
+              help="Most bisection steps.")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=COMPARE_LIMIT,
+              show_default=True, help="Most games a step plays.")
+@click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+              show_default="all cores", help="Worker processes.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default results/tune-<timestamp>); never overwritten.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Rule option, e.g. target=200.")
+@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@user_errors
+def tune(variant, players, level, win_rate, tolerance, steps, games, seed, workers, out,
+         options, silent) -> None:
+    """Find the dial strength that wins a target share of the games against a level: bisect
+    the strength, each step a sequential test on duplicate deals, and print the setting with
+    its interval (the last bracket) and the games and time it took.
+
+    Example: domsim tune --variant block --against medium --win-rate 0.65
+    """
+    given = {"variant": variant, "players": players, "entrants": ("dial", level),
+             "options": parse_options(options)}
+    config, out = resolve_config(given | ({} if seed is None else {"seed": seed}), out, False,
+                                 name="tune")
+    config.rules()  # a bad variant, player count or option fails here, before any game
+    result = run_tune(variant, players, config.options, TuneTarget(level, win_rate, tolerance),
+                      out, seed=config.seed, steps=steps, games_per_step=games,
+                      workers=workers, silent=silent, command=["domsim", *sys.argv[1:]])
+    for line in tune_lines(result, out):
+        click.echo(line)
+    if result.stopped:
+        raise click.ClickException(f"{result.stopped}; what finished is in {out}")
 
 
 @main.command()

@@ -124,8 +124,7 @@ def ladder_chart(stats: dict) -> Figure:
     axes = figure.add_subplot()
     ys = list(range(len(lines)))
     elo = [line["elo"] for line in lines]
-    errors = [[line["elo"] - line["low"] for line in lines],
-              [line["high"] - line["elo"] for line in lines]]
+    errors = interval_errors(lines)
     axes.errorbar(elo, ys, xerr=errors, fmt="o", capsize=4, color="#1f5f9e")
     axes.set_yticks(ys, [line["name"] for line in lines])
     axes.axvline(0, color="#999", linewidth=0.8)
@@ -133,6 +132,13 @@ def ladder_chart(stats: dict) -> Figure:
     axes.set_title(f"{stats['variant']}: rating ladder")
     axes.grid(axis="x", alpha=0.3)
     return figure
+
+
+def interval_errors(lines: list[dict], key: str = "elo") -> list[list[float]]:
+    """Error bar lengths below and above each line's value; a bootstrap interval of a small run
+    can miss its point estimate, and then that side's bar is empty."""
+    return [[max(line[key] - line["low"], 0.0) for line in lines],
+            [max(line["high"] - line[key], 0.0) for line in lines]]
 
 
 def heatmap_chart(stats: dict) -> Figure:

@@ -70,36 +70,35 @@ def curve(dial: list[dict]) -> list[dict]:
     return [{**line, "fitted": value} for line, value in zip(dial, fitted, strict=True)]
 
 
-def setting_for(elo: float, points: list[dict]) -> float | None:
-    """The lowest strength whose fitted Elo reaches `elo` (linear between the points); None
-    outside the curve."""
+def setting_for(elo: float, points: list[dict]) -> float:
+    """The lowest strength whose fitted Elo reaches `elo` (linear between the points), the
+    curve's end where `elo` lies beyond it."""
     pairs = [(point["strength"], point["fitted"]) for point in points]
-    if not pairs or not pairs[0][1] <= elo <= pairs[-1][1]:
-        return None
-    if elo == pairs[0][1]:
-        return pairs[0][0]
     for (s0, e0), (s1, e1) in pairwise(pairs):
         if e0 < elo <= e1:
             return s0 + (s1 - s0) * (elo - e0) / (e1 - e0)
-    return None  # unreachable: the fit is non-decreasing
+    return pairs[-1][0] if elo > pairs[-1][1] else pairs[0][0]
+
+
+def on_curve(elo: float, points: list[dict]) -> bool:
+    return points[0]["fitted"] <= elo <= points[-1]["fitted"]
 
 
 def recommendations(rating: dict, spacing: int = DEFAULT_SPACING) -> list[dict]:
     """The settings to ship: one per built-in level (the dial's setting as strong as it) and
     `spacing` levels evenly spaced in Elo from the weakest to the strongest level, each with its
-    expected win rate against the one below it. Empty without dial entrants."""
+    expected win rate against the one below it. A target beyond the curve gets the nearer end
+(`on_curve` False: the dial's end is measured weaker or stronger than it). Empty without dial
+entrants."""
     levels, dial = split_dial(rating)
     points = curve(dial)
     if not points or not levels:
         return []
-    rows = [{"target": f"as strong as {line['name']}", "elo": line["elo"],
-             "setting": setting_for(line["elo"], points), "win_rate_vs_previous": None}
-            for line in levels]
+    targets = [(f"as strong as {line['name']}", line["elo"], None) for line in levels]
     low, high = levels[0]["elo"], levels[-1]["elo"]
     step = (high - low) / (spacing - 1) if spacing > 1 else 0.0
-    for k in range(spacing):
-        elo = low + k * step
-        rows.append({"target": f"level {k + 1} of {spacing}", "elo": elo,
-                     "setting": setting_for(elo, points),
-                     "win_rate_vs_previous": score_from_elo(step) if k else None})
-    return rows
+    targets += [(f"level {k + 1} of {spacing}", low + k * step, score_from_elo(step) if k else None)
+                for k in range(spacing)]
+    return [{"target": target, "elo": elo, "setting": setting_for(elo, points),
+             "on_curve": on_curve(elo, points), "win_rate_vs_previous": win_rate}
+            for target, elo, win_rate in targets]

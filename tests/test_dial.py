@@ -108,14 +108,16 @@ def test_setting_for_interpolates_the_fitted_curve():
     assert setting_for(100, points) == pytest.approx(0.125)
     assert setting_for(600, points) == pytest.approx(0.75)
     assert setting_for(0, points) == 0.0
-    assert setting_for(900, points) is None and setting_for(-1, points) is None
+    assert setting_for(900, points) == 1.0 and setting_for(-1, points) == 0.0
 
 
 def test_recommendations_place_the_levels_and_space_n_levels_evenly():
     rows = {row["target"]: row for row in recommendations(RATING, spacing=3)}
     medium = rows["as strong as medium"]["setting"]
     assert medium == pytest.approx(0.5 * (300 - 10) / (400 - 10))
-    assert rows["as strong as insane"]["setting"] is None  # 900: above the dial's 880
+    insane = rows["as strong as insane"]  # 900: above the dial's 880
+    assert insane["setting"] == 1.0 and not insane["on_curve"]
+    assert rows["as strong as medium"]["on_curve"]
     assert rows["level 2 of 3"]["elo"] == pytest.approx(450)
     assert rows["level 2 of 3"]["setting"] == pytest.approx(0.5 + 0.5 * 50 / 480)
     assert rows["level 2 of 3"]["win_rate_vs_previous"] == pytest.approx(score_from_elo(450))

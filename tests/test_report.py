@@ -69,7 +69,7 @@ def test_page_is_well_formed_and_embeds_every_chart(report):
     checker.close()
     assert checker.errors == [] and checker.stack == []
     # two runs of the same variant: two sections, each with every chart
-    assert len(checker.images) == 2 * len(CHARTS)
+    assert len(checker.images) == 2 * len(CHARTS) + 1  # and the steps of every section
     for src in checker.images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
@@ -147,7 +147,7 @@ def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
     assert len(read_csv(out / "verdicts.csv")) == 2
     checker = PageChecker()
     checker.feed((out / "report.html").read_text(encoding="utf-8"))
-    assert len(checker.images) == 2 * len(CHARTS) and checker.stack == []
+    assert len(checker.images) == 2 * len(CHARTS) + 1 and checker.stack == []
 
 
 def test_report_command_builds_the_page_from_runs(tmp_path):

@@ -4,6 +4,7 @@ seed, a stronger setting wins more; its fitted curve and recommendations (domsim
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from types import SimpleNamespace
@@ -152,6 +153,21 @@ def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     assert [e["name"] for e in manifest["entrants"]] == [
         "easy", "medium", "dial?strength=0", "dial?strength=1"]
     assert "easy -> medium" in result.stdout and "medium -> dial" not in result.stdout
+    curve = read_rows(out / "block-2p-dial.csv")
+    assert [row["strength"] for row in curve] == ["0", "1"]
+    fitted = [float(row["fitted"]) for row in curve]
+    assert fitted == sorted(fitted)
+    shipped = {row["target"]: row for row in read_rows(out / "block-2p-recommendations.csv")}
+    assert set(shipped) == {"as strong as easy", "as strong as medium",
+                            *(f"level {k} of 5" for k in range(1, 6))}
+    assert all(0 <= float(row["setting"]) <= 1 for row in shipped.values())
+    assert (out / "block-2p-dial.png").is_file()
+    assert 'title="block-2p-dial.png"' in (out / "report.html").read_text(encoding="utf-8")
+
+
+def read_rows(path):
+    with path.open(newline="", encoding="utf-8") as source:
+        return list(csv.DictReader(source))
 
 
 def _fake_compare(threshold):

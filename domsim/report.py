@@ -49,8 +49,8 @@ class Table:
                              for key, _, show in self.columns) + "</tr>"
             for row in self.rows)
         return (f'<h3>{html.escape(self.title)} <a class="csv" href="{html.escape(csv_name)}">'
-                f"CSV</a></h3>\n<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
-                "</table>\n")
+                f'CSV</a></h3>\n<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table></div>\n")
 
 
 def _csv_value(value: object) -> object:
@@ -361,6 +361,7 @@ th { background: #eef3f8; }
 .charts { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .5em 1em; }
 .charts img { max-width: 100%; height: auto; }
 .csv { font-size: .75em; font-weight: normal; }
+.scroll { overflow-x: auto; max-width: 100%; }
 .meta { color: #666; font-size: .9em; }
 """
 

@@ -2,6 +2,7 @@
 
     python bench/dial.py [--games 1000] [--variant V ...] [--settings 0,0.25,0.5,0.75,1]
                          [--workers 2] [--no-tune] [--tune-variant block] [--fresh-games 4000]
+                         [--tune-seed S ...]
 
 Prints, per variant: each step up the dial (the stronger setting against the weaker one: not
 weaker when the interval's high end reaches the fair share), both ends against their levels
@@ -68,12 +69,13 @@ def dial_steps(pool, variant: str, settings: list[float], games: int) -> None:
               flush=True)
 
 
-def tune_accuracy(pool, variant: str, fresh_games: int, workers: int) -> None:
+def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int) -> None:
     target = TuneTarget("medium", 0.65)
-    print(f"tune: {variant}, win {target.win_rate:.0%} against {target.level}", flush=True)
+    print(f"tune: {variant}, win {target.win_rate:.0%} against {target.level}, seed {seed}",
+          flush=True)
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        result = run_tune(variant, None, {}, target, Path(folder) / "tune", seed=20261201,
+        result = run_tune(variant, None, {}, target, Path(folder) / "tune", seed=seed,
                           steps=7, games_per_step=20000, workers=workers, silent=True,
                           command=["bench/dial.py"])
         secs = time.perf_counter() - started
@@ -98,13 +100,15 @@ def main() -> None:
     parser.add_argument("--no-tune", action="store_true")
     parser.add_argument("--tune-variant", default="block", choices=list(VARIANTS))
     parser.add_argument("--fresh-games", type=int, default=4000)
+    parser.add_argument("--tune-seed", type=int, action="append",
+                        help="seed of a tune (repeat for several; default 20261201)")
     args = parser.parse_args()
     settings = sorted(float(s) for s in args.settings.split(","))
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         for variant in args.variant or list(VARIANTS):
             dial_steps(pool, variant, settings, args.games)
-        if not args.no_tune:
-            tune_accuracy(pool, args.tune_variant, args.fresh_games, args.workers)
+        for seed in [] if args.no_tune else args.tune_seed or [20261201]:
+            tune_accuracy(pool, args.tune_variant, args.fresh_games, args.workers, seed)
 
 
 if __name__ == "__main__":

@@ -211,5 +211,7 @@ def test_tune_errors(tmp_path):
                           "0.1", "--out", str(tmp_path / "a")), "must lie inside (0, 1)")
     one_line_error(invoke("tune", "--variant", "nope", "--out", str(tmp_path / "b")),
                    "unknown variant")
+    one_line_error(invoke("tune", "--variant", "block", "--out", str(tmp_path)),
+                   "already exists")
     one_line_error(invoke("tune", "--variant", "block", "--against", "nosuch", "--games", "4",
                           "--out", str(tmp_path / "c")), "unknown strategy 'nosuch'")

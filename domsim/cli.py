@@ -444,7 +444,8 @@ def tune(variant, players, level, win_rate, tolerance, steps, games, seed, worke
          options, silent) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
-    its interval (the last bracket) and the games and time it took.
+    its interval (the last bracket: a setting the tests found too weak and one they found too
+    strong) and the games and time it took.
 
     Example: domsim tune --variant block --against medium --win-rate 0.65
     """

@@ -146,9 +146,9 @@ def tune_lines(result: TuneResult, out: Path) -> list[str]:
         lines.append(f"  step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "
                      f"[{step.wilson_low:.1%}, {step.wilson_high:.1%}] in {step.games} games: "
                      f"{verdict[step.verdict] if not result.stopped else 'stopped'}")
-    lines.append(f"setting: dial?strength={result.setting:.4f} (interval "
-                 f"[{result.low:.4f}, {result.high:.4f}]), {result.games} games, "
-                 f"{result.seconds:.1f} s")
+    lines.append(f"setting: dial?strength={result.setting:.4f} (bracket "
+                 f"[{result.low:.4f}, {result.high:.4f}]: the tests found its low end too weak "
+                 f"and its high end too strong), {result.games} games, {result.seconds:.1f} s")
     lines.append(f"results: {out / TUNE_FILE}")
     return lines
 

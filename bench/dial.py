@@ -23,8 +23,8 @@ from ladder import fair_share, play_pair, seatings
 
 from domsim.dialcurve import DEFAULT_SETTINGS, dial_spec
 from domsim.rules import VARIANTS, make_rules
-from domsim.runner.tune import TuneTarget, run_tune
 from domsim.stats import elo_from_score, wilson_interval
+from domsim.tune import TuneTarget, run_tune
 
 FRESH_DEALS = 1_000_000  # fresh deals start at this deal index: no tune step plays them
 END_TOLERANCE = 100  # Elo

@@ -1,8 +1,11 @@
-"""`domsim tourney` throughput and memory: wall time and games/s for block games of easy, medium
-and hard on 1 and 2 workers with the speed-up, and the parent's peak memory for a run and a
-run ten times longer (flat memory: the two peaks should be close).
+"""`domsim tourney` throughput and memory: wall time and games/s for block games of the four
+built-in levels (the default entrants: the README's headline command) on 1 and 2 workers with
+the speed-up, the parent's peak memory for a run and a run ten times longer (flat memory: the
+two peaks should be close), and the wall time of `domsim calibrate --all` at its default games.
+Targets: 10,000 games in <= 60 s on 2 workers; calibrate --all in <= 5 minutes.
 
     python bench/tourney.py [--games 10000] [--long-games 100000] [--variant block]
+                            [--no-calibrate]
 
 Each run is a fresh `domsim tourney` process (so peak RSS is that run's alone) writing to a
 temporary folder. Its CPU time (all processes) per game is printed too, and the load average
@@ -18,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ENTRANTS = ["-p", "easy", "-p", "medium", "-p", "hard"]
+ENTRANTS = ["-p", "easy", "-p", "medium", "-p", "hard", "-p", "insane"]
 
 
 def run(variant: str, games: int, workers: int) -> tuple[float, float, float]:
@@ -49,15 +52,29 @@ def report(variant: str, games: int, workers: int) -> float:
     return wall
 
 
+def calibrate_all() -> float:
+    """Wall seconds of `domsim calibrate --all` at its default games, into a temporary folder."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [str(Path(sys.executable).with_name("domsim")), "calibrate", "--all",
+                   "--seed", "1", "--out", str(Path(folder) / "calibration")]
+        started = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--long-games", type=int, default=100_000)
     parser.add_argument("--variant", default="block")
+    parser.add_argument("--no-calibrate", action="store_true", help="skip calibrate --all")
     args = parser.parse_args()
     walls = {workers: report(args.variant, args.games, workers) for workers in (1, 2)}
     print(f"speed-up 1 -> 2 workers: {walls[1] / walls[2]:.2f}x")
     report(args.variant, args.long_games, 2)
+    if not args.no_calibrate:
+        wall = calibrate_all()
+        print(f"calibrate --all (default games): {wall:.1f} s  (target <= 300 s)")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,8 @@
-"""domsim: dominoes tournaments and simulation."""
+"""domsim: dominoes tournaments and simulation. The Python API (domsim.api): `tourney`,
+`compare`, `play` and `load`, with results as pandas DataFrames."""
 
 __version__ = "0.2.0"
+
+from .api import Comparison, Results, compare, load, play, tourney  # noqa: E402 (needs the version)
+
+__all__ = ["Comparison", "Results", "__version__", "compare", "load", "play", "tourney"]

@@ -16,16 +16,22 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from .dialcurve import without_dial
+from .results import (
+    MANIFEST,
+    TIMING_PREFIX,
+    file_digest,
+    games_schema,
+    games_sources,
+    part_problem,
+    read_games,
+)
 from .rules import Rules
 from .runner.config import TourneyConfig
-from .runner.output import TIMING_PREFIX, game_parts, games_schema
 from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .runner.summary import COLUMNS, Tally, margin, outcome
-from .runner.tourney import MANIFEST
+from .runner.validate import table_problem
 from .stats import (
     EloEstimate,
     RatingIntervals,
@@ -37,10 +43,14 @@ from .stats import (
     variance_saving,
     wilson_interval,
 )
+from .strategy import one_line
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
 SIGNIFICANT = 0.975
+#: ... and the run holds at least this many deals: a bootstrap over fewer whole deals cannot
+#: see the spread between deals (three deals all won give P 100%), so it judges nothing.
+MIN_DEALS = 30
 PERCENTILES = (50, 95, 99)
 
 
@@ -70,39 +80,66 @@ class Run:
 
 
 def load_run(path: Path) -> Run:
-    """Read the run in `path` (RunError if there is none or it has no finished game)."""
+    """Read the run in `path` (RunError if there is none, it has no finished game, or a file
+    is damaged or edited)."""
     if not path.is_dir():
         raise RunError(f"{path} is not a folder: give the --out folder of a tourney")
     try:
         manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
         config = TourneyConfig.from_dict(manifest["config"])
+        rules = config.rules()
+        entrants = parse_entrants(config.entrant_names(), rules)
     except FileNotFoundError:
         raise RunError(f"{path} holds no {MANIFEST}: it is not a tourney folder") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise RunError(f"cannot read {path / MANIFEST}: {exc}") from None
-    rules = config.rules()
-    entrants = parse_entrants(config.entrant_names(), rules)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_games(path, rules)
+    table = read_checked_games(path, rules, manifest.get("checksums", {}),
+                               finished=manifest.get("partial") is False)
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
-    return Run(path, manifest, config, rules, entrants, pairings, table)
+    run = Run(path, manifest, config, rules, entrants, pairings, table)
+    check_games(run)
+    return run
 
 
-def read_games(path: Path, rules: Rules) -> pa.Table:
-    """The finished games in game-id order: the parts while they exist, else the games file."""
+def read_checked_games(path: Path, rules: Rules, checksums: dict, finished: bool) -> pa.Table:
+    """The finished games (`results.read_games`), each file checked against its checksum first:
+    a part against its own, the games file against the manifest's."""
     schema = games_schema(rules)
-    parts = game_parts(path)
-    if parts:
-        table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
-    elif (path / "games.parquet").is_file():
-        table = pq.read_table(path / "games.parquet", schema=schema)
-    elif (path / "games.csv").is_file():
-        options = pacsv.ConvertOptions(column_types=schema, strings_can_be_null=False)
-        table = pacsv.read_csv(path / "games.csv", convert_options=options)
-    else:
-        return schema.empty_table()
-    return table.sort_by("game_id")
+    parts, file = games_sources(path, finished)
+    for source, problem in ([(part, part_problem(part)) for part in parts] if parts else
+                            [(file, file_problem(file, checksums))] if file else []):
+        if problem:
+            raise RunError(f"{source}: {problem}: {damaged_hint(path)}")
+    try:
+        return read_games(path, schema, finished)
+    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as exc:
+        raise RunError(f"cannot read the games in {path} as this domsim's games table "
+                       f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
+                       f"version is read by that version, otherwise {damaged_hint(path)}") from None
+
+
+def file_problem(file: Path, checksums: dict) -> str | None:
+    """Whether a finished run's games file differs from the checksum its manifest records (runs
+    without one are read as they are)."""
+    expected = checksums.get(file.name) if isinstance(checksums, dict) else None
+    if expected is None:
+        return None
+    return None if file_digest(file) == expected else "does not match its checksum in " + MANIFEST
+
+
+def damaged_hint(path: Path) -> str:
+    return (f"the file was damaged or edited; if the run is partial, `domsim tourney --out {path} "
+            "--resume` plays its games again, else run the tourney again")
+
+
+def check_games(run: Run) -> None:
+    """Every game is one the run's schedule holds, with cells a played game can have."""
+    problem = table_problem(run.config, run.rules, run.entrants, run.pairings, run.table)
+    if problem:
+        raise RunError(f"the games of {run.path} hold {problem}: the files were edited or come "
+                       "from different runs")
 
 
 # -- outcomes per game ----------------------------------------------------------------------------
@@ -130,12 +167,11 @@ def outcomes(run: Run) -> Outcomes:
 
 
 def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
-                 winners: str) -> tuple[list[int], list[float]]:
+                 winners: list[int]) -> tuple[list[int], list[float]]:
     """(entrant on each side, each side's share of the win) of a game: seating r puts slot
     (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
-    won = [int(seat) for seat in winners.split(",") if seat]
     return (side_entrants(rules, pairing, seating),
-            [outcome(rules, {side}, won) for side in range(rules.sides)])
+            [outcome(rules, {side}, winners) for side in range(rules.sides)])
 
 
 def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
@@ -250,18 +286,21 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     }
 
 
-def ladder(rating: dict) -> dict:
+def ladder(rating: dict, deals: int) -> dict:
     """The verdict on entrants listed weakest first: is every next one rated higher, and is
-    every step significant (P(stronger) >= 97.5% over the bootstrap samples)?"""
+    every step significant (P(stronger) >= 97.5% over the bootstrap samples of a run with at
+    least MIN_DEALS deals)?"""
     rows = rating["entrants"]
+    enough = deals >= MIN_DEALS
     steps = []
     for lower, upper in pairwise(rows):
         p = rating["p_better"][upper["name"]][lower["name"]]
         steps.append({"from": lower["name"], "to": upper["name"],
                       "elo": upper["elo"] - lower["elo"], "p_stronger": p,
-                      "significant": p >= SIGNIFICANT})
+                      "significant": enough and p >= SIGNIFICANT})
     return {"increasing": all(step["elo"] > 0 for step in steps),
-            "significant": all(step["significant"] for step in steps), "steps": steps}
+            "significant": all(step["significant"] for step in steps), "steps": steps,
+            "deals": deals, "enough_deals": enough}
 
 
 def ladder_line(verdict: dict) -> str:
@@ -269,6 +308,9 @@ def ladder_line(verdict: dict) -> str:
              else "NOT strictly increasing in entrant order")
     proof = ("every step significant" if verdict["significant"]
              else "NOT every step significant")
+    if not verdict["enough_deals"]:
+        proof = (f"too few deals to judge ({verdict['deals']}; significance needs "
+                 f"{MIN_DEALS})")
     steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo "
                       f"(P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
                       for s in verdict["steps"])
@@ -318,7 +360,7 @@ def points_per_hand(run: Run) -> list[dict]:
     index = {pairing_label(run.entrants, p): p for p in run.pairings}
     for row in rows(run):
         pairing = index[row["pairing"]]
-        hand_points = json.loads(row["hand_points"])
+        hand_points = row["hand_points"]
         on_side = side_entrants(rules, pairing, row["seating"])
         for e in dict.fromkeys(pairing):
             own = {side for side, entrant in enumerate(on_side) if entrant == e}
@@ -347,7 +389,7 @@ def decision_times(run: Run) -> list[dict]:
                                         columns[f"{TIMING_PREFIX}hist_{seat}"],
                                         columns[f"{TIMING_PREFIX}max_ms_{seat}"], strict=True):
             counts = merged[spec]
-            for bucket, count in json.loads(histogram).items():
+            for bucket, count in histogram:
                 counts[int(bucket)] = counts.get(int(bucket), 0) + count
             games[spec] += 1
             slowest[spec] = max(slowest[spec], top or 0.0)
@@ -381,8 +423,9 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "seatings_per_deal": run.seatings_per_deal,
         "seed": manifest.get("seed", run.config.seed),
         "entrants": run.names,
+        "calibration": manifest.get("purpose") == "calibration",
         "ratings": rating,
-        "ladder": ladder(without_dial(rating)),
+        "ladder": ladder(without_dial(rating), len(np.unique(games.deal_id))),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
         "summary": summary_rows(run),
         "hands": hand_endings(run),
@@ -399,7 +442,11 @@ def statistics_lines(stats: dict) -> list[str]:
              f"{stats['seatings_per_deal']} seating(s) per deal", "",
              f"Ratings (Elo, {stats['ratings']['anchor']} = 0; 95% bootstrap interval over "
              f"{stats['ratings']['samples']} resamplings of whole deals)"]
-    for line in stats["ratings"]["entrants"]:
+    ranked = stats["ratings"]["entrants"]
+    if not stats["calibration"]:  # a ladder is read in entrant order, standings by strength
+        ranked = sorted(ranked, key=lambda line: -line["elo"])
+        lines[-1] += ", strongest first"
+    for line in ranked:
         lines.append(f"  {line['name']:<24} {line['elo']:>7.0f}  "
                      f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
     for line in stats["ratings"]["sides"][1:]:
@@ -412,8 +459,9 @@ def statistics_lines(stats: dict) -> list[str]:
     for a in names:
         cells = "".join(f"{stats['ratings']['p_better'][a][b]:>{width}.1%}" for b in names)
         lines.append(f"  {a:<{width}}{cells}")
-    lines += ["", ladder_line(stats["ladder"]), "", "Head to head (a vs b; units: deals over "
-              "all their seatings)"]
+    if stats["calibration"]:
+        lines += ["", ladder_line(stats["ladder"])]
+    lines += ["", "Head to head (a vs b; units: deals over all their seatings)"]
     for pair in stats["pairs"]:
         lines += pair_lines(pair)
     lines += ["", "Points margin per game and per hand (95% interval over deals)"]
@@ -444,13 +492,23 @@ def pair_lines(pair: dict) -> list[str]:
         f"  {pair['a']} vs {pair['b']}: {pair['games']} games, W-L-S {pair['wins']}-"
         f"{pair['losses']}-{pair['shared']}, win rate {pair['win_rate']:.1%} "
         f"[{pair['wilson_low']:.1%}, {pair['wilson_high']:.1%}]",
-        f"    Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
-        f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}], "
-        f"LOS {pair['los']:.1%}, {pair['units']} complete deals",
+        f"    {elo_text(pair)}, LOS {pair['los']:.1%}, {pair['units']} complete deals",
         f"    deal outcomes (score of {pair['a']}: count) {outcomes_text or '-'}",
         f"    variance of a deal's mean vs independent games: {pair['variance_ratio']:.2f} "
         f"(duplicate play needs {pair['variance_ratio']:.0%} of the games)",
     ]
+
+
+def elo_text(pair: dict) -> str:
+    """Elo and nElo with their intervals; a sweep's Elo as the one-sided bound it is."""
+    if pair.get("one_sided") == "lower":
+        return (f"Elo > {pair['elo_low']:+.1f} (every deal won: a one-sided 97.5% bound), "
+                "nElo - (no spread)")
+    if pair.get("one_sided") == "upper":
+        return (f"Elo < {pair['elo_high']:+.1f} (every deal lost: a one-sided 97.5% bound), "
+                "nElo - (no spread)")
+    return (f"Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
+            f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}]")
 
 
 def _fraction(value: float) -> str:

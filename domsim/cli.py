@@ -5,31 +5,56 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-from . import __version__
-from .analysis import RunError, ladder_line, load_run, run_statistics, statistics_lines
+from . import __version__, api
+from .analysis import (
+    RunError,
+    file_problem,
+    ladder_line,
+    load_run,
+    run_statistics,
+    statistics_lines,
+)
+from .audit import audit_records
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS
+from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import MOVE_TIME_LIMIT, play_game
+from .game import MOVE_TIME_LIMIT
 from .record import RecordError, read_records, verify
-from .rules import OPTION_SPECS, VARIANTS, RulesError, make_rules, parse_options
+from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
-from .runner.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, compare_lines, run_compare
 from .runner.config import OUTPUT_FORMATS, ConfigError
+from .runner.console import Standings
 from .runner.local import default_workers
 from .runner.pairings import FORMATS
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
 from .runner.summary import summary_table
-from .runner.tourney import TourneyError
-from .runner.tune import DEFAULT_STEPS, DEFAULT_TOLERANCE, TuneTarget, run_tune, tune_lines
-from .stats import ELO_MODELS, Sprt
+from .runner.tourney import RunFinished, TourneyError, every_deal_once, games_for_pairings
+from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
+from .tune import DEFAULT_STEPS, DEFAULT_TOLERANCE, TuneTarget, run_tune, tune_lines
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds >= 0: finite (click's FloatRange lets nan through)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds (0: no limit)", param, ctx)
+        return seconds
+
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -44,6 +69,10 @@ def user_errors(command):
             return command(*args, **kwargs)
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # a full disk, a folder that cannot be made or read
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}: nothing already "
+                                       "written was removed") from None
 
     return wrapper
 
@@ -86,7 +115,7 @@ def _option_help(name: str) -> str:
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON) to this file; an existing file is refused.")
-@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @user_errors
@@ -98,19 +127,15 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
 
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
-    specs = list(players_specs) or ["easy"]
-    count = players or (len(specs) if len(specs) > 1 else None)
-    rules = make_rules(variant, count, parse_options(options))
-    if len(specs) == 1:
-        specs *= rules.players
     if record is not None and record.exists():
         raise click.ClickException(f"{record} exists: choose another --record file")
-    game = play_game(rules, specs, seed, move_time_limit=move_time_limit or None)
+    game = api.play(variant, list(players_specs) or ["easy"], seed=seed, players=players,
+                    options=parse_options(options), move_time_limit=move_time_limit or None)
     for line in transcript_lines(game):
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
         if faults["first"] is not None:
-            click.echo(_fault_line(seat, specs[seat], faults))
+            click.echo(_fault_line(seat, game["seats"][seat], faults))
     if record is not None:
         try:
             with record.open("x", encoding="utf-8") as out:
@@ -132,30 +157,61 @@ def _fault_line(seat: int, spec: str, faults: dict) -> str:
 def strategies(paths) -> None:
     """List every strategy domsim can find, with where it comes from and what it does: the
     registered ones (built-in levels and installed packages), the shipped examples, and the .py
-    files in PATHS (files or folders). Any listed SPEC works as `-p SPEC`.
+    files in PATHS (files or folders), with their parameters (type and default). Any listed
+    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`.
 
     Example: domsim strategies my_bots/
     """
     for info in strategy_catalog(paths):
         click.echo(f"{info.spec:<40} {info.description}")
         click.echo(f"{'':<40} from {info.origin}")
+        for line in _item_lines(("parameters:", *info.parameters) if info.parameters else (), 78):
+            click.echo(f"{'':<40} {line}")
+
+
+def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
+    """Items joined by ", " into lines of at most `width` characters, never splitting one."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += (" " if lines[-1].endswith(":") else ", ") + item
+        else:
+            lines.append(item)
+    return lines
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also check the records (default: the run's records.jsonl) against this "
+                   "run's manifest and games table: seats, seeds, results, faults.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the recomputed records (results filled in) as JSON Lines.")
 @user_errors
-def replay(file, as_json) -> None:
-    """Re-apply every action of every game in FILE and check every result.
+def replay(file, run_dir, as_json) -> None:
+    """Re-apply every action of every game in FILE and check every result, and for a tourney's
+    records that the deals are those the seed makes.
 
     Exits 1 naming the game, hand and action of the first illegal action, or every result that
     disagrees with the file (with --json the file's results are ignored).
 
-    Example: domsim replay game.json
+    Example: domsim replay game.json; domsim replay --run results/block-20261129-101500
     """
+    if file is None and run_dir is None:
+        raise click.UsageError("give a record FILE, or --run DIR for a run's records")
+    file = file or run_dir / "records.jsonl"
+    if not file.is_file():
+        raise click.ClickException(f"{file} does not exist: the run kept no records (run it "
+                                   "with --records), or give the records FILE")
     problems = []
     records = read_records(file)
+    if run_dir is not None:
+        run = load_run(run_dir)
+        if file == run_dir / "records.jsonl":
+            problems += [f"{file}: {problem}" for problem in
+                         [file_problem(file, run.manifest.get("checksums", {}))] if problem]
+        problems += audit_records(run, records)
     for index, record in enumerate(records):
         recomputed, found = verify(record, index)
         if recomputed is None:
@@ -169,13 +225,24 @@ def replay(file, as_json) -> None:
     if problems:
         sys.exit(1)
     if not as_json:
-        click.echo(f"{len(records)} game(s) replayed: every action legal, every result agrees")
+        against = f", and agrees with the run in {run_dir}" if run_dir else ""
+        click.echo(f"{len(records)} game(s) replayed: every action legal, every result "
+                   f"agrees{against}")
 
+
+STANDINGS_GAMES = click.option(
+    "--standings-every", type=click.IntRange(min=0), default=0, metavar="N",
+    help="Show the standings (W-L-S, points, Elo with its interval, strongest first) every N "
+         "games, above the bar and in run.log. 0: never.")
+STANDINGS_SECONDS = click.option(
+    "--standings-seconds", type=click.FloatRange(min=0), default=0, metavar="T",
+    help="Also every T seconds. 0: never.")
 
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)
     "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
-    "move_time_limit": "move_time_limit", "records": "records",
+    "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
+    "deals_order": "deals_order",
 }
 
 
@@ -184,8 +251,12 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Total number of games, spread over the pairings.")
-@click.option("--player", "-p", "entrants", multiple=True, metavar="SPEC",
-              help="An entrant (repeat; default: the built-in levels); a+b is a team.")
+@click.option("--games-per-pairing", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Instead of --games: N games for every pairing, rounded up to whole deals "
+                   "(each deal in every seating).")
+@click.option("--player", "-p", "entrants", multiple=True, metavar="[NAME=]SPEC",
+              help="An entrant (repeat; default: the built-in levels); a+b is a team; NAME= "
+                   "names it (default: the spec, a file by its stem).")
 @click.option("--format", "form", type=click.Choice(FORMATS), default="round-robin",
               show_default=True, help="gauntlet: the first entrant against each other one.")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random, kept in the "
@@ -202,24 +273,32 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--target", type=click.IntRange(min=1), default=None, help="Points to win a game.")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. capicu_bonus=25.")
-@click.option("--move-time-limit", type=click.FloatRange(min=0), default=MOVE_TIME_LIMIT,
+@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
+@click.option("--deals", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="FILE", help="Play these first-hand deals (a records file, or `domsim "
+              "deals`' output), every deal in every seating; without --games each once.")
+@click.option("--deals-order", type=click.Choice(ORDERS), default="in-order", show_default=True,
+              help="The deals in file order, or shuffled from the seed (each round afresh).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where games are played: local processes or a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@STANDINGS_GAMES
+@STANDINGS_SECONDS
 @click.pass_context
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
-            **settings) -> None:
+            games_per_pairing, standings_every, standings_seconds, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
     hands, 3-4 players rotate seats, teams swap places). Results go to --out: games.parquet (or
-    .csv), summary.csv, manifest.json, run.log and, with --records, records.jsonl.
+    .csv), summary.csv, manifest.json, run.log and, with --records, records.jsonl; docs/SCHEMA.md
+    describes every column.
 
     Example: domsim tourney --variant block --games 10000 -p easy -p medium -p hard
     """
@@ -229,8 +308,16 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
         given["entrants"] = tuple(given["entrants"])
     if options or target is not None:
         given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+    _every_deal_once_by_default(given, resume or games_per_pairing is not None)
+    if games_per_pairing is not None:
+        if "games" in given or "variant" not in given:
+            raise click.ClickException("--games-per-pairing needs --variant and no --games")
+        given["games"], note = games_for_pairings({**given, "seed": 0}, games_per_pairing)
+        if note and not silent:
+            click.echo(note, err=True)
     config, out = resolve_config(given, out, resume)
-    _tourney_session(config, out, resume, workers, backend, scheduler, silent)
+    _tourney_session(config, out, resume, workers, backend, scheduler, silent,
+                     Standings(standings_every, standings_seconds, silent))
 
 
 @main.command()
@@ -246,8 +333,11 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.option("--backend", type=click.Choice(BACKENDS), default=None,
               help="Instead of the file's backend (default local).")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@STANDINGS_GAMES
+@STANDINGS_SECONDS
 @user_errors
-def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler) -> None:
+def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler, standings_every,
+        standings_seconds) -> None:
     """Run the tourney a SCENARIO file (TOML) describes, as `domsim tourney` would.
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
@@ -259,18 +349,32 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler)
     loaded = load_scenario(scenario)
     given = loaded.settings | {key: value for key, value in (("games", games), ("seed", seed))
                                if value is not None}
+    _every_deal_once_by_default(given, resume)
     config, out = resolve_config(given, out or loaded.out, resume, name=scenario.stem)
     backend = backend or loaded.backend or "local"
     scheduler = scheduler or (loaded.scheduler if backend == "dask" else None)
     _tourney_session(config, out, resume, workers or loaded.workers or default_workers(),
-                     backend, scheduler, silent)
+                     backend, scheduler, silent,
+                     Standings(standings_every, standings_seconds, silent))
 
 
-def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -> None:
+def _every_deal_once_by_default(given: dict, other_count: bool) -> None:
+    """With fixed deals and no count of games, every deal is played once in every seating."""
+    if "deals" in given and "games" not in given and not other_count:
+        given["games"] = every_deal_once({**given, "seed": 0})
+
+
+def _tourney_session(config, out, resume, workers, backend, scheduler, silent,
+                     standings: Standings) -> None:
     """Run, print the summary table, and say how to resume a run that stopped early."""
     command = ["domsim", *sys.argv[1:]]
-    outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
-                                   scheduler=scheduler, silent=silent, command=command)
+    try:
+        outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
+                              scheduler=scheduler, silent=silent, command=command,
+                              standings=standings)
+    except RunFinished as finished:
+        click.echo(str(finished))
+        return
     for line in summary_table(out / "summary.csv"):
         click.echo(line)
     if outcome.partial:
@@ -278,6 +382,30 @@ def _tourney_session(config, out, resume, workers, backend, scheduler, silent) -
         raise click.ClickException(
             f"{reason} after {outcome.done} of {outcome.total} games; {resume_hint(out)}")
     click.echo(f"{outcome.total} games written to {out}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@user_errors
+def deals(run_dir, file) -> None:
+    """Write the first-hand deal of every deal a run played to FILE (JSON Lines, one deal a
+    line, in deal order), for `domsim tourney --deals FILE`: another run, or another tool, then
+    plays the same deals. An existing FILE is refused.
+
+    Example: domsim deals results/block-20261129-101500 block.deals.jsonl
+    """
+    if file.exists():
+        raise click.ClickException(f"{file} exists: choose another file")
+    run = load_run(run_dir)
+    lines = [deal_line(run.rules, deal, deal_id=deal_id, seed=seed)
+             for deal_id, seed, deal in run_deals(run.rules, run.config, run.table)]
+    try:
+        with file.open("x", encoding="utf-8") as out:
+            out.write("".join(line + "\n" for line in lines))
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {file}: {exc.strerror}") from None
+    click.echo(f"{len(lines)} deals written to {file}")
 
 
 SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, show_default=True,
@@ -291,7 +419,8 @@ SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, sh
 @user_errors
 def stats(run_dir, as_json, samples) -> None:
     """Print the statistics of a finished or partial run: joint ratings with bootstrap intervals
-    and the probability each entrant is stronger than each other, the ladder verdict, and per
+    (strongest first; a calibration run's in entrant order, with the ladder verdict) and the
+    probability each entrant is stronger than each other, and per
     pair of entrants the win rate, Elo, normalized Elo and LOS over duplicate deals with the
     deal outcomes and the variance saved by duplicate play.
 
@@ -319,6 +448,10 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--games", "-g", type=click.IntRange(min=1), default=None,
               help="Without --elo0/--elo1: play exactly this many games, no test; with them: "
                    f"the most to play [{COMPARE_LIMIT}].")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="SPRT: the chance of accepting H1 under H0.")
+@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="SPRT: the chance of accepting H0 under H1.")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
               show_default="all cores", help="Worker processes.")
@@ -328,41 +461,41 @@ def stats(run_dir, as_json, samples) -> None:
               help="Rule option, e.g. target=200.")
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @user_errors
-def compare(a, b, variant, players, elo0, elo1, elo_model, games, seed, workers, out, options,
-            silent) -> None:
+def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
+            out, options, silent) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
-    sequential probability ratio test on the deals (fishtest's GSPRT, alpha = beta = 0.05)
-    accepts H0 (Elo of A = elo0) or H1 (= elo1), then print the verdict, the Elo estimate with
-    its interval, the games it took and the variance duplicate play saved.
+    sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
+    elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
+    it took and the variance duplicate play saved. A and B are [NAME=]SPEC, as tourney's -p.
 
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
     """
-    sprt = _sequential_test(elo0, elo1, elo_model, games)
-    given = {"variant": variant, "players": players, "entrants": (a, b),
-             "games": games or COMPARE_LIMIT, "options": parse_options(options)}
-    if seed is not None:
-        given["seed"] = seed
-    config, out = resolve_config(given, out, False, name="compare")
-    result = run_compare(config, out, sprt, workers=workers, silent=silent,
-                         command=["domsim", *sys.argv[1:]])
-    for line in compare_lines(result):
+    elo0, elo1 = _sprt_bounds(elo0, elo1, games)
+    out = out or Path("results") / f"compare-{datetime.now():%Y%m%d-%H%M%S}"
+    result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                         elo_model=elo_model, sequential=elo0 is not None,
+                         games=games or COMPARE_LIMIT, players=players, seed=seed,
+                         options=parse_options(options), out=out, workers=workers,
+                         progress=not silent, command=["domsim", *sys.argv[1:]])
+    for line in result.lines:
         click.echo(line)
-    if result.stopped:
-        raise click.ClickException(f"{result.stopped} after {result.progress.games} games; what "
-                                   f"finished is in {out}")
+    if result.partial:
+        raise click.ClickException(f"{result.stopped} after {result.manifest['games_completed']} "
+                                   f"games; what finished is in {out}")
 
 
-def _sequential_test(elo0, elo1, model: str, games: int | None) -> Sprt | None:
-    """The test --elo0/--elo1 ask for (both or neither); none for --games alone."""
+def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | None]:
+    """The bounds --elo0/--elo1 ask for (both or neither; the defaults without --games); none
+    (no test) for --games alone."""
     if (elo0 is None) != (elo1 is None):
         raise click.ClickException("give --elo0 and --elo1 together")
     if elo0 is None:
         if games is not None:
-            return None
+            return None, None
         elo0, elo1 = DEFAULT_BOUNDS
     if elo1 <= elo0:
         raise click.ClickException(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
-    return Sprt(elo0, elo1, model=model)
+    return elo0, elo1
 
 
 @main.command()
@@ -405,7 +538,7 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
 
     def run(config, folder):
         return run_session(config, folder, resume=False, workers=workers, backend="local",
-                           scheduler=None, silent=silent, command=command)
+                           scheduler=None, silent=silent, command=command, purpose="calibration")
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
                                        players=players, levels=levels, run=run,

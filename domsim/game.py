@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .engine import State, start_next_hand
 from .record import game_record, hand_record
@@ -15,6 +15,9 @@ from .seat import MoveAlarm, Seat
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
+
+if TYPE_CHECKING:
+    from .deals import Deal
 
 #: Seconds a strategy may take per decision in a headless run (R-SEAT-FAULT; online it is 60).
 MOVE_TIME_LIMIT = 5.0
@@ -34,12 +37,10 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
     advance, play, view_of = state.advance, state.play, views.view
     while (moves := advance()) is not None:  # the forced actions and lone plays are made
         view = view_of(state, moves)
-        choice = players[state.to_move].choose(view)
-        try:
-            index = view.legal_moves.index(choice)
-        except ValueError:
-            raise StrategyError(f"seat {state.to_move} returned {choice!r}, "
-                                "not a legal move") from None
+        choice = players[view.seat].choose(view)
+        index = view.index_of(choice)
+        if index is None:
+            raise StrategyError(f"seat {view.seat} returned {choice!r}, not a legal move")
         play(moves[index])  # view.legal_moves are `moves` as Move values, in order
 
 
@@ -75,9 +76,10 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-         keep_hands: bool = True) -> PlayedGame:
+         keep_hands: bool = True, first_deal: Deal | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
-    tourney that keeps no records needs only the results)."""
+    tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
+    of the seed's for the first hand."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
     factories = [load_strategy(spec) for spec in specs]
@@ -86,7 +88,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
         seats = [Seat(seat, factory, seat_rng(seed, seat), _stand_in(stand_in_factory, seed, seat),
                       alarm, f"game seed {seed}, seat {seat} ({factory.spec})")
                  for seat, factory in enumerate(factories)]
-        state, hands = _play(rules, seats, seed, keep_hands)
+        state, hands = _play(rules, seats, seed, keep_hands, first_deal)
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
     return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing))
 
@@ -96,7 +98,8 @@ def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], St
     return lambda: factory(random.Random(derive_seed("stand-in", seed, seat)))
 
 
-def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool) -> tuple[State, list]:
+def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool,
+          first_deal: Deal | None) -> tuple[State, list]:
     for seat in seats:
         seat.start_game(rules)
     rng = deal_rng(seed)
@@ -104,7 +107,10 @@ def _play(rules: Rules, seats: list[Seat], seed: int, keep_hands: bool) -> tuple
     views = ViewBuilder()
     hands = []
     while not state.match_over:
-        start_next_hand(state, rng)
+        if first_deal is not None and state.hand_number < 0:
+            first_deal.start(state)
+        else:
+            start_next_hand(state, rng)
         deal = (state.hands[:], state.boneyard[:], state.leader) if keep_hands else None
         play_hand(state, seats, views)
         if keep_hands:

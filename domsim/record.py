@@ -8,9 +8,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from .engine import HandResult, State, by_lot, first_lead, next_leader
+from .engine import HandResult, State, by_lot, first_lead, next_leader, start_next_hand
 from .engine.state import DRAW, PLAY, action_end, action_kind, action_seat, action_tile
 from .rules import Rules, RulesError, make_rules
+from .seeding import deal_rng, game_seed
 from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
@@ -51,13 +52,16 @@ def result_dict(result: HandResult) -> dict:
     return out
 
 
+def deal_dict(hands: list[int], boneyard: list[int]) -> dict:
+    """A hand's `deal`: each seat's tiles (from bit masks) and the boneyard in draw order."""
+    return {"hands": [[_NAMES[t] for t in tiles_of(h)] for h in hands],
+            "boneyard": [_NAMES[t] for t in boneyard]}
+
+
 def hand_record(hands: list[int], boneyard: list[int], leader: int, history: list[int],
                 result: HandResult) -> dict:
     return {
-        "deal": {
-            "hands": [[_NAMES[t] for t in tiles_of(h)] for h in hands],
-            "boneyard": [_NAMES[t] for t in boneyard],
-        },
+        "deal": deal_dict(hands, boneyard),
         "leader": leader,
         "actions": [action_dict(a, i == 0) for i, a in enumerate(history)],
         "result": result_dict(result),
@@ -94,8 +98,9 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
 
 
 # -- reading -----------------------------------------------------------------------------------
-def read_records(path: str | Path) -> list[dict]:
-    """One JSON object, or JSON Lines with one game per line."""
+def read_records(path: str | Path, at_least_one: bool = True) -> list[dict]:
+    """One JSON object, or JSON Lines with one game per line; at least one game unless
+    `at_least_one` is false (the caller says what an empty file lacks)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -103,20 +108,26 @@ def read_records(path: str | Path) -> list[dict]:
     except UnicodeDecodeError:
         raise RecordError(f"cannot read {path}: not UTF-8 text") from None
     try:
-        records = [json.loads(text)]
-    except json.JSONDecodeError:
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
+        records = [parse_json(text, f"{path}")]
+    except RecordError:
+        records = [parse_json(line, f"{path}, line {number}")
+                   for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not records and at_least_one:
+        raise RecordError(f"{path} holds no game record: give a file `domsim play --record` or "
+                          "`tourney --records` wrote")
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise RecordError(f"{path}: game {index} is not a JSON object")
     return records
+
+
+def parse_json(text: str, where: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise RecordError(f"{where}: nested too deeply to be a game record") from None
 
 
 def _field(record: dict, key: str, kind: type | tuple, where: str, default=None):
@@ -272,18 +283,24 @@ def _play_move(state: State, action: dict, at: str) -> int:
 
 def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
     """Replay one record. Returns it with recomputed results (None when an action is illegal or
-    a field malformed) and every disagreement with the results it carried, in order."""
+    a field malformed) and every disagreement with the results it carried, and of a tourney's
+    record with the deals its seed makes, in order."""
     recomputed = copy.deepcopy(record)
     problems: list[str] = []
     state = None
+    deals = SeededDeals.of(record, game)
     try:
         for kind, h, _, at_state, payload in replay_steps(record, game):
             state = at_state
+            if kind == "hand" and deals:
+                problems += deals.check(state, record["hands"][h], f"game {game}, hand {h}")
             if kind == "result":
                 fresh = result_dict(payload)
                 problems += _compare(record["hands"][h].get("result"), fresh,
                                      f"game {game}, hand {h}")
                 recomputed["hands"][h]["result"] = fresh
+                if deals:
+                    deals.hand_over(state)
     except RecordError as exc:
         return None, [*problems, str(exc)]
     if state is None:
@@ -291,7 +308,60 @@ def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
     final = match_result(state)
     problems += _compare(record.get("result"), final, f"game {game}")
     recomputed["result"] = final
-    return recomputed, problems
+    return recomputed, (deals.seed_problems if deals else []) + problems
+
+
+class SeededDeals:
+    """The deals a tourney's record must hold: those its seed makes (R-RNG), dealt hand by hand
+    by the engine on a copy of the match as it stood before each hand."""
+
+    def __init__(self, rules: Rules, seed: int, seed_problems: list[str],
+                 fixed_first: bool = False) -> None:
+        self.rng = deal_rng(seed)
+        self.before = State(rules)
+        self.seed_problems = seed_problems
+        self.fixed_first = fixed_first  # the first hand came from a deals file, not the seed
+        self.strayed = False  # once a deal differs, every later one does: say it once
+
+    @classmethod
+    def of(cls, record: dict, game: int) -> SeededDeals | None:
+        """For a record that carries its run seed and game id (a tourney's), else None; with
+        `fixed_deal` its first hand is a deals file's (`tourney --deals`), not the seed's."""
+        keys = ("run_seed", "game_id", "seed", "deal_id")
+        if not all(_is_int(record.get(key)) for key in keys):
+            return None
+        try:
+            rules = rules_of(record, f"game {game}")
+        except RecordError:
+            return None  # replay_steps reports it
+        run_seed, deal_id, seed = record["run_seed"], record["deal_id"], record["seed"]
+        wrong = ([] if game_seed(run_seed, deal_id) == seed else
+                 [f"game {game}: seed {seed} is not the seed of deal {deal_id} of run seed "
+                  f"{run_seed}"])
+        return cls(rules, seed, wrong, record.get("fixed_deal") is True)
+
+    def check(self, state: State, hand: dict, where: str) -> list[str]:
+        """Whether the hand just started in `state` is the one the seed deals next."""
+        if self.strayed:
+            return []
+        if self.fixed_first and state.hand_number == 0:
+            return []  # a fixed deal: the seed deals the later hands, from a fresh generator
+        dealt = self.before
+        start_next_hand(dealt, self.rng)
+        differs = [what for what, given, made in (
+            ("hands", state.hands, dealt.hands), ("leader", state.leader, dealt.leader),
+            ("boneyard", state.boneyard if "boneyard" in hand["deal"] else None,
+             dealt.boneyard if "boneyard" in hand["deal"] else None)) if given != made]
+        self.strayed = bool(differs)
+        return [f"{where}: the deal's {', '.join(differs)} are not what the record's seed "
+                "deals"] if differs else []
+
+    def hand_over(self, state: State) -> None:
+        self.before = state.copy()
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _compare(given, fresh: dict, where: str) -> list[str]:
@@ -307,4 +377,5 @@ def _compare(given, fresh: dict, where: str) -> list[str]:
 
 
 def _normal(value, key: str):
-    return sorted(value) if key == "winners" and isinstance(value, list) else value
+    """Winners in any order (any JSON in them: a record may hold anything)."""
+    return sorted(map(json.dumps, value)) if key == "winners" and isinstance(value, list) else value

@@ -66,7 +66,7 @@ def percent(value: object) -> str:
 
 
 def number(digits: int) -> Format:
-    return lambda value: f"{value:.{digits}f}"
+    return lambda value: "-" if value is None else f"{value:.{digits}f}"
 
 
 def signed(value: object) -> str:
@@ -357,7 +357,7 @@ th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #eef3f8; }
 .verdict { padding: .5em .8em; border-radius: 4px; font-weight: 600; }
-.good { background: #e3f4e1; } .bad { background: #fbe6e1; }
+.good { background: #e3f4e1; } .bad { background: #fbe6e1; } .unsure { background: #eeeeee; }
 .charts { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .5em 1em; }
 .charts img { max-width: 100%; height: auto; }
 .csv { font-size: .75em; font-weight: normal; }
@@ -378,7 +378,10 @@ def section_key(stats: dict, taken: set[str]) -> str:
 
 
 def verdict_class(stats: dict) -> str:
+    """Green for a proven ladder, grey where there are too few deals to judge, else red."""
     ladder = stats["ladder"]
+    if not ladder["enough_deals"]:
+        return "unsure"
     return "good" if ladder["increasing"] and ladder["significant"] else "bad"
 
 

@@ -72,9 +72,17 @@ def score_from_elo(elo: float, ref: float = 0.5) -> float:
     return odds / (1 + odds)
 
 
+#: The tail a one-sided bound leaves out: that of one side of a two-sided 95% interval.
+ONE_TAIL = 0.025
+
+
 @dataclass(frozen=True)
 class EloEstimate:
-    """A head-to-head estimate from N units (games, or deals over all their seatings)."""
+    """A head-to-head estimate from N units (games, or deals over all their seatings).
+
+    A sweep (every unit won, or every unit lost) has no spread to measure: its score is then
+    only bounded on one side (`one_sided` "lower": at least score_low, the other end is the
+    clamp; "upper": at most score_high), and normalized Elo is undefined (None)."""
 
     units: int
     score: float
@@ -83,10 +91,11 @@ class EloEstimate:
     elo: float
     elo_low: float
     elo_high: float
-    nelo: float
-    nelo_low: float
-    nelo_high: float
+    nelo: float | None
+    nelo_low: float | None
+    nelo_high: float | None
     los: float
+    one_sided: str | None = None
 
 
 def unit_moments(unit_scores: Sequence[float]) -> tuple[int, float, float]:
@@ -111,20 +120,36 @@ def elo_estimate(unit_scores: Sequence[float], games_per_unit: float = 1.0, ref:
     if n == 0:  # nothing known: the widest (clamped, so finite) interval
         return EloEstimate(0, ref, 0.0, 1.0, 0.0, elo_from_score(0.0, ref),
                            elo_from_score(1.0, ref), 0.0, 0.0, 0.0, 0.5)
+    if variance == 0 and mean in (0.0, 1.0):
+        return sweep_estimate(n, mean, ref)
+    # Units that all scored alike show no spread, yet may have one: take the largest a score
+    # in [0, 1] with this mean can have, so the interval is never narrower than the data allow.
+    variance = variance or mean * (1 - mean)
     error = math.sqrt(variance / n)
     low, high = mean - z * error, mean + z * error
-    if error > 0:
-        los = phi((mean - ref) / error)
-    else:
-        los = 1.0 if mean > ref else 0.0 if mean < ref else 0.5
+    los = phi((mean - ref) / error)
     sigma_game = math.sqrt(variance * games_per_unit)
 
     def nelo(score: float) -> float:
-        return (score - ref) / sigma_game * NELO_PER_T if sigma_game > 0 else 0.0
+        return (score - ref) / sigma_game * NELO_PER_T
 
     return EloEstimate(n, mean, max(low, 0.0), min(high, 1.0), elo_from_score(mean, ref),
                        elo_from_score(low, ref), elo_from_score(high, ref), nelo(mean), nelo(low),
                        nelo(high), los)
+
+
+def sweep_estimate(n: int, mean: float, ref: float) -> EloEstimate:
+    """N units all won (mean 1) or all lost (mean 0): a one-sided bound. A score in [0, 1] with
+    mean mu is 1 with probability at most mu, so N wins in a row have probability at most mu^N:
+    below ONE_TAIL^(1/N) a sweep is that unlikely. LOS is 1 - P(a sweep between equals), at
+    least 1 - ref^N (mirrored for a sweep lost)."""
+    bound = ONE_TAIL ** (1 / n)
+    if mean == 1.0:
+        low, high, los, side = bound, 1.0, 1 - ref ** n, "lower"
+    else:
+        low, high, los, side = 0.0, 1 - bound, (1 - ref) ** n, "upper"
+    return EloEstimate(n, mean, low, high, elo_from_score(mean, ref), elo_from_score(low, ref),
+                       elo_from_score(high, ref), None, None, None, los, side)
 
 
 # -- pairs of games on one deal -----------------------------------------------------------------
@@ -440,11 +465,19 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     above = (elo[:, :, None] > elo[:, None, :]) + 0.5 * (elo[:, :, None] == elo[:, None, :])
     p_better = above.mean(axis=0) if samples else np.full((entrants, entrants), 0.5)
     np.fill_diagonal(p_better, 0.5)
-    tails = [2.5, 97.5]
-    low, high = np.percentile(elo, tails, axis=0) if samples else (point.elo, point.elo)
-    side_low, side_high = (np.percentile(side, tails, axis=0) if samples
-                           else (point.side_elo, point.side_elo))
+    low, high = percentile_interval(elo, point.elo)
+    side_low, side_high = percentile_interval(side, point.side_elo)
     return RatingIntervals(point, low, high, side_low, side_high, p_better, samples)
+
+
+def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 2.5th and 97.5th percentiles of the samples (rows), widened to hold the point
+    estimate: ordered low <= point <= high by construction, whatever the rounding or the
+    skew of a small bootstrap."""
+    if not len(samples):
+        return point, point
+    low, high = np.percentile(samples, [100 * ONE_TAIL, 100 * (1 - ONE_TAIL)], axis=0)
+    return np.minimum(low, point), np.maximum(high, point)
 
 
 # -- decision times ------------------------------------------------------------------------------

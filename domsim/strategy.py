@@ -10,13 +10,16 @@ Naming one (a spec), wherever domsim takes a strategy:
   `path/to/bot.py:ClassName`;
 - a module: `package.module:ClassName`;
 - any of these with parameters for the constructor: `hard?aggression=0.7&depth=2`, coerced by the
-  constructor's annotations (int, float, bool or str).
+  constructor's annotations (int, float, bool or str);
+- `session:ClassName`, which `define_strategy` makes for a class or an instance defined in the
+  running Python session (a notebook): it works in this process and its forked workers only.
 
 `load_strategy(spec)` resolves a spec once per process into a `StrategyFactory`. Worker processes
 load their strategies from the spec strings themselves; strategy objects are never pickled."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import importlib
@@ -37,6 +40,7 @@ from .rules import Rules
 from .view import Move, PlayerView
 
 ENTRY_POINT_GROUP = "domsim.strategies"
+SESSION_PREFIX = "session:"
 EXAMPLES_PACKAGE = "domsim.strategies"
 PARAMETER_TYPES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 BOOLEANS = {"true": True, "yes": True, "on": True, "1": True,
@@ -102,6 +106,18 @@ class StrategyFactory:
         return strategy
 
 
+@dataclass(frozen=True)
+class InstanceFactory(StrategyFactory):
+    """A strategy instance defined in the session: every seat of every game plays a deep copy."""
+
+    prototype: Strategy | None = None
+
+    def __call__(self, rng: random.Random) -> Strategy:
+        strategy = copy.deepcopy(self.prototype)
+        strategy.rng = rng
+        return strategy
+
+
 def description_of(cls: type) -> str:
     """The class's `description`, else the first line of its docstring."""
     text = getattr(cls, "description", "") or (cls.__doc__ or "").strip()
@@ -116,17 +132,53 @@ def load_strategy(spec: str) -> StrategyFactory:
     return _load(spec, os.getcwd())
 
 
+_defined: dict[str, type[Strategy] | Strategy] = {}
+
+
+def define_strategy(strategy: type[Strategy] | Strategy) -> str:
+    """The spec (`session:ClassName`, numbered when another object took the name) of a Strategy
+    subclass or instance defined in this session; the same object gets the same spec."""
+    is_class = isinstance(strategy, type) and issubclass(strategy, Strategy)
+    if not (is_class or isinstance(strategy, Strategy)):
+        raise StrategyError(f"{strategy!r} is neither a Strategy subclass nor an instance of one")
+    base = SESSION_PREFIX + (strategy if is_class else type(strategy)).__qualname__
+    spec, number = base, 1
+    while _defined.get(spec, strategy) is not strategy:
+        number += 1
+        spec = f"{base}#{number}"
+    _defined[spec] = strategy
+    return spec
+
+
 @functools.lru_cache(maxsize=256)
 def _load(spec: str, cwd: str) -> StrategyFactory:
     # `cwd` is part of the cache key because relative file paths depend on it.
     target, _, query = spec.strip().partition("?")
-    cls, origin = _resolve(target)
-    factory = StrategyFactory(spec, cls, _parameters(cls, target, query), origin)
-    try:
-        factory(random.Random(0))
-    except Exception as exc:
-        raise StrategyError(f"cannot build strategy {spec!r}: {one_line(exc)}") from None
+    if isinstance(_defined.get(target), Strategy):
+        if query:
+            raise StrategyError(f"{spec!r} is an instance: it takes no parameters")
+        cls = type(_defined[target])
+        factory = InstanceFactory(spec, cls, {}, "an instance defined in the session",
+                                  _defined[target])
+    else:
+        cls, origin = _resolve(target)
+        factory = StrategyFactory(spec, cls, _parameters(cls, target, query), origin)
+    if not isinstance(getattr(cls, "description", ""), str):
+        raise StrategyError(f"strategy {spec!r}: its description must be a string (one line), "
+                            f"not {cls.description!r}")
+    guarded(f"cannot build strategy {spec!r}", lambda: factory(random.Random(0)))
     return factory
+
+
+def guarded(what: str, call: Callable[[], object]) -> object:
+    """Run a strategy's own code (import, constructor): whatever it raises, `sys.exit` and
+    BaseException included, becomes a StrategyError naming `what`; only Ctrl-C passes."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise StrategyError(f"{what}: {one_line(exc)}") from None
 
 
 def one_line(exc: BaseException) -> str:
@@ -144,6 +196,11 @@ def spec_file(spec: str) -> str | None:
 
 
 def _resolve(target: str) -> tuple[type[Strategy], str]:
+    if target in _defined:
+        return _defined[target], "a class defined in the session"
+    if target.startswith(SESSION_PREFIX):
+        raise StrategyError(f"no strategy {target!r} in this process: a session: spec works "
+                            "only in the Python session that defined it (domsim.api)")
     path = spec_file(target)
     if path:
         name = target[len(path) + 1:]
@@ -180,19 +237,17 @@ def file_module(path_text: str) -> ModuleType:
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module  # before running it, as an import would (dataclasses need it)
     try:
-        module_spec.loader.exec_module(module)
-    except Exception as exc:
+        guarded(f"cannot load strategy file {path_text}",
+                lambda: module_spec.loader.exec_module(module))
+    except BaseException:
         del sys.modules[name]
-        raise StrategyError(f"cannot load strategy file {path_text}: {one_line(exc)}") from None
+        raise
     return module
 
 
 def _import(module_name: str, target: str) -> ModuleType:
-    try:
-        return importlib.import_module(module_name)
-    except Exception as exc:
-        raise StrategyError(f"cannot import {module_name!r} for strategy {target!r}: "
-                            f"{one_line(exc)} (is it installed or on PYTHONPATH?)") from None
+    return guarded(f"cannot import {module_name!r} for strategy {target!r} (is it installed or "
+                   "on PYTHONPATH?)", lambda: importlib.import_module(module_name))
 
 
 def strategy_classes(module: ModuleType) -> list[type[Strategy]]:
@@ -236,10 +291,7 @@ def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
             "path/to/bot.py[:Class] or package.module:Class (see `domsim strategies`)")
     dist = entry.dist.name if entry.dist else "an installed package"
     origin = f"built-in {entry.value}" if dist == "domsim" else f"package {dist}: {entry.value}"
-    try:
-        cls = entry.load()
-    except Exception as exc:
-        raise StrategyError(f"cannot load strategy {name!r} ({origin}): {one_line(exc)}") from None
+    cls = guarded(f"cannot load strategy {name!r} ({origin})", entry.load)
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise StrategyError(f"strategy {name!r} ({origin}) is not a Strategy subclass")
     return cls, origin
@@ -300,6 +352,19 @@ class StrategyInfo:
     spec: str
     origin: str
     description: str
+    parameters: tuple[str, ...] = ()  # "name: type = default", as `?name=value` takes them
+
+
+def parameter_list(cls: type[Strategy]) -> tuple[str, ...]:
+    """The spec parameters of a strategy class, each as `name: type = default`."""
+    defaults = {param.name: param.default for param in inspect.signature(cls).parameters.values()}
+    out = []
+    for name, kind in _accepted_parameters(cls).items():
+        kind_name = getattr(kind, "__name__", str(kind))
+        default = defaults[name]
+        out.append(f"{name}: {kind_name}" if default is inspect.Parameter.empty
+                   else f"{name}: {kind_name} = {default!r}")
+    return tuple(out)
 
 
 def strategy_catalog(paths: Iterable[Path] = ()) -> list[StrategyInfo]:
@@ -325,7 +390,8 @@ def _info(spec: str, origin: str | None = None) -> StrategyInfo:
         factory = load_strategy(spec)
     except StrategyError as exc:
         return StrategyInfo(spec, origin or "entry point", f"error: {exc}")
-    return StrategyInfo(spec, origin or factory.origin, factory.description)
+    return StrategyInfo(spec, origin or factory.origin, factory.description,
+                        parameter_list(factory.cls))
 
 
 def _module_infos(where: str, load: Callable[[], ModuleType], origin: str) -> list[StrategyInfo]:

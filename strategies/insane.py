@@ -19,14 +19,16 @@ from domsim.search import insane_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, move_value
 
+#: Deals per decision by default, by player count, and what domsim 0.1 used (the baseline that
+#: bench/strength.py --baseline plays: `insane?samples=96`, 128 in fives, 224 with 3-4 players).
+#: On the core, 512 deals beat 96 by +0.49 pips a hand in block [+0.32, +0.66] over 1,000 paired
+#: games (median decision 0.4 ms), and 2,048 beat 224 in kozel and partnership (see the README).
+DEFAULT_SAMPLES = {2: 512, 3: 2048, 4: 2048}
+
 
 def default_samples(rules: Rules) -> int:
-    """Deals per decision by default: 96 with 2 players (128 in fives, where more deals
-    raised the margin over hard by 1.27 pips a hand on 1,000 games), 224 with more; the median
-    decision then took 9-20 ms and 30-35 ms on this shared 2-core machine."""
-    if rules.players > 2:
-        return 224
-    return 128 if rules.variant.scoring == "fives" and not rules.variant.spinner else 96
+    """Deals per decision by default (`DEFAULT_SAMPLES`)."""
+    return DEFAULT_SAMPLES[rules.players]
 
 
 class Insane(Strategy):

@@ -11,8 +11,10 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from domsim.results import PARTS, games_schema
 from domsim.runner.config import TourneyConfig
-from domsim.runner.output import PARTS, games_schema, write_part
+from domsim.runner.output import csv_table, write_part
+from domsim.seeding import game_seed
 from domsim.stats import time_histogram
 
 CONFIG = TourneyConfig(variant="block", players=2, games=12, entrants=("easy", "medium", "hard"),
@@ -42,17 +44,20 @@ def rows(games: list = GAMES) -> list[dict]:
     out = []
     for game_id, (seat_0, seat_1, winners, points, blocked, capicu, dry) in enumerate(games):
         medians = SEAT_MEDIANS[game_id]
+        won = [int(seat) for seat in winners.split(",")]
         out.append({
             "game_id": game_id, "deal_id": game_id // 6, "pairing": PAIRINGS[game_id % 6 // 2],
-            "seating": game_id % 2, "variant": "block", "options_hash": "x", "seed": 7,
-            "seat_0": seat_0, "seat_1": seat_1, "winners": winners,
+            "seating": game_id % 2, "variant": "block", "options_hash": "x",
+            "seed": game_seed(CONFIG.seed, game_id // 6),
+            "seat_0": seat_0, "seat_1": seat_1, "entrant_0": seat_0, "entrant_1": seat_1,
+            "winners": won, "winner_entrants": [(seat_0, seat_1)[seat] for seat in won],
             "score_0": points[0][0], "score_1": points[0][1], "hands": len(points),
             "blocked_hands": blocked, "capicu_hands": capicu, "dry": dry,
-            "hand_points": json.dumps(points), "faults_0": 0, "faults_1": 0,
+            "hand_points": points, "faults_0": 0, "faults_1": 0,
             "time_p50_ms_0": medians[0], "time_p50_ms_1": medians[1],
             "time_max_ms_0": medians[0], "time_max_ms_1": medians[1],
-            "time_hist_0": json.dumps(time_histogram([medians[0]] * 3)),
-            "time_hist_1": json.dumps(time_histogram([medians[1]] * 3))})
+            "time_hist_0": time_histogram([medians[0]] * 3),
+            "time_hist_1": time_histogram([medians[1]] * 3)})
     return out
 
 
@@ -71,7 +76,7 @@ def write_run(path: Path, games: list = GAMES, config: TourneyConfig = CONFIG,
             batch = game_rows[first:first + 4]
             write_part(path, schema, tuple(row["game_id"] for row in batch), batch, [])
     elif output_format == "csv":
-        pacsv.write_csv(table, path / "games.csv")
+        pacsv.write_csv(csv_table(table), path / "games.csv")
     else:
         pq.write_table(table, path / "games.parquet")
     manifest = {"variant": rules.name, "players": rules.players, "seed": config.seed,

@@ -15,15 +15,15 @@ from domsim.strategies.dial import Dial
 from domsim.strategies.easy import Easy
 from domsim.strategies.insane import Insane
 
+from domsim import tune as tune_module
 from domsim.dialcurve import monotone_fit, recommendations, setting_for, strength_of
 from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
 from domsim.rules import make_rules
-from domsim.runner import tune as tune_module
 from domsim.runner.calibrate import calibration_entrants
-from domsim.runner.tune import TuneTarget, run_tune
 from domsim.stats import score_from_elo
 from domsim.strategy import Strategy
+from domsim.tune import TuneTarget, run_tune
 from domsim.view import ViewBuilder
 
 

@@ -219,12 +219,12 @@ def test_playout_policy_blocks_on_four_open_ends():
     assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}
 
 
-def test_insane_default_samples_are_more_in_fives():
-    """By default insane samples 128 deals a decision in 2-player fives and 96 in other
-    2-player variants: the default replays the explicit count's game move for move."""
-    for variant, samples in (("fives", 128), ("block", 96)):
-        rules = make_rules(variant, 2)
-        default = play_game(rules, ["insane", "hard"], 5, move_time_limit=None)
-        explicit = play_game(rules, [f"insane?samples={samples}", "hard"], 5,
-                             move_time_limit=None)
-        assert default["hands"] == explicit["hands"]
+def test_insane_default_samples_replay_the_explicit_count():
+    """By default insane samples 512 deals a decision with 2 players and 2,048 with 4: the default
+    plays the explicit count's game move for move."""
+    for variant, samples in (("fives", 512), ("block", 512), ("kozel", 2048)):
+        rules = make_rules(variant)
+        seats = ["insane", "hard"] * (rules.players // 2)
+        explicit = [f"insane?samples={samples}", "hard"] * (rules.players // 2)
+        default = play_game(rules, seats, 5, move_time_limit=None)
+        assert default["hands"] == play_game(rules, explicit, 5, move_time_limit=None)["hands"]

@@ -108,7 +108,7 @@ def test_file_settings_and_command_line_overrides(tmp_path, monkeypatch):
         "games.csv", "manifest.json", "records.jsonl", "run.log", "summary.csv"]
     assert "already exists" in invoke("run", "x.toml", "--silent").stderr
     result = invoke("run", "x.toml", "--games", "4", "--resume", "--silent")
-    assert result.exit_code == 0 and "4 games written to mine" in result.stdout
+    assert result.exit_code == 0 and "mine is already complete (4 games)" in result.stdout
 
 
 def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
@@ -122,7 +122,8 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
-           "move_time_limit, records, output_format, workers, out, backend, scheduler, target")
+           "move_time_limit, records, output_format, deals, deals_order, workers, out, backend, "
+           "scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 

@@ -48,3 +48,25 @@ def test_sampled_deals_are_consistent_and_solvable_once_small():
         assert deal.hands[view.seat] == state.hands[view.seat]
         assert deal.hand_counts() == state.hand_counts()
         assert not solvable(deal, 8) and solvable(deal)
+
+
+def test_bad_calls_are_value_errors_not_crashes():
+    """No panic crosses into Python: a hand never started, or a view with nothing to choose."""
+    import pytest
+
+    from domsim.search import hand_value, insane_move, solve
+
+    rules = make_rules("block", 2)
+    fresh = State(rules)
+    for call in (lambda: hand_value(fresh, 0), lambda: solve(fresh, 0),
+                 lambda: hand_value(fresh, 5)):
+        with pytest.raises(ValueError):
+            call()
+    state = State(rules)
+    start_next_hand(state, deal_rng(2))
+    while state.advance() is not None:
+        state.play(state.legal_moves()[0])
+    over = ViewBuilder().view(state, [])
+    with pytest.raises(ValueError, match="no legal move"):
+        insane_move(over, 1, samples=8, budget_ms=0.0, exact_tiles=7, random_share=0.1,
+                    block=4.0, follow=2.0, beta=0.0)

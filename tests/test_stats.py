@@ -74,7 +74,7 @@ def test_elo_estimate_of_two_pairs_by_hand():
 
 def test_elo_estimate_without_spread():
     assert elo_estimate([0.5, 0.5]).los == 0.5
-    assert elo_estimate([1.0, 1.0]).los == 1.0
+    assert elo_estimate([1.0, 1.0]).los == 0.75  # two deals won: 1 - 1/2^2, not certainty
     nothing = elo_estimate([])
     assert nothing.units == 0 and nothing.los == 0.5
     assert math.isfinite(nothing.elo_low) and nothing.elo_low < -1000 < 1000 < nothing.elo_high

@@ -3,9 +3,11 @@ do not). The same settings come from the command line, a scenario file or a run'
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from ..deals import ORDERS
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
 from .pairings import FORMATS, builtin_levels
@@ -35,7 +37,8 @@ def _is_options(value: object) -> bool:
 
 
 def _is_seconds(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value) and value >= 0)
 
 
 Check = tuple[Callable[[object], bool], str]  # (test, what is allowed)
@@ -54,6 +57,8 @@ SETTINGS: dict[str, Check] = {
     "move_time_limit": (_is_seconds, "a number of seconds >= 0 (0: no limit)"),
     "records": (lambda v: isinstance(v, bool), "true or false"),
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
+    "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
+    "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
 }
 
 
@@ -80,6 +85,8 @@ class TourneyConfig:
     move_time_limit: float = MOVE_TIME_LIMIT  # seconds; 0: no limit
     records: bool = False
     output_format: str = "parquet"
+    deals: str | None = None  # a deals file (domsim.deals): fixed first hands instead of seeded
+    deals_order: str = "in-order"
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
@@ -92,8 +99,12 @@ class TourneyConfig:
         check_settings(self.to_dict(), SETTINGS)
 
     def to_dict(self) -> dict:
+        """The settings as plain values; a run on seeded deals leaves the deals settings out,
+        so its manifest reads as those of runs made before fixed deals."""
         out = asdict(self)
         out["entrants"] = list(self.entrants)
+        if self.deals is None:
+            del out["deals"], out["deals_order"]
         return out
 
     @classmethod

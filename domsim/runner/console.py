@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from multiprocessing_logging import install_mp_handler
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
+from .. import __version__
 from .summary import Tally
 
 LOGGER = "domsim"
+log = logging.getLogger("domsim.runner")
 
 
 @contextmanager
@@ -53,19 +57,62 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
         to_file.close()
 
 
-class ProgressBar:
-    """One bar in the parent counting games, with the current leader; off when stderr is not a
-    terminal or when asked to be silent."""
+def log_header(command: list[str], seed: int, entrants: list[str]) -> None:
+    """What starts a session in run.log: the command, the version, the seed and the entrants."""
+    log.info("command: %s", " ".join(command))
+    log.info("domsim %s, seed %d", __version__, seed)
+    log.info("entrants: %s", "; ".join(entrants))
 
-    def __init__(self, total: int, done: int, silent: bool) -> None:
+
+@dataclass
+class Standings:
+    """When to show the standings: every `games` games and/or every `seconds` seconds (0: never);
+    they go to run.log and, unless `quiet`, above the progress bar."""
+
+    games: int = 0
+    seconds: float = 0.0
+    quiet: bool = False
+    last_games: int = 0
+    last_time: float = field(default_factory=time.monotonic)
+
+    def due(self, done: int) -> bool:
+        by_games = self.games and done - self.last_games >= self.games
+        by_time = self.seconds and time.monotonic() - self.last_time >= self.seconds
+        return bool(by_games or by_time)
+
+    def show(self, lines: list[str]) -> None:
+        for line in lines:
+            log.info("%s", line)
+            if not self.quiet:
+                tqdm.write(line, file=sys.stderr)
+
+
+class ProgressBar:
+    """One bar in the parent counting games, with the current leader (off when stderr is not a
+    terminal or when asked to be silent), and the standings when they are due."""
+
+    def __init__(self, total: int, done: int, silent: bool,
+                 standings: Standings | None = None) -> None:
         self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
                         disable=silent or not sys.stderr.isatty(), dynamic_ncols=True)
+        self.total, self.done = total, done
+        self.standings = standings or Standings()
 
-    def __call__(self, games: int, tally: Tally) -> None:
+    def __call__(self, games: int, tally: Tally, note: str = "") -> None:
+        """Count `games` more; `note` follows the leader on the bar."""
         self.bar.update(games)
+        self.done += games
         leader = tally.leader()
         if leader:
-            self.bar.set_postfix_str(f"leader {leader[0]} {leader[1]:.1%}", refresh=False)
+            self.bar.set_postfix_str(f"leader {leader[0]} {leader[1]:.1%}{note}", refresh=False)
+        if self.standings.due(self.done):
+            self.standings.show(tally.standings(self.done, self.total))
+            self.standings.last_games, self.standings.last_time = self.done, time.monotonic()
+
+    def finish_early(self) -> None:
+        """The run stopped before the total by design (a sequential test decided): end full."""
+        self.bar.total = self.bar.n
+        self.bar.refresh()
 
     def close(self) -> None:
         self.bar.close()

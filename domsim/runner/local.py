@@ -3,25 +3,46 @@
 `concurrent.futures.ProcessPoolExecutor` with an explicit fork context (never the platform
 default: multiprocessing-logging needs fork, and Python 3.14 defaults to forkserver) rather than
 `multiprocessing.Pool`, because a worker killed outright breaks the executor (BrokenProcessPool)
-instead of leaving its batch pending forever. Workers ignore SIGINT: Ctrl-C reaches the parent,
-which lets running batches finish and writes them."""
+instead of leaving its batch pending forever. Workers ignore SIGINT, SIGTERM and SIGHUP, which a
+terminal or `kill` may send the whole process group: the parent gets them too and lets running
+batches finish and writes them. Workers die with the parent: on Linux the kernel kills them when
+it goes (PR_SET_PDEATHSIG), however it goes, so none plays on unseen."""
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor
+
+from .signals import STOPS
+
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _start_worker(parent: int) -> None:
+    for stop in STOPS:
+        signal.signal(stop, signal.SIG_IGN)
+    die_with_parent(parent)
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this process when its parent ends (Linux; elsewhere a no-op)."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return  # not allowed here (a sandbox, say): the worker lives as before
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def local_executor(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_ignore_sigint)
+                               initializer=_start_worker, initargs=(os.getpid(),))

@@ -8,19 +8,25 @@ deal is played when the run is duplicate, so deal luck cancels."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 from ..rules import Rules
-from ..strategy import StrategyError, entry_points
+from ..strategy import SESSION_PREFIX, StrategyError, entry_points, spec_file
 
 LEVELS = ("easy", "medium", "hard", "insane")
 FORMATS = ("round-robin", "gauntlet")
+#: What an entrant's name may hold: `-p NAME=SPEC` names an entrant when the text before the first
+#: `=` is such a name (a spec's parameters follow a `?`, so `hard?shed=2` names nothing).
+NAME = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
 class Entrant:
-    """`name` as the user wrote it; `members` the spec per team seat (one spec: every seat)."""
+    """`name` as the user gave it (or made from the spec); `members` the spec per team seat (one
+    spec: every seat)."""
 
     name: str
     members: tuple[str, ...]
@@ -34,22 +40,48 @@ def builtin_levels() -> list[str]:
     return [name for name in LEVELS if name in entry_points()]
 
 
-def parse_entrants(names: list[str] | tuple[str, ...], rules: Rules) -> list[Entrant]:
-    """Entrants from specs; `a+b` is a team (seats 0 and 2, or 1 and 3) in team variants only."""
-    if len(names) < 2:
-        raise StrategyError(f"a tourney needs at least 2 entrants, got {len(names)}: "
+def split_name(text: str) -> tuple[str | None, str]:
+    """`NAME=SPEC` -> (NAME, SPEC); a bare SPEC -> (None, SPEC)."""
+    name, sep, spec = text.partition("=")
+    if sep and NAME.fullmatch(name.strip()):
+        return name.strip(), spec.strip()
+    return None, text.strip()
+
+
+def default_name(spec: str) -> str:
+    """An entrant's name when none is given: the spec, a strategy file by its stem (so a path
+    does not widen every table) and a class defined in the session by the class's name."""
+    names = []
+    for member in spec.split("+"):
+        member = member.strip()
+        path = spec_file(member)
+        if path:
+            member = Path(path).stem + member[len(path):]
+        names.append(member.removeprefix(SESSION_PREFIX))
+    return "+".join(names)
+
+
+def parse_entrants(texts: list[str] | tuple[str, ...], rules: Rules) -> list[Entrant]:
+    """Entrants from `[NAME=]SPEC` texts; `a+b` is a team (seats 0 and 2, or 1 and 3) in team
+    variants only. Names must differ; the same spec may enter under two names."""
+    if len(texts) < 2:
+        raise StrategyError(f"a tourney needs at least 2 entrants, got {len(texts)}: "
                             "give -p SPEC at least twice")
-    repeated = sorted({name for name in names if list(names).count(name) > 1})
-    if repeated:
-        raise StrategyError(f"entrant {repeated[0]!r} is given twice: give each entrant once")
     entrants = []
-    for name in names:
-        members = tuple(part.strip() for part in name.split("+"))
+    for text in texts:
+        name, spec = split_name(text)
+        members = tuple(part.strip() for part in spec.split("+"))
         if len(members) > 1 and not rules.variant.teams:
-            raise StrategyError(f"team entrant {name!r}: {rules.name} is not a team game")
+            raise StrategyError(f"team entrant {spec!r}: {rules.name} is not a team game")
         if len(members) > 2 or not all(members):
-            raise StrategyError(f"team entrant {name!r} must be two specs joined by '+'")
-        entrants.append(Entrant(name, members))
+            raise StrategyError(f"team entrant {spec!r} must be two specs joined by '+'")
+        entrants.append(Entrant(name or default_name(spec), members))
+    names = [entrant.name for entrant in entrants]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        spec = "+".join(entrants[names.index(repeated[0])].members)
+        raise StrategyError(f"two entrants are named {repeated[0]!r}: name them apart with "
+                            f"NAME=SPEC, e.g. {repeated[0]}2={spec}")
     return entrants
 
 
@@ -73,14 +105,16 @@ def seat_owner(rules: Rules, seating: int, seat: int) -> tuple[int, int]:
     return slot, seat // 2 if rules.variant.teams else 0
 
 
+def seat_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
+    """The entrant (index) at each seat."""
+    return [pairing[seat_owner(rules, seating, seat)[0]] for seat in range(rules.players)]
+
+
 def seat_specs(rules: Rules, entrants: list[Entrant], pairing: tuple[int, ...],
                seating: int) -> list[str]:
     """The strategy spec at each seat."""
-    specs = []
-    for seat in range(rules.players):
-        slot, member = seat_owner(rules, seating, seat)
-        specs.append(entrants[pairing[slot]].spec_at(member))
-    return specs
+    return [entrants[e].spec_at(seat_owner(rules, seating, seat)[1])
+            for seat, e in enumerate(seat_entrants(rules, pairing, seating))]
 
 
 def pairing_label(entrants: list[Entrant], pairing: tuple[int, ...]) -> str:

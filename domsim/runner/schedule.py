@@ -45,10 +45,11 @@ class Schedule:
         return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal))
 
     def games_per_pairing(self) -> list[int]:
-        counts = [0] * self.pairings
-        for game_id in range(self.games):
-            counts[self.slot(game_id).pairing] += 1
-        return counts
+        """Counted per pairing, not per game: a run may plan more games than could be walked."""
+        per_deal = self.seatings_per_deal
+        deal_sets, rest = divmod(self.games, self.pairings * per_deal)
+        return [deal_sets * per_deal + min(per_deal, max(0, rest - p * per_deal))
+                for p in range(self.pairings)]
 
     @property
     def whole_deal_sets(self) -> bool:
@@ -56,14 +57,18 @@ class Schedule:
         return self.games % (self.pairings * self.seatings_per_deal) == 0
 
 
-def batches(game_ids: Iterable[int], size: int) -> Iterator[list[int]]:
+def batches(game_ids: Iterable[int], size: int, singles: int = 0) -> Iterator[list[int]]:
     """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file),
-    made as they are asked for."""
+    made as they are asked for; the first `singles` batches hold one game each, so the progress
+    bar has a rate from the first game on (a batch of slow games can take minutes)."""
     batch: list[int] = []
+    made = 0
     for game_id in game_ids:
-        if batch and (batch[-1] != game_id - 1 or len(batch) == size):
+        limit = 1 if made < singles else size
+        if batch and (batch[-1] != game_id - 1 or len(batch) >= limit):
             yield batch
             batch = []
+            made += 1
         batch.append(game_id)
     if batch:
         yield batch

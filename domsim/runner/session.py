@@ -8,17 +8,26 @@ import logging
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..strategy import one_line
 from .config import TourneyConfig
-from .console import ProgressBar, run_logging
+from .console import ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
 from .output import done_game_ids
-from .tourney import Outcome, Tourney, TourneyError, open_tourney, read_manifest, run_tourney
+from .signals import stops_interrupt
+from .tourney import (
+    Outcome,
+    Tourney,
+    TourneyError,
+    manifest_config,
+    open_tourney,
+    read_manifest,
+    run_tourney,
+)
 
 if TYPE_CHECKING:
     from .dask import DaskCluster
@@ -35,7 +44,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the run to finish")
-        values = {**read_manifest(out)["config"], **given}
+        values = {**manifest_config(read_manifest(out), out), **given}
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
@@ -45,8 +54,10 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
 
 
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
-                scheduler: str | None, silent: bool, command: list[str]) -> Outcome:
-    """Run the tourney on the backend (dask: `workers` are the cluster's threads)."""
+                scheduler: str | None, silent: bool, command: list[str],
+                standings: Standings | None = None, purpose: str = "tourney") -> Outcome:
+    """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
+    standings when they are due."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -55,17 +66,19 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
     lost_cluster = cluster.failures if cluster else ()
     try:
         workers = cluster.threads if cluster else workers
-        tourney = open_tourney(config, out, resume)
-        with run_logging(out / "run.log", silent), executors(tourney, workers, cluster) as factory:
+        tourney = open_tourney(config, out, resume, command)
+        with closing(tourney), run_logging(out / "run.log", silent), \
+                executors(tourney, workers, cluster) as factory, stops_interrupt():
+            log_header(command, config.seed, config.entrant_names())
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",
                             config.games, tourney.schedule.pairings,
                             tourney.schedule.seatings_per_deal)
-            bar = ProgressBar(config.games, len(done_game_ids(out)), silent)
+            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
-                                   command=command, progress=bar)
+                                   command=command, purpose=purpose, progress=bar)
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

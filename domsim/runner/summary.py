@@ -1,6 +1,7 @@
 """The summary: per entrant over all pairings and per pairing, games, wins, losses, shared games,
-win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners) and
-points margin per game and per hand (95% interval).
+win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners), the
+Elo that win rate means against the opponents met (with the interval's ends) and points margin
+per game and per hand (95% interval). Also the standings a run shows while it plays.
 
 The margin interval is taken over *units* — one deal of one pairing, i.e. all its seatings — not
 over games, because the seatings of a duplicate deal are correlated; a unit's value is the
@@ -10,18 +11,18 @@ games are consecutive, so only running sums are kept and memory stays flat."""
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..rules import Rules
-from ..stats import moments_interval, wilson_interval
+from ..stats import elo_from_score, moments_interval, wilson_interval
 from .pairings import Entrant, pairing_label
 
 ALL = "all"
 COLUMNS = ("pairing", "entrant", "games", "wins", "losses", "shared", "win_rate", "win_rate_low",
-           "win_rate_high", "margin_per_game", "margin_per_game_low", "margin_per_game_high",
-           "margin_per_hand", "margin_per_hand_low", "margin_per_hand_high", "faults")
+           "win_rate_high", "elo", "elo_low", "elo_high", "margin_per_game", "margin_per_game_low",
+           "margin_per_game_high", "margin_per_hand", "margin_per_hand_low", "margin_per_hand_high",
+           "faults")
 
 
 @dataclass
@@ -75,12 +76,17 @@ class Line:
             self.per_hand.add(hand_sum / count)
         self.unit_sums = [0.0, 0.0, 0]
 
-    def values(self) -> list:
-        self.close_unit()
-        self.unit = None
+    def rate(self, ref: float) -> tuple[float, float, float, float, float, float]:
+        """(win rate, its interval, the Elo of each against opponents an equal would score
+        `ref` against); needs no closed unit, so it can be read while games come in."""
         low, high = wilson_interval(self.share, self.games)
         rate = self.share / self.games if self.games else 0.0
-        return [self.games, self.wins, self.losses, self.shared, rate, low, high,
+        return rate, low, high, *(elo_from_score(value, ref) for value in (rate, low, high))
+
+    def values(self, ref: float) -> list:
+        self.close_unit()
+        self.unit = None
+        return [self.games, self.wins, self.losses, self.shared, *self.rate(ref),
                 *self.per_game.interval(), *self.per_hand.interval(), self.faults]
 
 
@@ -120,8 +126,7 @@ class Tally:
     def add(self, row: dict) -> None:
         rules, label = self.rules, row["pairing"]
         pairing = self.pairings[label]
-        winners = [int(s) for s in row["winners"].split(",") if s]
-        hand_points = json.loads(row["hand_points"])
+        winners, hand_points = row["winners"], row["hand_points"]
         for e in dict.fromkeys(pairing):
             sides = {side for side in range(rules.sides)
                      if pairing[(side - row["seating"]) % rules.sides] == e}
@@ -142,21 +147,47 @@ class Tally:
         rate, e = max(played)
         return self.entrants[e].name, rate
 
+    def reference(self, scope: str, e: int) -> float:
+        """The win rate of an entrant as strong as its opponents: its share of the sides."""
+        if scope == ALL:
+            return 1 / self.rules.sides
+        pairing = self.pairings[scope]
+        return pairing.count(e) / len(pairing)
+
     def rows(self) -> list[list]:
-        return [[scope, self.entrants[e].name, *line.values()]
+        return [[scope, self.entrants[e].name, *line.values(self.reference(scope, e))]
                 for (scope, e), line in self.lines.items()]
+
+    def standings(self, done: int, total: int) -> list[str]:
+        """The entrants over all their games so far, strongest first, as a text table."""
+        lines = [(self.lines[ALL, e], e) for e in range(len(self.entrants))]
+        lines.sort(key=lambda item: -item[0].rate(0.5)[0])
+        header = ("#", "entrant", "games", "W-L-S", "points", "score", "Elo [95% CI]")
+        rows = [header]
+        for rank, (line, e) in enumerate(lines, 1):
+            rate, _, _, elo, low, high = line.rate(self.reference(ALL, e))
+            rows.append((str(rank), self.entrants[e].name, str(line.games),
+                         f"{line.wins}-{line.losses}-{line.shared}", f"{line.share:g}",
+                         f"{rate:.1%}", f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"))
+        return [f"Standings after {done} of {total} games (W-L-S: won, lost, shared; points: a "
+                "win 1, a shared win the share; Elo against the field)", *columns(rows)]
 
 
 def summary_table(path: Path) -> list[str]:
     """A short text table of summary.csv for the terminal, columns sized to their contents."""
-    header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]",
+    header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]", "Elo [95% CI]",
               "margin/game [95% CI]")
     with path.open(encoding="utf-8", newline="") as source:
         rows = [_summary_cells(row) for row in csv.DictReader(source)]
-    widths = [max(len(cells[i]) for cells in [header, *rows]) for i in range(len(header))]
+    return columns([header, *rows])
+
+
+def columns(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells as aligned text: the first two columns to the left, the others right."""
+    widths = [max(len(cells[i]) for cells in rows) for i in range(len(rows[0]))]
     return [" ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
                      for i, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
-            for cells in [header, *rows]]
+            for cells in rows]
 
 
 def _summary_cells(row: dict) -> tuple[str, ...]:
@@ -164,5 +195,7 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
             f"{float(row['win_rate_high']):.1%}]")
     low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
     margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
+    elo = (f"{float(row['elo']):+.0f} [{float(row['elo_low']):+.0f}, "
+           f"{float(row['elo_high']):+.0f}]")
     return (row["pairing"], row["entrant"], row["games"],
-            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, margin)
+            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin)

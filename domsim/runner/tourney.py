@@ -8,9 +8,10 @@ import hashlib
 import inspect
 import io
 import json
+import logging
 import platform
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -21,15 +22,17 @@ import pyarrow as pa
 
 from .. import __version__
 from .._core import ENGINE
+from ..deals import Deal, deal_index, read_deals
+from ..results import MANIFEST, file_digest, games_schema
 from ..rules import Rules
-from ..strategy import StrategyError, load_strategy
+from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .config import TourneyConfig
+from .lock import LockedError, RunLock
 from .output import (
     PARTS,
     assemble,
     clean_parts,
     done_game_ids,
-    games_schema,
     read_rows,
     remove_parts,
     write_atomic,
@@ -38,15 +41,20 @@ from .output import (
 )
 from .pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from .schedule import Schedule, batches
+from .signals import stops_ignored
 from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
-MANIFEST = "manifest.json"
 MAX_BATCH = 100
+log = logging.getLogger("domsim.runner")
 
 
 class TourneyError(ValueError):
     """An output folder or resume request that cannot be honoured; the message is one line."""
+
+
+class RunFinished(TourneyError):
+    """`--resume` of a run that has every game: nothing to do, and nothing was changed."""
 
 
 @dataclass
@@ -60,6 +68,9 @@ class Tourney:
     schedule: Schedule = field(init=False)
     rules: Rules = field(init=False)
     schema: pa.Schema = field(init=False)
+    deals: list[Deal] = field(init=False)
+    lock: RunLock | None = field(default=None, repr=False, compare=False)
+    damaged: list[str] = field(default_factory=list)  # parts a resume found damaged, dropped
 
     def __post_init__(self) -> None:
         self.config.check()
@@ -72,13 +83,42 @@ class Tourney:
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
         self.schema = games_schema(rules)
+        self.deals = read_deals(self.config.deals, rules) if self.config.deals else []
 
     def tally(self) -> Tally:
         return Tally(self.rules, self.entrants, self.pairings)
 
+    def close(self) -> None:
+        """Let another writer have the folder."""
+        if self.lock:
+            self.lock.release()
+
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
-                     tuple(game_ids))
+                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals))
+
+    def fixed_deal(self, game_id: int) -> Deal:
+        deal_id = self.schedule.slot(game_id).deal_id
+        return self.deals[deal_index(deal_id, len(self.deals), self.config.deals_order,
+                                     self.config.seed)]
+
+
+def every_deal_once(settings: dict) -> int:
+    """The games that play every fixed deal once in every seating of every pairing."""
+    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
+    return len(tourney.deals) * tourney.schedule.seatings_per_deal * len(tourney.pairings)
+
+
+def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | None]:
+    """The total games that give every pairing `per_pairing` games rounded up to whole deals
+    (each in every seating), and a note saying what was rounded (None: nothing)."""
+    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
+    seatings = tourney.schedule.seatings_per_deal
+    rounded = -(-per_pairing // seatings) * seatings
+    note = None if rounded == per_pairing else (
+        f"{per_pairing} games per pairing rounded up to {rounded}: whole deals, each in "
+        f"{seatings} seatings")
+    return rounded * len(tourney.pairings), note
 
 
 @dataclass
@@ -95,22 +135,77 @@ class Outcome:
         return self.done < self.total
 
 
-def open_tourney(config: TourneyConfig, out: Path, resume: bool) -> Tourney:
-    """Check the folder (new, or a resumable run with the same settings) and create it."""
-    if resume:
-        saved = TourneyConfig.from_dict(read_manifest(out)["config"])
-        if saved != config:
-            raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
-                               f"{describe_difference(saved, config)}")
-    elif out.exists():
-        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
-                           "finish the run in it")
-    config = replace(config, entrants=tuple(config.entrant_names()))
-    tourney = Tourney(config, out)
-    (out / PARTS).mkdir(parents=True, exist_ok=True)
-    if resume:
-        clean_parts(out)
+def open_tourney(config: TourneyConfig, out: Path, resume: bool,
+                 command: Sequence[str] = ()) -> Tourney:
+    """Take the folder (new, or a resumable run with the same settings) for this writer alone;
+    the caller closes the tourney to let it go."""
+    named = replace(config, entrants=tuple(config.entrant_names()))
+    # A new run's settings are checked before its folder is made: a bad one writes nothing.
+    tourney = None if resume else Tourney(named, out)
+    lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
+    try:
+        if resume:
+            check_resumable(out, config)
+            tourney = Tourney(named, out)
+        tourney.lock = lock
+        (out / PARTS).mkdir(exist_ok=True)
+        tourney.damaged = clean_parts(out) if resume else []
+    except BaseException:
+        lock.release()
+        raise
     return tourney
+
+
+def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:
+    """Create the folder (refused if it exists: only one run can make it) and lock it."""
+    try:
+        out.mkdir(parents=True)
+    except FileExistsError:
+        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
+                           "finish the run in it") from None
+    except OSError as exc:
+        raise TourneyError(f"cannot create --out {out}: {exc.strerror}: choose another "
+                           "folder") from None
+    return take_lock(out, command)
+
+
+def resume_lock(out: Path, command: Sequence[str]) -> RunLock:
+    if not out.is_dir():
+        raise TourneyError(f"--resume: {out} is not a folder: give the --out of the run to "
+                           "finish")
+    return take_lock(out, command)
+
+
+def take_lock(out: Path, command: Sequence[str]) -> RunLock:
+    try:
+        return RunLock.acquire(out, command)
+    except LockedError as exc:
+        raise TourneyError(str(exc)) from None
+    except OSError as exc:
+        raise TourneyError(f"cannot lock {out}: {exc.strerror}") from None
+
+
+def check_resumable(out: Path, config: TourneyConfig) -> None:
+    """The run in `out` has these settings and is not finished."""
+    manifest = read_manifest(out)
+    saved = TourneyConfig.from_dict(manifest_config(manifest, out))
+    if saved != config:
+        raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
+                           f"{describe_difference(saved, config)}")
+    if config.deals and deals_info(config, 0)["sha256"] != manifest.get("deals", {}).get("sha256"):
+        raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
+                           "restore it, or start a new run")
+    if manifest.get("partial") is False and manifest.get("games_completed") == config.games:
+        raise RunFinished(f"{out} is already complete ({config.games} games): nothing to "
+                          "resume, nothing changed")
+
+
+def manifest_config(manifest: dict, out: Path) -> dict:
+    config = manifest.get("config") if isinstance(manifest, dict) else None
+    if not isinstance(config, dict):
+        raise TourneyError(f"{out / MANIFEST} has no config table: it was not written by domsim "
+                           "or was edited; start a new run")
+    return config
 
 
 def read_manifest(out: Path) -> dict:
@@ -118,7 +213,7 @@ def read_manifest(out: Path) -> dict:
         raise TourneyError(f"--resume: {out} holds no {MANIFEST}: nothing to resume")
     try:
         return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TourneyError(f"cannot read {out / MANIFEST}: {exc}") from None
 
 
@@ -129,20 +224,24 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
-                backend: str, command: list[str],
+                backend: str, command: list[str], purpose: str = "tourney",
                 progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
-    session is interrupted or a worker dies: then the manifest says partial)."""
+    session is interrupted, a worker dies or a write fails: then the manifest says partial)."""
     out, config = tourney.out, tourney.config
+    for damage in tourney.damaged:
+        log.warning("%s: its games are played again", damage)
     done = done_game_ids(out)
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = new_manifest(tourney, out, command) if not done else read_manifest(out)
+    manifest = new_manifest(tourney, out, command, purpose) if not done else read_manifest(out)
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
     tally = tourney.tally()
+    for row in read_rows(out) if done else ():  # the standings count the earlier sessions too
+        tally.add(row)
     played = 0
 
     def keep(result: BatchResult) -> None:
@@ -155,16 +254,25 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     stopped = None
     try:
-        stream(executor_factory, (tourney.batch(ids) for ids in batches(missing, size)),
+        stream(executor_factory,
+               (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
                2 * workers + 2, keep)
     except KeyboardInterrupt:
         stopped = "interrupted"
     except BrokenProcessPool:
         stopped = "a worker process died"
+    except OSError as exc:
+        stopped = f"cannot write {exc.filename or out}: {exc.strerror}"
     finally:
         outcome = Outcome(len(done) + played, config.games, played, stopped)
         # A session that resumed nothing has tallied every row, in game-id order, as written.
-        finish(tourney, manifest, session, outcome, None if done else tally)
+        try:
+            with stops_ignored():
+                finish(tourney, manifest, session, outcome, None if done else tally)
+        except OSError as exc:
+            raise TourneyError(f"{stopped or 'finished'} but cannot write {exc.filename or out}: "
+                               f"{exc.strerror}; every finished batch is kept: free the space, "
+                               f"then resume with: domsim tourney --out {out} --resume") from None
     return outcome
 
 
@@ -197,20 +305,28 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
     """Write the games table, summary and manifest for whatever is finished; the summary from
     `tally` if it holds every finished game, else from the games read back."""
     out, config = tourney.out, tourney.config
-    assemble(out, tourney.schema, config.output_format, config.records)
-    if tally is None:
-        tally = tourney.tally()
-        for row in read_rows(out):
-            tally.add(row)
-    write_atomic(out / "summary.csv", summary_csv(tally))
     session.update(ended=now(), games_played=outcome.played)
     if outcome.stopped:
         session["stopped"] = outcome.stopped
     manifest.update(ended=session["ended"], games_completed=outcome.done,
                     partial=outcome.partial)
+    manifest.pop("checksums", None)  # an earlier session's: not of the files written now
+    assemble(out, tourney.schema, config.output_format, config.records, manifest)
+    if tally is None:
+        tally = tourney.tally()
+        for row in read_rows(out):
+            tally.add(row)
+    write_atomic(out / "summary.csv", summary_csv(tally))
+    manifest["checksums"] = checksums(out, config)
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
         remove_parts(out)
+
+
+def checksums(out: Path, config: TourneyConfig) -> dict[str, str]:
+    """sha256 of the games table and records the statistics read, to find later edits."""
+    names = [f"games.{config.output_format}", *(["records.jsonl"] if config.records else [])]
+    return {name: file_digest(out / name) for name in names}
 
 
 def summary_csv(tally: Tally) -> str:
@@ -222,10 +338,12 @@ def summary_csv(tally: Tally) -> str:
     return text.getvalue()
 
 
-def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
+def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) -> dict:
+    """`purpose`: tourney, compare or calibration (whose entrants form a ladder, weakest first)."""
     config, rules = tourney.config, tourney.rules
     per_pairing = tourney.schedule.games_per_pairing()
     return {
+        "purpose": purpose,
         "domsim_version": __version__,
         "engine": ENGINE,
         "python": platform.python_version(),
@@ -241,7 +359,13 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str]) -> dict:
                      for p, n in zip(tourney.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
         "started": now(),
-    }
+    } | ({"deals": deals_info(config, len(tourney.deals))} if config.deals else {})
+
+
+def deals_info(config: TourneyConfig, count: int) -> dict:
+    path = Path(config.deals)
+    return {"file": str(path.resolve()), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "count": count, "order": config.deals_order}
 
 
 def entrant_info(entrant: Entrant) -> dict:
@@ -249,15 +373,23 @@ def entrant_info(entrant: Entrant) -> dict:
 
 
 def strategy_info(spec: str) -> dict:
-    """The spec, where its class comes from, and a sha256 of the file that defines it."""
+    """The spec, where its class comes from, and a sha256 of the file that defines it (of the
+    class's source for one defined in a session without a file, as in a notebook)."""
     factory = load_strategy(spec)
+    info = {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__}
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        return info | {"source": str(source),
+                       "sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
     except (OSError, TypeError) as exc:
-        raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
-    return {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__,
-            "source": str(source), "sha256": digest}
+        if not spec.startswith(SESSION_PREFIX):
+            raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
+    try:
+        text = inspect.getsource(factory.cls)
+    except (OSError, TypeError):
+        return info | {"source": "the session (no source text to hash)", "sha256": None}
+    return info | {"source": "the session (the class's source text)",
+                   "sha256": hashlib.sha256(text.encode()).hexdigest()}
 
 
 def now() -> str:

@@ -9,10 +9,11 @@ import json
 import logging
 from dataclasses import dataclass
 
+from ..deals import Deal
 from ..game import play
 from .config import TourneyConfig
 from .output import game_row, options_hash
-from .pairings import Entrant, seat_specs
+from .pairings import Entrant, seat_entrants, seat_specs
 from .schedule import Schedule
 
 log = logging.getLogger("domsim.runner")
@@ -25,6 +26,7 @@ class Batch:
     pairings: tuple[tuple[int, ...], ...]
     schedule: Schedule
     game_ids: tuple[int, ...]
+    first_deals: tuple[Deal, ...] = ()  # per game id, with fixed deals
 
 
 @dataclass(frozen=True)
@@ -39,14 +41,19 @@ def play_batch(batch: Batch) -> BatchResult:
     rules = config.rules()
     rules_hash = options_hash(rules)
     rows, records = [], []
-    for game_id in batch.game_ids:
+    for i, game_id in enumerate(batch.game_ids):
         slot = batch.schedule.slot(game_id)
         pairing = batch.pairings[slot.pairing]
         specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
         game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
-                    keep_hands=config.records)
+                    keep_hands=config.records,
+                    first_deal=batch.first_deals[i] if batch.first_deals else None)
         rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
         if config.records:
-            records.append(json.dumps({"game_id": game_id, **game.record()}))
+            names = [batch.entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
+            records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
+                                       "deal_id": slot.deal_id, "entrants": names,
+                                       **({"fixed_deal": True} if batch.first_deals else {}),
+                                       **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

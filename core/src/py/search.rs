@@ -32,6 +32,9 @@ pub fn insane_move(
     beta: f64,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
+    if data.legal.is_empty() {
+        return Err(value_error("the view has no legal move to choose from"));
+    }
     if samples == 0
         || !(0.0..=1.0).contains(&random_share)
         || !budget_ms.is_finite()
@@ -165,6 +168,9 @@ pub fn play_out(
 pub fn solve(py: Python<'_>, state: &PyState, seat: usize) -> PyResult<f64> {
     let seat = seat_of(state, seat)?;
     let t = *state.t();
+    if t.hand_over && t.outcome.is_none() {
+        return Err(value_error("no hand has been played: start one first"));
+    }
     if !t.hand_over && !search::solvable(&t, 28) {
         return Err(value_error(
             "solve needs two sides, no spinner and an empty boneyard (or a block game)",
@@ -193,7 +199,7 @@ pub fn solvable(state: &PyState, max_tiles: u32) -> bool {
 #[pyfunction]
 pub fn hand_value(state: &PyState, seat: usize) -> PyResult<f64> {
     let seat = seat_of(state, seat)?;
-    if !state.t().hand_over {
+    if !state.t().hand_over || state.t().outcome.is_none() {
         return Err(value_error("the hand is not over"));
     }
     Ok(Judge::new(&state.t().rules, seat).value(state.t()))

@@ -167,6 +167,21 @@ impl PlayerView {
         PyTuple::new(py, plays)
     }
 
+    /// The index of `choice` in `legal_moves`, or None when it is not one of them. A strategy
+    /// returns one of the very objects it was given, so identity is tried before equality.
+    fn index_of(&self, py: Python<'_>, choice: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        let legal = self.legal_moves(py)?;
+        if let Some(i) = legal.iter().position(|m| m.is(choice)) {
+            return Ok(Some(i));
+        }
+        for (i, m) in legal.iter().enumerate() {
+            if m.eq(choice)? {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
     /// The partner's seat in team games, else None.
     fn partner(&self) -> Option<u8> {
         self.data.rules.teams.then_some((self.data.seat + 2) % 4)

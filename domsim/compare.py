@@ -1,4 +1,5 @@
-"""`domsim compare`: two strategies on duplicate deals until a sequential test decides.
+"""`domsim compare`: two strategies on duplicate deals until a sequential test decides. It sits
+on top of the runner (which plays and writes) and the analysis (which reads), not inside either.
 
 The games are a tourney's (one pairing, every deal in every seating, the same seeds, batches and
 result files); the difference is when it stops. Results reach the parent in game-id order, so
@@ -17,21 +18,20 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis import (
+from .analysis import (
     HeadToHead,
     head_to_head_of,
-    pair_lines,
     pair_reference,
     pair_scores,
     side_outcome,
 )
-from ..stats import Sprt
-from .config import TourneyConfig
-from .console import ProgressBar, run_logging
-from .local import local_executor
-from .output import write_json, write_part
-from .tourney import (
-    MANIFEST,
+from .results import MANIFEST
+from .runner.config import TourneyConfig
+from .runner.console import ProgressBar, log_header, run_logging
+from .runner.local import local_executor
+from .runner.output import write_json, write_part
+from .runner.signals import stops_ignored
+from .runner.tourney import (
     Outcome,
     Tourney,
     finish,
@@ -40,7 +40,8 @@ from .tourney import (
     open_tourney,
     stream,
 )
-from .worker import Batch, BatchResult
+from .runner.worker import Batch, BatchResult
+from .stats import EloEstimate, Sprt
 
 DEALS_PER_BATCH = 10
 COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays
@@ -99,6 +100,12 @@ class PairProgress:
             self.verdict = self.sprt.verdict(self.llr)
         return self.verdict is not None
 
+    def llr_note(self) -> str:
+        """The test's state for the progress bar, whose total is the most it may play."""
+        if self.sprt is None or self.llr is None:
+            return ""
+        return f", LLR {self.llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"
+
     def statistics(self) -> HeadToHead:
         names = [entrant.name for entrant in self.tourney.entrants]
         return head_to_head_of(names[0], names[1], self.scores, self.units, self.ref)
@@ -116,15 +123,16 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                 silent: bool, command: list[str]) -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
     config.games), then write the run's files with the test's outcome in the manifest."""
-    tourney = open_tourney(config, out, resume=False)
+    tourney = open_tourney(config, out, resume=False, command=command)
     progress = PairProgress(tourney, sprt)
     tally = tourney.tally()
-    manifest = new_manifest(tourney, out, command)
+    manifest = new_manifest(tourney, out, command, "compare")
     session = {"command": command, "workers": workers, "backend": "local", "started": now()}
     manifest["sessions"] = [session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
 
     with run_logging(out / "run.log", silent):
+        log_header(command, config.seed, list(config.entrants))
         bar = ProgressBar(config.games, 0, silent)
 
         def keep(result: BatchResult) -> None:
@@ -138,13 +146,15 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                     break
             write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
                        result.records[:kept])
-            bar(kept, tally)
+            bar(kept, tally, progress.llr_note())
             if progress.verdict:
+                bar.finish_early()
                 raise Decided
 
         stopped = None
         try:
-            stream(lambda: local_executor(workers), compare_batches(tourney, progress.per_unit),
+            stream(lambda: local_executor(workers),
+                   compare_batches(tourney, progress.per_unit, singles=workers),
                    2 * workers + 2, keep)
         except Decided:
             pass
@@ -157,16 +167,20 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             played = progress.games
             total = played if progress.verdict else config.games
             manifest["compare"] = compare_manifest(progress)
-            finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+            with stops_ignored():
+                finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+            tourney.close()
     return CompareResult(out, config, progress, stopped)
 
 
-def compare_batches(tourney: Tourney, per_unit: int) -> Iterator[Batch]:
-    """Batches of whole deals in game-id order, made as the stream asks for them."""
-    size = per_unit * DEALS_PER_BATCH
-    games = tourney.config.games
-    for first in range(0, games, size):
+def compare_batches(tourney: Tourney, per_unit: int, singles: int = 0) -> Iterator[Batch]:
+    """Batches of whole deals in game-id order, made as the stream asks for them; the first
+    `singles` hold one deal each, so the progress bar has a rate from the first deal on."""
+    games, first, made = tourney.config.games, 0, 0
+    while first < games:
+        size = per_unit * (1 if made < singles else DEALS_PER_BATCH)
         yield tourney.batch(list(range(first, min(first + size, games))))
+        first, made = first + size, made + 1
 
 
 def compare_manifest(progress: PairProgress) -> dict:
@@ -181,7 +195,7 @@ def compare_manifest(progress: PairProgress) -> dict:
 
 
 def verdict_line(result: CompareResult) -> str:
-    a, b = result.config.entrant_names()
+    a, b = (entrant.name for entrant in result.progress.tourney.entrants)
     sprt, verdict = result.progress.sprt, result.progress.verdict
     if sprt is None:
         return "verdict: none asked for (a fixed number of games; see the interval and LOS)"
@@ -212,6 +226,46 @@ def compare_lines(result: CompareResult) -> list[str]:
                      f"[{sprt.lower:.2f}, {sprt.upper:.2f}]")
     lines.append(verdict_line(result))
     lines.append(f"games: {progress.games} ({pair.estimate.units} complete deals)")
-    lines += [line.strip() for line in pair_lines(pair.to_dict())]
+    lines += final_block(pair, progress)
     lines.append(f"results: {result.out}")
     return lines
+
+
+def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
+    """fastchess's pentanomial: deals by their score in quarters (0, 1/4, ... 1; with 2
+    seatings a pair's points 0, 0.5, ... 2), a score between quarters rounded to the nearest."""
+    bins = [0] * 5
+    for score, count in outcomes:
+        bins[round(score * 4)] += count
+    return bins
+
+
+def elo_line(estimate: EloEstimate) -> str:
+    """Elo and nElo +/- their errors; a sweep's Elo as the one-sided bound it is (no nElo)."""
+    if estimate.one_sided:
+        won = estimate.one_sided == "lower"
+        bound = estimate.elo_low if won else estimate.elo_high
+        return (f"Elo: {'>' if won else '<'} {bound:.2f} (every deal {'won' if won else 'lost'}: "
+                "a one-sided 97.5% bound), nElo: - (no spread)")
+    return (f"Elo: {estimate.elo:.2f} +/- {(estimate.elo_high - estimate.elo_low) / 2:.2f}, "
+            f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}")
+
+
+def final_block(pair: HeadToHead, progress: PairProgress) -> list[str]:
+    """The result in fastchess's words (a draw: a shared win; the units are deals)."""
+    estimate, sprt = pair.estimate, progress.sprt
+    points = pair.wins + sum(s for s in progress.scores if 0 < s < 1)
+    rule = "-" * 50
+    lines = [rule, f"Results of {pair.a} vs {pair.b} (a draw: a shared win; pairs: deals in "
+                   f"{progress.per_unit} seatings):",
+             elo_line(estimate),
+             f"LOS: {estimate.los:.2%}, variance of a deal vs independent games: "
+             f"{pair.saving.ratio:.2f}",
+             f"Games: {pair.games}, Wins: {pair.wins}, Losses: {pair.losses}, Draws: "
+             f"{pair.shared}, Points: {points:g} ({pair.win_rate:.2%})",
+             f"Ptnml(0-2): [{', '.join(map(str, ptnml(pair.outcomes)))}]"]
+    if sprt is not None:
+        llr = "-" if progress.llr is None else f"{progress.llr:.2f}"
+        lines.append(f"LLR: {llr} ({sprt.lower:.2f}, {sprt.upper:.2f}) "
+                     f"[{sprt.elo0:.2f}, {sprt.elo1:.2f}]")
+    return [*lines, rule]

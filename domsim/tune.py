@@ -1,7 +1,7 @@
 """`domsim tune`: the dial strength (strategies/dial.py) that wins a target share against a level.
 
 A bisection on the strength from [0, 1]: each step plays the dial at the middle of the bracket
-against the level on duplicate deals until a sequential test (domsim.runner.compare, GSPRT)
+against the level on duplicate deals until a sequential test (domsim.compare, GSPRT)
 decides between a win rate of target - tolerance / 2 (H0: too weak, the bracket's low end moves
 up) and target + tolerance / 2 (H1: too strong, its high end moves down). The tune stops after
 `steps` halvings, or at a step the test cannot decide within its games (the win rate there is
@@ -14,16 +14,16 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .. import __version__
-from ..analysis import pair_reference
-from ..rules import make_rules
-from ..stats import Sprt, elo_from_score
-from .calibrate import calibration_entrants
+from . import __version__
+from .analysis import pair_reference
 from .compare import run_compare
-from .config import TourneyConfig
-from .output import write_json
-from .pairings import make_pairings
-from .tourney import TourneyError
+from .rules import make_rules
+from .runner.calibrate import calibration_entrants
+from .runner.config import TourneyConfig
+from .runner.output import write_json
+from .runner.pairings import make_pairings
+from .runner.tourney import TourneyError
+from .stats import Sprt, elo_from_score
 
 TUNE_FILE = "tune.json"
 DEFAULT_STEPS = 7

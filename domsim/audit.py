@@ -1,0 +1,70 @@
+"""`domsim replay --run DIR`: a run's records checked against its manifest and games table, so a
+record cannot claim another seating, seed, result or fault count than the run had. Each record
+must say what the table's row of its game id says (who sat where, the seed of its deal, the
+result, the faults), and every game of the table must have its record, once."""
+
+from __future__ import annotations
+
+from .analysis import Run, rows
+from .runner.config import is_integer
+
+
+def audit_records(run: Run, records: list[dict]) -> list[str]:
+    """Every disagreement between the records and the run, one line each, in record order."""
+    table = {row["game_id"]: row for row in rows(run)}
+    problems, seen = [], set()
+    for index, record in enumerate(records):
+        game_id = record.get("game_id")
+        where = f"game {index} (game id {game_id!r})"
+        if not is_integer(game_id) or game_id not in table:
+            problems.append(f"{where}: not a finished game of the run in {run.path}")
+        elif game_id in seen:
+            problems.append(f"{where}: a second record of the same game")
+        else:
+            seen.add(game_id)
+            for key, value in expected_record(run, table[game_id]).items():
+                said = claimed(record, key)
+                if said != value:
+                    problems.append(f"{where}: {key} {said!r}, but the run has {value!r}")
+    missing = sorted(set(table) - seen)
+    if missing:
+        problems.append(f"{len(missing)} game(s) of the run have no record, the first is game id "
+                        f"{missing[0]}")
+    return problems
+
+
+def expected_record(run: Run, row: dict) -> dict:
+    """What the record of the table's `row` must say (the row itself is the game the schedule
+    put at its id: `load_run` checks that): who sat where with which seed, the result and the
+    fault counts."""
+    seats = range(run.rules.players)
+    return {
+        "variant": run.rules.name,
+        "run_seed": run.config.seed,
+        "deal_id": row["deal_id"],
+        "seed": row["seed"],
+        "seats": [row[f"seat_{s}"] for s in seats],
+        "entrants": [row[f"entrant_{s}"] for s in seats],
+        "winners": sorted(row["winners"]),
+        "scores": [row[f"score_{side}"] for side in range(run.rules.sides)],
+        "faults": [row[f"faults_{s}"] for s in seats],
+    }
+
+
+def claimed(record: dict, key: str) -> object:
+    """What the record says for one of `expected_record`'s keys."""
+    result = record.get("result") if isinstance(record.get("result"), dict) else {}
+    if key == "winners":
+        try:
+            return sorted(result.get(key) or [])
+        except TypeError:
+            return result.get(key)
+    if key == "scores":
+        return result.get(key)
+    if key == "faults":
+        faults = record.get("faults")
+        try:
+            return [seat["timeouts"] + seat["errors"] + seat["illegal"] for seat in faults]
+        except (TypeError, KeyError):
+            return faults
+    return record.get(key)

@@ -1,0 +1,122 @@
+"""The run folder's format (domsim.results, docs/SCHEMA.md): typed games columns that agree with
+each other, the manifest as Parquet metadata, CSV that reads back to the same typed table, and a
+schema page that names every column."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from clitools import invoke
+from handrun import write_run
+
+from domsim.results import MANIFEST_KEY, games_schema, read_games
+from domsim.rules import make_rules
+from domsim.runner.summary import COLUMNS
+
+SCHEMA_PAGE = Path(__file__).parent.parent / "docs" / "SCHEMA.md"
+RUN = ["tourney", "--variant", "kozel", "-p", "duo=easy+medium", "-p", "hard", "--games", "4",
+       "-j", "1", "--seed", "2", "--silent"]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("results")
+    for name, extra in (("parquet", []), ("csv", ["--output-format", "csv"])):
+        assert invoke(*RUN, *extra, "--out", str(base / name)).exit_code == 0
+    return base
+
+
+def test_games_columns_are_typed_and_agree(runs):
+    table = pq.read_table(runs / "parquet" / "games.parquet")
+    kinds = table.schema
+    assert pa.types.is_dictionary(kinds.field("pairing").type)
+    assert pa.types.is_dictionary(kinds.field("entrant_0").type)
+    assert kinds.field("winners").type == pa.list_(pa.int8())
+    assert kinds.field("hand_points").type == pa.list_(pa.list_(pa.int64()))
+    assert pa.types.is_map(kinds.field("time_hist_0").type)
+    for row in table.to_pylist():
+        assert row["winner_entrants"] == list(dict.fromkeys(row[f"entrant_{seat}"]
+                                                            for seat in row["winners"]))
+        assert row["entrant_0"] == row["entrant_2"] and row["entrant_1"] == row["entrant_3"]
+        assert len(row["hand_points"]) == row["hands"]
+        assert all(len(points) == 2 for points in row["hand_points"])
+    frame = table.to_pandas()
+    assert set(frame["entrant_0"].cat.categories) == {"duo", "hard"}
+
+
+def test_games_parquet_carries_the_final_manifest(runs):
+    metadata = pq.read_schema(runs / "parquet" / "games.parquet").metadata
+    manifest = json.loads((runs / "parquet" / "manifest.json").read_text())
+    checksums = manifest.pop("checksums")  # of the games file itself: only in manifest.json
+    assert json.loads(metadata[MANIFEST_KEY.encode()]) == manifest
+    assert set(checksums) == {"games.parquet"}
+    assert manifest["partial"] is False
+
+
+def test_csv_reads_back_to_the_same_typed_table(runs):
+    schema = games_schema(make_rules("kozel", 4))
+    text = (runs / "csv" / "games.csv").read_text()
+    assert '"[[' in text  # hand_points as JSON
+    steady = [name for name in schema.names if not name.startswith("time_")]
+    from_csv = read_games(runs / "csv", schema)
+    from_parquet = read_games(runs / "parquet", schema)
+    assert from_csv.schema == from_parquet.schema.remove_metadata()
+    assert from_csv.select(steady).to_pylist() == from_parquet.select(steady).to_pylist()
+    assert from_csv.column("time_hist_0").type == schema.field("time_hist_0").type
+
+
+@pytest.mark.parametrize("variant, players", [("block", 2), ("kozel", 4), ("block", 3)])
+def test_the_schema_page_documents_every_column(variant, players):
+    page = SCHEMA_PAGE.read_text()
+    for name in games_schema(make_rules(variant, players)).names:
+        assert f"`{re.sub(r'_[0-9]+$', '_N', name)}`" in page, name
+    for name in COLUMNS:
+        assert f"| `{name}` |" in page, name
+    assert "docs/SCHEMA.md" in (SCHEMA_PAGE.parent.parent / "README.md").read_text()
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The domsim modules a source file imports, resolved to absolute names."""
+    package = "domsim." + ".".join(path.relative_to(DOMSIM).parent.parts)
+    package = package.rstrip(".")
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            names.add(f"{base}.{node.module}" if node.level and node.module else
+                      base if node.level else node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name and name.startswith("domsim")}
+
+
+DOMSIM = Path(__file__).parent.parent / "domsim"
+
+
+def test_data_flows_one_way_runner_writes_analysis_reads_both_share_the_format():
+    """The runner never imports the analysis (nor what sits on both); the format module
+    imports neither."""
+    for path in (DOMSIM / "runner").glob("*.py"):
+        assert not {m for m in imported_modules(path)
+                    if m.startswith(("domsim.analysis", "domsim.compare", "domsim.api"))}, path
+    assert not {m for m in imported_modules(DOMSIM / "results.py")
+                if m.startswith(("domsim.runner", "domsim.analysis"))}
+    assert "domsim.results" in imported_modules(DOMSIM / "analysis.py")
+    assert "domsim.results" in imported_modules(DOMSIM / "runner" / "output.py")
+
+
+def test_a_games_table_of_another_format_is_a_one_line_error(tmp_path):
+    run = write_run(tmp_path / "old")
+    table = pq.read_table(run / "games.parquet")
+    winners = pa.array([",".join(map(str, w)) for w in table.column("winners").to_pylist()])
+    old = table.set_column(table.schema.get_field_index("winners"), "winners", winners)
+    pq.write_table(old, run / "games.parquet")  # as domsim wrote it before typed columns
+    result = invoke("stats", str(run))
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert "cannot read the games in" in result.stderr

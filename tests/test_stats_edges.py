@@ -1,0 +1,132 @@
+"""Statistics that never overclaim: honest intervals on small and degenerate samples (a sweep is
+a one-sided bound, units without spread still get an interval), bootstrap intervals that hold
+their estimate by construction, and a ladder that says "too few deals" instead of significant."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from clitools import invoke
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyarrow import parquet as pq
+
+from domsim.analysis import MIN_DEALS, ladder, ladder_line, pair_lines
+from domsim.compare import elo_line
+from domsim.stats import ONE_TAIL, bootstrap_ratings, elo_estimate, elo_from_score
+
+unit_scores = st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=1, max_size=40)
+
+
+@pytest.mark.parametrize("n", [1, 3, 10, 200])
+def test_a_sweep_won_is_a_lower_bound_not_a_point(n):
+    estimate = elo_estimate([1.0] * n, games_per_unit=2)
+    assert estimate.one_sided == "lower"
+    assert estimate.score_low == pytest.approx(ONE_TAIL ** (1 / n))  # P(sweep) <= mu^N
+    assert estimate.score_high == 1.0 and estimate.elo_low < estimate.elo_high
+    assert estimate.elo_low == pytest.approx(elo_from_score(ONE_TAIL ** (1 / n)))
+    assert estimate.nelo is None and estimate.nelo_low is None and estimate.nelo_high is None
+    assert estimate.los == pytest.approx(1 - 0.5 ** n)
+
+
+def test_a_sweep_lost_mirrors_a_sweep_won():
+    won, lost = elo_estimate([1.0] * 3), elo_estimate([0.0] * 3)
+    assert lost.one_sided == "upper" and lost.score_low == 0.0
+    assert lost.score_high == pytest.approx(1 - won.score_low)
+    assert lost.elo_high == pytest.approx(-won.elo_low)
+    assert lost.los == pytest.approx(1 - won.los)
+
+
+def test_a_sweep_reads_as_a_bound_in_the_text():
+    pair = {"a": "medium", "b": "easy", "games": 6, "wins": 6, "losses": 0, "shared": 0,
+            "win_rate": 1.0, "wilson_low": 0.6, "wilson_high": 1.0, "outcomes": [[1.0, 3]],
+            "units": 3, "variance_ratio": 1.0,
+            **elo_estimate([1.0] * 3, 2).__dict__}
+    line = pair_lines(pair)[1]
+    assert line.startswith(f"    Elo > {elo_from_score(ONE_TAIL ** (1 / 3)):+.1f} (every deal won")
+    assert "nElo - (no spread)" in line and "+0.0" not in line
+
+
+def test_units_that_all_split_still_get_an_interval():
+    """Deals each shared 1-1: no spread in the sample, but a score in [0, 1] with mean 1/2 may
+    have variance up to 1/4, so the interval is that wide, not [+0, +0] (three such deals: the
+    whole range)."""
+    three = elo_estimate([0.5] * 3, games_per_unit=2)
+    assert (three.score_low, three.score_high) == (0.0, 1.0)
+    estimate = elo_estimate([0.5] * 12, games_per_unit=2)
+    half = 1.959964 * math.sqrt(0.25 / 12)
+    assert estimate.score_low == pytest.approx(0.5 - half)
+    assert estimate.score_high == pytest.approx(0.5 + half)
+    assert estimate.elo_low < -100 and estimate.elo_high > 100 and estimate.los == 0.5
+    assert estimate.one_sided is None and estimate.nelo == 0.0
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(scores=unit_scores)
+def test_every_interval_holds_its_estimate_and_is_never_a_point(scores):
+    estimate = elo_estimate(scores, games_per_unit=2)
+    assert estimate.score_low <= estimate.score <= estimate.score_high
+    assert estimate.score_low < estimate.score_high
+    assert estimate.elo_low <= estimate.elo <= estimate.elo_high
+    assert estimate.elo_low < estimate.elo_high
+    if estimate.nelo is not None:
+        assert estimate.nelo_low <= estimate.nelo <= estimate.nelo_high
+    assert 0 <= estimate.los <= 1
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(data=st.data(), deals=st.integers(1, 6), samples=st.integers(1, 30))
+def test_bootstrap_intervals_hold_the_estimate_by_construction(data, deals, samples):
+    """Few deals and few resamplings (where percentiles and the fit disagree most)."""
+    games = deals * 2
+    entrants = np.array([[0, 1], [1, 0]] * deals)
+    winners = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=games, max_size=games))
+    shares = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])[winners]
+    fitted = bootstrap_ratings(np.repeat(np.arange(deals), 2), entrants, shares, 2,
+                               samples=samples, seed=data.draw(st.integers(0, 99)))
+    assert np.all(fitted.low <= fitted.ratings.elo) and np.all(fitted.ratings.elo <= fitted.high)
+    assert np.all(fitted.side_low <= fitted.ratings.side_elo)
+    assert np.all(fitted.ratings.side_elo <= fitted.side_high)
+
+
+def rating(p_stronger: float) -> dict:
+    return {"entrants": [{"name": "easy", "elo": 0.0}, {"name": "hard", "elo": 80.0}],
+            "p_better": {"hard": {"easy": p_stronger}, "easy": {"hard": 1 - p_stronger}}}
+
+
+def test_a_ladder_on_too_few_deals_judges_nothing():
+    few = ladder(rating(1.0), deals=3)
+    assert few["increasing"] and not few["significant"] and not few["steps"][0]["significant"]
+    assert f"too few deals to judge (3; significance needs {MIN_DEALS})" in ladder_line(few)
+    enough = ladder(rating(1.0), deals=MIN_DEALS)
+    assert enough["significant"] and "every step significant" in ladder_line(enough)
+    assert not ladder(rating(0.9), deals=MIN_DEALS)["significant"]
+
+
+def test_stats_and_report_of_a_three_deal_run_say_too_few_deals(tmp_path):
+    out = tmp_path / "run"
+    result = invoke("tourney", "--variant", "classic", "-p", "easy", "-p", "medium", "--games",
+                    "6", "-j", "1", "--seed", "5", "--silent", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert pq.read_table(out / "games.parquet").num_rows == 6
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["purpose"] = "calibration"  # the ladder verdict is a calibration run's only
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    stats = invoke("stats", str(out), "--samples", "50")
+    assert stats.exit_code == 0 and "too few deals to judge (3;" in stats.stdout
+    report = invoke("report", str(out), "--samples", "50", "--out", str(tmp_path / "report"))
+    assert report.exit_code == 0, report.output
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert '<p class="verdict unsure">' in page and "too few deals to judge" in page
+    assert "verdict good" not in page
+
+
+def test_compare_states_a_sweep_as_a_one_sided_bound():
+    won, lost = elo_estimate([1.0] * 5), elo_estimate([0.0] * 5)
+    assert elo_line(won) == (f"Elo: > {won.elo_low:.2f} (every deal won: a one-sided 97.5% "
+                             "bound), nElo: - (no spread)")
+    assert elo_line(lost).startswith(f"Elo: < {lost.elo_high:.2f} (every deal lost")
+    assert "+/-" in elo_line(elo_estimate([1.0, 0.5, 0.0]))

@@ -144,7 +144,7 @@ def step_rows(stats: dict) -> list[dict]:
 
 
 def optional(show: Format) -> Format:
-    return lambda value: "" if value is None else show(value)
+    return lambda value: "-" if value is None else show(value)
 
 
 STEP_COLUMNS = [("from", "from", text), ("to", "to", text), ("elo", "Elo (joint)", signed),

@@ -21,9 +21,10 @@ from .rules import make_rules
 from .runner.calibrate import calibration_entrants
 from .runner.config import TourneyConfig
 from .runner.output import write_json
-from .runner.pairings import make_pairings
+from .runner.pairings import make_pairings, parse_entrants
 from .runner.tourney import TourneyError
 from .stats import Sprt, elo_from_score
+from .strategy import load_strategy
 
 TUNE_FILE = "tune.json"
 DEFAULT_STEPS = 7
@@ -90,6 +91,16 @@ def tune_sprt(target: TuneTarget, variant: str, players: int | None,
     return Sprt(elo_from_score(low, ref), elo_from_score(high, ref))
 
 
+def check_entrants(variant: str, players: int | None, options: dict[str, str],
+                   level: str) -> None:
+    """Load every spec a step will seat, so that a bad one fails before any folder is made."""
+    rules = make_rules(variant, players, options)
+    names = calibration_entrants(variant, players, (level,), (0.5,))
+    for entrant in parse_entrants(names, rules):
+        for spec in entrant.members:
+            load_strategy(spec)
+
+
 def run_tune(variant: str, players: int | None, options: dict[str, str], target: TuneTarget,
              out: Path, *, seed: int, steps: int, games_per_step: int, workers: int,
              silent: bool, command: list[str]) -> TuneResult:
@@ -97,6 +108,7 @@ def run_tune(variant: str, players: int | None, options: dict[str, str], target:
     target.check()
     if out.exists():
         raise TourneyError(f"{out} already exists: choose another --out")
+    check_entrants(variant, players, options, target.level)
     out.mkdir(parents=True)
     sprt = tune_sprt(target, variant, players, options)
     result = TuneResult(target)
@@ -142,13 +154,13 @@ def tune_lines(result: TuneResult, out: Path) -> list[str]:
     lines = [f"target: win {target.win_rate:.1%} against {target.level} "
              f"(each step: SPRT {low:.1%} vs {high:.1%} on duplicate deals)"]
     for k, step in enumerate(result.steps, 1):
-        verdict = {"H1": "too strong", "H0": "too weak", None: "within the tolerance"}
+        verdict = {"H1": "too strong", "H0": "too weak", None: "undecided"}[step.verdict]
         lines.append(f"  step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "
                      f"[{step.wilson_low:.1%}, {step.wilson_high:.1%}] in {step.games} games: "
-                     f"{verdict[step.verdict] if not result.stopped else 'stopped'}")
+                     f"{verdict}")
     lines.append(f"setting: dial?strength={result.setting:.4f} (bracket "
-                 f"[{result.low:.4f}, {result.high:.4f}]: the tests found its low end too weak "
-                 f"and its high end too strong), {result.games} games, {result.seconds:.1f} s")
+                 f"[{result.low:.4f}, {result.high:.4f}]), {result.games} games, "
+                 f"{result.seconds:.1f} s")
     lines.append(f"results: {out / TUNE_FILE}")
     return lines
 

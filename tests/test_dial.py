@@ -215,3 +215,6 @@ def test_tune_errors(tmp_path):
                    "already exists")
     one_line_error(invoke("tune", "--variant", "block", "--against", "nosuch", "--games", "4",
                           "--out", str(tmp_path / "c")), "unknown strategy 'nosuch'")
+    one_line_error(invoke("tune", "--variant", "block", "--against", "dial?strength=2",
+                          "--out", str(tmp_path / "d")), "strength must be between 0 and 1")
+    assert not (tmp_path / "c").exists() and not (tmp_path / "d").exists()

@@ -590,7 +590,7 @@ def tune(variant, players, level, win_rate, tolerance, steps, games, seed, worke
     result = run_tune(variant, players, config.options, TuneTarget(level, win_rate, tolerance),
                       out, seed=config.seed, steps=steps, games_per_step=games,
                       workers=workers, silent=silent, command=["domsim", *sys.argv[1:]])
-    for line in tune_lines(result, out):
+    for line in tune_lines(result, out, config.seed):
         click.echo(line)
     if result.stopped:
         raise click.ClickException(f"{result.stopped}; what finished is in {out}")

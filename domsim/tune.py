@@ -147,12 +147,12 @@ def tune_manifest(result: TuneResult, variant: str, players: int | None,
             "steps": [asdict(step) for step in result.steps]}
 
 
-def tune_lines(result: TuneResult, out: Path) -> list[str]:
+def tune_lines(result: TuneResult, out: Path, seed: int) -> list[str]:
     """What `domsim tune` prints."""
     target = result.target
     low, high = target.bounds
     lines = [f"target: win {target.win_rate:.1%} against {target.level} "
-             f"(each step: SPRT {low:.1%} vs {high:.1%} on duplicate deals)"]
+             f"(each step: SPRT {low:.1%} vs {high:.1%} on duplicate deals), seed {seed}"]
     for k, step in enumerate(result.steps, 1):
         verdict = {"H1": "too strong", "H0": "too weak", None: "undecided"}[step.verdict]
         lines.append(f"  step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "

@@ -204,6 +204,7 @@ def test_tune_command_plays_steps_and_writes_its_search(tmp_path):
     assert saved["games"] == sum(step["games"] for step in saved["steps"])
     assert (out / "step-1" / "manifest.json").is_file()
     assert result.stdout.splitlines()[-2].startswith("setting: dial?strength=")
+    assert result.stdout.splitlines()[0].endswith("seed 4")
 
 
 def test_tune_errors(tmp_path):

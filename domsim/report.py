@@ -306,9 +306,10 @@ def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
         rows = {step_label(row): row for row in step_rows(stats)}
         ys = [len(labels) - 1 - i + 0.4 - (k + 0.5) * height
               for i, label in enumerate(labels) if label in rows]
-        lines = [{"elo": row["elo"] if row["h2h_elo"] is None else row["h2h_elo"],
-                  "low": row["h2h_low"] or row["elo"], "high": row["h2h_high"] or row["elo"]}
-                 for label, row in rows.items()]
+        lines = [{"elo": row["elo"], "low": row["elo"], "high": row["elo"]}
+                 if row["h2h_elo"] is None else
+                 {"elo": row["h2h_elo"], "low": row["h2h_low"], "high": row["h2h_high"]}
+                 for row in rows.values()]
         axes.barh(ys, [line["elo"] for line in lines], height=height, label=key,
                   xerr=interval_errors(lines), capsize=2)
     axes.set_yticks(range(len(labels))[::-1], labels)

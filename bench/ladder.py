@@ -58,13 +58,15 @@ def outcome(record: dict, seats_of_a: set[int]) -> tuple[float, float]:
 
 
 def play_pair(job: tuple[str, int, str, str, int]) -> tuple[float, float]:
-    """Play deal `index` once per seating; return A's mean win share and margin per hand."""
+    """Play deal `index` once per seating; return A's mean win share and margin per hand (a and b
+    name a level of LEVELS or are specs)."""
     variant, players, a, b, index = job
     rules = make_rules(variant, players)
     seed = game_seed(20261129, index)
     shares, margins = [], []
     for seats_a in seatings(players):
-        specs = [LEVELS[a] if seat in seats_a else LEVELS[b] for seat in range(players)]
+        specs = [LEVELS.get(a, a) if seat in seats_a else LEVELS.get(b, b)
+                 for seat in range(players)]
         share, margin = outcome(play_game(rules, specs, seed), seats_a)
         shares.append(share)
         margins.append(margin)

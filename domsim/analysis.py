@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from .dialcurve import without_dial
 from .results import (
     MANIFEST,
     TIMING_PREFIX,
@@ -424,7 +425,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "entrants": run.names,
         "calibration": manifest.get("purpose") == "calibration",
         "ratings": rating,
-        "ladder": ladder(rating, len(np.unique(games.deal_id))),
+        "ladder": ladder(without_dial(rating), len(np.unique(games.deal_id))),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
         "summary": summary_rows(run),
         "hands": hand_endings(run),

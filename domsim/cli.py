@@ -28,6 +28,7 @@ from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS
 from .deals import ORDERS, deal_line, run_deals
+from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
 from .record import RecordError, read_records, verify
 from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
@@ -43,6 +44,7 @@ from .runner.tourney import RunFinished, TourneyError, every_deal_once, games_fo
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
+from .tune import DEFAULT_STEPS, DEFAULT_TOLERANCE, TuneTarget, run_tune, tune_lines
 
 
 class Seconds(click.FloatRange):
@@ -548,6 +550,11 @@ def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | N
               help="Games per rule set, spread over the pairings of levels.")
 @click.option("--level", "levels", multiple=True, metavar="SPEC",
               help="A level to calibrate, weakest first (repeat; default: every built-in one).")
+@click.option("--dial", "with_dial", is_flag=True,
+              help="Also play the dial strategy at strengths "
+                   f"{', '.join(f'{s:g}' for s in DEFAULT_SETTINGS)} and fit its curve.")
+@click.option("--setting", "settings", multiple=True, type=click.FloatRange(0, 1),
+              metavar="STRENGTH", help="A dial strength to play instead (repeat; implies --dial).")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
               show_default="all cores", help="Worker processes.")
@@ -556,14 +563,16 @@ def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | N
 @SAMPLES
 @click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 @user_errors
-def calibrate(variants, every, players, games, levels, seed, workers, out, samples,
-              silent) -> None:
+def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
+              samples, silent) -> None:
     """Play the built-in levels against each other in each rule set and write the calibration
     report: report.html with the rating ladder, the head-to-head win rates, points per hand,
-    how hands end and decision times, the charts as PNG and every table as CSV; the runs are in
-    the folder too, one per rule set. In kozel each level plays with a partner of at least hard.
+    how hands end and decision times, the charts and every table as CSV; the runs are in the
+    folder too, one per rule set. Teams are whole teams of one level, but in kozel each level
+    plays with a partner of at least hard (R-LEVEL). With --dial the dial strategy plays too, at
+    several strengths, and the report fits its curve and recommends the settings to ship.
 
-    Example: domsim calibrate --all --games 4000 --out results/calibration
+    Example: domsim calibrate --all --games 4000 --dial --out results/calibration
     """
     names = calibration_variants(variants, every)
     config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
@@ -575,12 +584,59 @@ def calibrate(variants, every, players, games, levels, seed, workers, out, sampl
                            scheduler=None, silent=silent, command=command, purpose="calibration")
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       players=players, levels=levels, run=run)
+                                       players=players, levels=levels, run=run,
+                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()))
     _write_report(folders, out, samples)
     if outcome.partial:
         raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "
                                    f"{outcome.done} of {outcome.total} games; the report covers "
                                    "what finished")
+
+
+@main.command()
+@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.option("--players", "-n", type=int, default=None, help="Number of players.")
+@click.option("--against", "level", default="medium", show_default=True, metavar="SPEC",
+              help="The level the target win rate is against.")
+@click.option("--win-rate", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.65, show_default=True, help="Target win rate against --against.")
+@click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True),
+              default=DEFAULT_TOLERANCE, show_default=True,
+              help="Width of the indifference zone around the target (the tests' H0 and H1).")
+@click.option("--steps", type=click.IntRange(min=1), default=DEFAULT_STEPS, show_default=True,
+              help="Most bisection steps.")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=COMPARE_LIMIT,
+              show_default=True, help="Most games a step plays.")
+@click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+              show_default="all cores", help="Worker processes.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default results/tune-<timestamp>); never overwritten.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Rule option, e.g. target=200.")
+@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@user_errors
+def tune(variant, players, level, win_rate, tolerance, steps, games, seed, workers, out,
+         options, silent) -> None:
+    """Find the dial strength that wins a target share of the games against a level: bisect
+    the strength, each step a sequential test on duplicate deals, and print the setting with
+    its interval (the last bracket: a setting the tests found too weak and one they found too
+    strong) and the games and time it took.
+
+    Example: domsim tune --variant block --against medium --win-rate 0.65
+    """
+    given = {"variant": variant, "players": players, "entrants": ("dial", level),
+             "options": parse_options(options)}
+    config, out = resolve_config(given | ({} if seed is None else {"seed": seed}), out, False,
+                                 name="tune")
+    config.rules()  # a bad variant, player count or option fails here, before any game
+    result = run_tune(variant, players, config.options, TuneTarget(level, win_rate, tolerance),
+                      out, seed=config.seed, steps=steps, games_per_step=games,
+                      workers=workers, silent=silent, command=["domsim", *sys.argv[1:]])
+    for line in tune_lines(result, out, config.seed):
+        click.echo(line)
+    if result.stopped:
+        raise click.ClickException(f"{result.stopped}; what finished is in {out}")
 
 
 @main.command()

@@ -19,8 +19,11 @@ from matplotlib.ticker import NullFormatter
 
 from . import __version__
 from .analysis import ladder_line
+from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from .stats import score_from_elo
 
 PAGE = "report.html"
+DPI = 200  # crisp at twice the size; the page shows each chart at half its pixels
 Format = Callable[[object], str]
 
 
@@ -46,8 +49,8 @@ class Table:
                              for key, _, show in self.columns) + "</tr>"
             for row in self.rows)
         return (f'<h3>{html.escape(self.title)} <a class="csv" href="{html.escape(csv_name)}">'
-                f"CSV</a></h3>\n<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
-                "</table>\n")
+                f'CSV</a></h3>\n<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table></div>\n")
 
 
 def _csv_value(value: object) -> object:
@@ -80,7 +83,7 @@ def section_tables(stats: dict) -> list[Table]:
     pairs = [{**pair, "wls": f"{pair['wins']}-{pair['losses']}-{pair['shared']}"}
              for pair in stats["pairs"]]
     matrix = [{"entrant": a, **{b: ratings["p_better"][a][b] for b in names}} for a in names]
-    return [
+    tables = [
         Table("ratings", f"Ratings (Elo, {ratings['anchor']} = 0, 95% bootstrap interval over "
                          f"{ratings['samples']} resamplings of whole deals)",
               [("name", "entrant", text), ("elo", "Elo", signed), ("low", "low", signed),
@@ -114,6 +117,64 @@ def section_tables(stats: dict) -> list[Table]:
               + [("max_ms", "slowest", number(3))],
               stats["timing"]),
     ]
+    steps = Table("steps", "Ladder steps: Elo and the stronger level's win rate", STEP_COLUMNS,
+                  step_rows(stats))
+    return tables[:1] + [steps, *dial_tables(stats)] + tables[1:]
+
+
+def step_rows(stats: dict) -> list[dict]:
+    """Each step of the ladder: the joint Elo and the head-to-head Elo with its interval, and the
+    step as the stronger level's win rate, expected (from the joint Elo, one against one) and
+    measured (with its Wilson interval)."""
+    pairs = {(pair["a"], pair["b"]): pair for pair in stats["pairs"]}
+    rows = []
+    for step in stats["ladder"]["steps"]:
+        pair = pairs.get((step["from"], step["to"]))
+        measured = {"h2h_elo": None, "h2h_low": None, "h2h_high": None, "win_rate": None,
+                    "win_low": None, "win_high": None, "games": 0}
+        if pair:  # a is the weaker: the step is the other way round
+            measured = {"h2h_elo": -pair["elo"], "h2h_low": -pair["elo_high"],
+                        "h2h_high": -pair["elo_low"], "win_rate": 1 - pair["win_rate"],
+                        "win_low": 1 - pair["wilson_high"], "win_high": 1 - pair["wilson_low"],
+                        "games": pair["games"]}
+        rows.append({"from": step["from"], "to": step["to"], "elo": step["elo"],
+                     "expected_win_rate": score_from_elo(step["elo"]), **measured,
+                     "p_stronger": step["p_stronger"], "significant": step["significant"]})
+    return rows
+
+
+def optional(show: Format) -> Format:
+    return lambda value: "-" if value is None else show(value)
+
+
+STEP_COLUMNS = [("from", "from", text), ("to", "to", text), ("elo", "Elo (joint)", signed),
+                ("expected_win_rate", "expected win rate of to", percent),
+                ("h2h_elo", "Elo head to head", optional(signed)),
+                ("h2h_low", "low", optional(signed)), ("h2h_high", "high", optional(signed)),
+                ("win_rate", "win rate of to", optional(percent)),
+                ("win_low", "95% low", optional(percent)),
+                ("win_high", "95% high", optional(percent)), ("games", "games", text),
+                ("p_stronger", "P(stronger)", percent), ("significant", "significant", text)]
+
+
+def dial_tables(stats: dict) -> list[Table]:
+    """The dial's curve and the settings to ship, when the run played the dial."""
+    rows = recommendations(stats["ratings"], DEFAULT_SPACING)
+    if not rows:
+        return []
+    points = curve(split_dial(stats["ratings"])[1])
+    return [
+        Table("dial", "The dial's curve: Elo per strength, and the monotone fit",
+              [("name", "entrant", text), ("strength", "strength", number(3)),
+               ("elo", "Elo", signed), ("low", "low", signed), ("high", "high", signed),
+               ("fitted", "fitted Elo", signed)], points),
+        Table("recommendations", f"Settings to ship: the dial as strong as each level, and "
+                                 f"{DEFAULT_SPACING} levels evenly spaced in Elo",
+              [("target", "target", text), ("elo", "Elo", signed),
+               ("setting", "dial strength", number(3)),
+               ("on_curve", "within the measured curve", text),
+               ("win_rate_vs_previous", "expected win rate vs the level below",
+                optional(percent))], rows)]
 
 
 # -- charts ---------------------------------------------------------------------------------------
@@ -124,8 +185,7 @@ def ladder_chart(stats: dict) -> Figure:
     axes = figure.add_subplot()
     ys = list(range(len(lines)))
     elo = [line["elo"] for line in lines]
-    errors = [[line["elo"] - line["low"] for line in lines],
-              [line["high"] - line["elo"] for line in lines]]
+    errors = interval_errors(lines)
     axes.errorbar(elo, ys, xerr=errors, fmt="o", capsize=4, color="#1f5f9e")
     axes.set_yticks(ys, [line["name"] for line in lines])
     axes.axvline(0, color="#999", linewidth=0.8)
@@ -135,15 +195,26 @@ def ladder_chart(stats: dict) -> Figure:
     return figure
 
 
+def interval_errors(lines: list[dict], key: str = "elo") -> list[list[float]]:
+    """Error bar lengths below and above each line's value; a bootstrap interval of a small run
+    can miss its point estimate, and then that side's bar is empty."""
+    return [[max(line[key] - line["low"], 0.0) for line in lines],
+            [max(line["high"] - line[key], 0.0) for line in lines]]
+
+
 def heatmap_chart(stats: dict) -> Figure:
     """Win rate of the row entrant against the column entrant (blank where they never met)."""
     names = stats["entrants"]
     size = len(names)
     matrix = [[float("nan")] * size for _ in names]
+    cells = {}
     for pair in stats["pairs"]:
         i, j = names.index(pair["a"]), names.index(pair["b"])
         matrix[i][j], matrix[j][i] = pair["win_rate"], 1 - pair["win_rate"]
-    figure = Figure(figsize=(1.6 + 0.9 * size, 1.2 + 0.8 * size), layout="constrained")
+        low, high, games = pair["wilson_low"], pair["wilson_high"], pair["games"]
+        cells[i, j] = f"{low:.0%}-{high:.0%}\n{games} g"
+        cells[j, i] = f"{1 - high:.0%}-{1 - low:.0%}\n{games} g"
+    figure = Figure(figsize=(2.2 + 1.3 * size, 1.6 + 1.0 * size), layout="constrained")
     axes = figure.add_subplot()
     image = axes.imshow(matrix, cmap="RdBu", vmin=0, vmax=1)
     axes.set_xticks(range(size), names, rotation=30, ha="right")
@@ -151,10 +222,11 @@ def heatmap_chart(stats: dict) -> Figure:
     for i in range(size):
         for j in range(size):
             if matrix[i][j] == matrix[i][j]:
-                axes.text(j, i, f"{matrix[i][j]:.0%}", ha="center", va="center",
+                axes.text(j, i, f"{matrix[i][j]:.0%}\n{cells[i, j]}", ha="center",
+                          va="center", fontsize="x-small",
                           color="white" if abs(matrix[i][j] - 0.5) > 0.3 else "black")
-    axes.set_title(f"{stats['variant']}: win rate of row vs column")
-    figure.colorbar(image, ax=axes, shrink=0.8)
+    axes.set_title(f"{stats['variant']}: win rate of row vs column (95% interval, games)")
+    figure.colorbar(image, ax=axes, shrink=0.8, label="win rate of the row entrant")
     return figure
 
 
@@ -198,6 +270,62 @@ def timing_chart(stats: dict) -> Figure:
     return figure
 
 
+def dial_chart(stats: dict) -> Figure:
+    """The dial's Elo per strength with 95% intervals, its monotone fit, and the built-in
+    levels as horizontal lines where they sit on it."""
+    levels, dial = split_dial(stats["ratings"])
+    points = curve(dial)
+    figure = Figure(figsize=(6.4, 4.0), layout="constrained")
+    axes = figure.add_subplot()
+    strengths = [point["strength"] for point in points]
+    axes.errorbar(strengths, [point["elo"] for point in points], yerr=interval_errors(points),
+                  fmt="o", capsize=4, color="#1f5f9e", label="dial, 95% interval")
+    axes.plot(strengths, [point["fitted"] for point in points], color="#f0a030",
+              label="monotone fit")
+    for line in levels:
+        axes.axhline(line["elo"], color="#999", linestyle="--", linewidth=0.8)
+        axes.text(0.01, line["elo"], line["name"], transform=axes.get_yaxis_transform(),
+                  va="bottom", fontsize="small", color="#555")
+    axes.set_xlim(-0.03, 1.03)
+    axes.set_xlabel("dial strength (dial?strength=S)")
+    axes.set_ylabel(f"Elo ({stats['ratings']['anchor']} = 0)")
+    axes.legend(loc="lower right", fontsize="small")
+    axes.set_title(f"{stats['variant']}: the dial's curve and the levels on it")
+    axes.grid(alpha=0.3)
+    return figure
+
+
+def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
+    """Every section's ladder steps side by side: head-to-head Elo with its 95% interval (the
+    joint Elo where the two never met), so a level relatively too strong stands out."""
+    labels = list(dict.fromkeys(step_label(row) for stats in runs for row in step_rows(stats)))
+    figure = Figure(figsize=(9.6, 1.2 + 0.35 * len(labels) * len(runs)), layout="constrained")
+    axes = figure.add_subplot()
+    height = 0.8 / max(len(runs), 1)
+    for k, (stats, key) in enumerate(zip(runs, keys, strict=True)):
+        rows = {step_label(row): row for row in step_rows(stats)}
+        ys = [len(labels) - 1 - i + 0.4 - (k + 0.5) * height
+              for i, label in enumerate(labels) if label in rows]
+        lines = [{"elo": row["elo"], "low": row["elo"], "high": row["elo"]}
+                 if row["h2h_elo"] is None else
+                 {"elo": row["h2h_elo"], "low": row["h2h_low"], "high": row["h2h_high"]}
+                 for row in rows.values()]
+        axes.barh(ys, [line["elo"] for line in lines], height=height, label=key,
+                  xerr=interval_errors(lines), capsize=2)
+    axes.set_yticks(range(len(labels))[::-1], labels)
+    axes.axvline(0, color="#999", linewidth=0.8)
+    axes.set_xlabel("Elo of the step (head to head, 95% interval)")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+    axes.set_title("Ladder steps in every section")
+    axes.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def step_label(row: dict) -> str:
+    """A step named by its levels alone (kozel's partners left out), to line variants up."""
+    return f"{row['from'].split('+')[0]} -> {row['to'].split('+')[0]}"
+
+
 CHARTS = (("ladder", "Rating ladder", ladder_chart),
           ("heatmap", "Head-to-head win rates", heatmap_chart),
           ("hands", "How hands end", hands_chart),
@@ -206,8 +334,18 @@ CHARTS = (("ladder", "Rating ladder", ladder_chart),
 
 def png(figure: Figure) -> bytes:
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100)
+    figure.savefig(buffer, format="png", dpi=DPI)
     return buffer.getvalue()
+
+
+def chart_html(figure: Figure, path: Path, title: str) -> str:
+    """Write the chart's PNG to `path` and return its <img>, embedded, shown at 100 pixels an
+    inch (so a zoom up to DPI / 100 stays sharp)."""
+    data = png(figure)
+    path.write_bytes(data)
+    width = round(figure.get_figwidth() * 100)
+    return (f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" '
+            f'width="{width}" alt="{html.escape(title)}" title="{html.escape(path.name)}">')
 
 
 # -- the page -------------------------------------------------------------------------------------
@@ -221,8 +359,10 @@ th:first-child, td:first-child { text-align: left; }
 th { background: #eef3f8; }
 .verdict { padding: .5em .8em; border-radius: 4px; font-weight: 600; }
 .good { background: #e3f4e1; } .bad { background: #fbe6e1; } .unsure { background: #eeeeee; }
-.charts img { max-width: 100%; margin: .5em 1em .5em 0; vertical-align: top; }
+.charts { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .5em 1em; }
+.charts img { max-width: 100%; height: auto; }
 .csv { font-size: .75em; font-weight: normal; }
+.scroll { overflow-x: auto; max-width: 100%; }
 .meta { color: #666; font-size: .9em; }
 """
 
@@ -251,19 +391,17 @@ def write_report(runs: list[dict], out: Path) -> Path:
     `runs` are `run_statistics` results, one page section each."""
     out.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
-    sections, verdicts = [], []
+    sections, verdicts, keys = [], [], []
     for stats in runs:
         key = section_key(stats, taken)
+        keys.append(key)
         sections.append(section_html(stats, key, out))
-        verdicts.append({"section": key, "variant": stats["variant"],
-                         "players": stats["players"], "games": stats["games"],
-                         "increasing": stats["ladder"]["increasing"],
-                         "significant": stats["ladder"]["significant"],
-                         "verdict": ladder_line(stats["ladder"])})
-    summary = Table("verdicts", "Verdicts", [("section", "section", text),
-                                             ("games", "games", text),
-                                             ("verdict", "verdict", text)], verdicts)
-    summary.write_csv(out / "verdicts.csv")
+        verdicts.append(verdict_row(stats, key))
+    Table("verdicts", "Verdicts", VERDICT_COLUMNS, verdicts).write_csv(out / "verdicts.csv")
+    Table("steps", "Every section's steps", [("section", "section", text), *STEP_COLUMNS],
+          [{"section": key, **row} for stats, key in zip(runs, keys, strict=True)
+           for row in step_rows(stats)]).write_csv(out / "steps.csv")
+    steps = chart_html(steps_chart(runs, keys), out / "steps.png", "Ladder steps")
     items = "".join(
         f'<li class="verdict {verdict_class(stats)}"><a href="#{html.escape(v["section"])}">'
         f'{html.escape(v["section"])}</a>: {html.escape(v["verdict"])}</li>'
@@ -273,10 +411,34 @@ def write_report(runs: list[dict], out: Path) -> Path:
             f"<body>\n<h1>domsim calibration report</h1>\n"
             f'<p class="meta">domsim {html.escape(__version__)}; a ladder step is significant '
             f"when the stronger entrant is rated higher in at least 97.5% of the bootstrap "
-            f'samples. All tables: <a href="verdicts.csv">verdicts.csv</a> and the CSV links.</p>'
-            f"\n<ul>{items}</ul>\n{''.join(sections)}</body>\n</html>\n")
+            f'samples. All tables: <a href="verdicts.csv">verdicts.csv</a>, '
+            f'<a href="steps.csv">steps.csv</a> and the CSV links.</p>'
+            f'\n<ul>{items}</ul>\n<div class="charts">{steps}</div>\n{"".join(sections)}'
+            "</body>\n</html>\n")
     (out / PAGE).write_text(page, encoding="utf-8")
     return out / PAGE
+
+
+VERDICT_COLUMNS = [("section", "section", text), ("variant", "variant", text),
+                   ("players", "players", text), ("games", "games", text),
+                   ("increasing", "increasing", text), ("significant", "significant", text),
+                   ("steps", "steps", text), ("significant_steps", "significant steps", text),
+                   ("smallest_step_elo", "smallest step", signed),
+                   ("largest_step_elo", "largest step", signed),
+                   ("smallest_step_win_rate", "smallest step's expected win rate", percent),
+                   ("verdict", "verdict", text)]
+
+
+def verdict_row(stats: dict, key: str) -> dict:
+    """A section's verdict in numbers (and the sentence)."""
+    ladder = stats["ladder"]
+    elo = [step["elo"] for step in ladder["steps"]] or [0.0]
+    return {"section": key, "variant": stats["variant"], "players": stats["players"],
+            "games": stats["games"], "increasing": ladder["increasing"],
+            "significant": ladder["significant"], "steps": len(ladder["steps"]),
+            "significant_steps": sum(step["significant"] for step in ladder["steps"]),
+            "smallest_step_elo": min(elo), "largest_step_elo": max(elo),
+            "smallest_step_win_rate": score_from_elo(min(elo)), "verdict": ladder_line(ladder)}
 
 
 def section_html(stats: dict, key: str, out: Path) -> str:
@@ -288,12 +450,9 @@ def section_html(stats: dict, key: str, out: Path) -> str:
              f"{stats['seatings_per_deal']} seating(s) per deal</p>\n",
              f'<p class="verdict {verdict_class(stats)}">'
              f"{html.escape(ladder_line(stats['ladder']))}</p>\n", '<div class="charts">']
-    for name, title, draw in CHARTS:
-        data = png(draw(stats))
-        file_name = f"{key}-{name}.png"
-        (out / file_name).write_bytes(data)
-        parts.append(f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" '
-                     f'alt="{html.escape(title)}" title="{html.escape(file_name)}">')
+    charts = CHARTS + ((("dial", "The dial's curve", dial_chart),) if dial_tables(stats) else ())
+    for name, title, draw in charts:
+        parts.append(chart_html(draw(stats), out / f"{key}-{name}.png", title))
     parts.append("</div>\n")
     for table in section_tables(stats):
         csv_name = f"{key}-{table.name}.csv"

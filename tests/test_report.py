@@ -69,7 +69,7 @@ def test_page_is_well_formed_and_embeds_every_chart(report):
     checker.close()
     assert checker.errors == [] and checker.stack == []
     # two runs of the same variant: two sections, each with every chart
-    assert len(checker.images) == 2 * len(CHARTS)
+    assert len(checker.images) == 2 * len(CHARTS) + 1  # and the steps of every section
     for src in checker.images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
@@ -147,7 +147,7 @@ def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
     assert len(read_csv(out / "verdicts.csv")) == 2
     checker = PageChecker()
     checker.feed((out / "report.html").read_text(encoding="utf-8"))
-    assert len(checker.images) == 2 * len(CHARTS) and checker.stack == []
+    assert len(checker.images) == 2 * len(CHARTS) + 1 and checker.stack == []
 
 
 def test_report_command_builds_the_page_from_runs(tmp_path):
@@ -169,3 +169,28 @@ def test_report_and_calibrate_errors(tmp_path):
     one_line_error(invoke("calibrate", "--variant", "nope"), "unknown variant 'nope'")
     one_line_error(invoke("calibrate", "--variant", "block", "--out", run), "already exists")
     assert invoke("calibrate", "--variant", "block", "--games", "0").exit_code == 2
+
+
+def test_steps_hold_the_ladder_and_the_head_to_head_numbers(report):
+    """Each step: the joint Elo as the ladder has it, its expected win rate, and the pair's
+    head-to-head Elo and win rate turned to the stronger level's side; verdicts.csv in numbers."""
+    ratings = {r["name"]: float(r["elo"]) for r in read_csv(report.parent / "block-2p-ratings.csv")}
+    pairs = {(r["a"], r["b"]): r for r in read_csv(report.parent / "block-2p-pairs.csv")}
+    steps = read_csv(report.parent / "block-2p-steps.csv")
+    assert [(s["from"], s["to"]) for s in steps] == [("easy", "medium"), ("medium", "hard")]
+    for step in steps:
+        pair = pairs[step["from"], step["to"]]
+        elo = ratings[step["to"]] - ratings[step["from"]]
+        assert float(step["elo"]) == pytest.approx(elo, rel=1e-4)
+        assert float(step["expected_win_rate"]) == pytest.approx(1 / (1 + 10 ** (-elo / 400)),
+                                                                 rel=1e-4)
+        assert float(step["h2h_elo"]) == pytest.approx(-float(pair["elo"]), rel=1e-4)
+        assert float(step["win_rate"]) == pytest.approx(1 - float(pair["win_rate"]), rel=1e-4)
+        assert float(step["win_low"]) == pytest.approx(1 - float(pair["wilson_high"]), rel=1e-4)
+    everywhere = read_csv(report.parent / "steps.csv")
+    assert [s["section"] for s in everywhere] == ["block-2p"] * 2 + ["block-2p-2"] * 2
+    verdict = read_csv(report.parent / "verdicts.csv")[0]
+    assert verdict["steps"] == "2"
+    assert int(verdict["significant_steps"]) == sum(s["significant"] == "True" for s in steps)
+    assert float(verdict["smallest_step_elo"]) == pytest.approx(
+        min(float(s["elo"]) for s in steps), rel=1e-4)

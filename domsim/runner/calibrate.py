@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..dialcurve import dial_spec, strength_of
 from ..rules import VARIANTS, RulesError, make_rules
 from .config import TourneyConfig
 from .pairings import builtin_levels
@@ -27,18 +28,22 @@ def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:
     return list(VARIANTS) if every else list(dict.fromkeys(variants))
 
 
-def calibration_entrants(variant: str, players: int | None,
-                         levels: tuple[str, ...] = ()) -> list[str]:
-    """The levels (default: every built-in one, weakest first); in team games each level plays
-    with a partner of at least hard, as a player at that level would (R-LEVEL)."""
+def calibration_entrants(variant: str, players: int | None, levels: tuple[str, ...] = (),
+                         dial: tuple[float, ...] = ()) -> list[str]:
+    """The levels (default: every built-in one, weakest first), then the dial at each of the
+    `dial` strengths. Teams are whole teams of one level, but in kozel each level plays with a
+    partner of at least hard, as a player at that level would (R-LEVEL: the dial's partner is
+    hard below strength 1, where the dial is insane)."""
     levels = tuple(levels) or tuple(builtin_levels())
-    if not make_rules(variant, players).variant.teams:
-        return list(levels)
-    return [level if level in STRONG_ENOUGH else f"{level}+{PARTNER_FLOOR}" for level in levels]
+    entrants = [*levels, *(dial_spec(strength) for strength in dial)]
+    if make_rules(variant, players).variant.scoring != "kozel":
+        return entrants
+    return [name if name in STRONG_ENOUGH or strength_of(name) == 1 else f"{name}+{PARTNER_FLOOR}"
+            for name in entrants]
 
 
 def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
-                    players: int | None, levels: tuple[str, ...],
+                    players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
                     run: Callable[[TourneyConfig, Path], Outcome]) -> tuple[list[Path], Outcome]:
     """One tourney per variant in out/<variant>, played by `run` (a session runner); stops at
     the first run that ends early. Returns the finished run folders and the last outcome."""
@@ -48,7 +53,8 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
     outcome = Outcome(0, 0, 0)
     for variant in variants:
         config = TourneyConfig(variant=variant, players=players, games=games,
-                               entrants=tuple(calibration_entrants(variant, players, levels)),
+                               entrants=tuple(calibration_entrants(variant, players, levels,
+                                                                    dial)),
                                seed=seed)
         outcome = run(config, out / variant)
         done.append(out / variant)

@@ -1,0 +1,104 @@
+"""The dial's curve: Elo against the dial's strength (strategies/dial.py), fitted monotone, and
+the settings a designer ships: the one matching each built-in level and N evenly spaced levels.
+
+From a run's ratings (`domsim.analysis.ratings_dict`): the entrants that are dial settings give
+the curve's points, the others (the built-in levels) are placed on it."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+from .stats import score_from_elo
+from .strategies.dial import Dial
+from .strategy import StrategyError, load_strategy
+
+#: The dial settings `domsim calibrate --dial` plays by default: both ends and three between.
+DEFAULT_SETTINGS = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: The levels a designer asks for by default: five, evenly spaced in Elo from easy to insane.
+DEFAULT_SPACING = 5
+Z95 = 1.959964
+
+
+def dial_spec(strength: float) -> str:
+    return f"dial?strength={strength:g}"
+
+
+def strength_of(name: str) -> float | None:
+    """The dial strength an entrant plays at (a team: its first member), None if not the dial."""
+    try:
+        factory = load_strategy(name.split("+")[0])
+    except StrategyError:
+        return None
+    if not issubclass(factory.cls, Dial):
+        return None
+    return factory(random.Random(0)).strength
+
+
+def split_dial(rating: dict) -> tuple[list[dict], list[dict]]:
+    """(the built-in levels' rating lines, the dial's lines with their strength, weakest first)."""
+    levels, dial = [], []
+    for line in rating["entrants"]:
+        strength = strength_of(line["name"])
+        if strength is None:
+            levels.append(line)
+        else:
+            dial.append({**line, "strength": strength})
+    return levels, sorted(dial, key=lambda line: line["strength"])
+
+
+def without_dial(rating: dict) -> dict:
+    """The ratings with the dial's entrants left out: the ladder is the levels'."""
+    return {**rating, "entrants": split_dial(rating)[0]}
+
+
+def monotone_fit(values: list[float], weights: list[float]) -> list[float]:
+    """The weighted least-squares non-decreasing fit (pool adjacent violators)."""
+    blocks: list[list[float]] = []  # [mean, weight, count]
+    for value, weight in zip(values, weights, strict=True):
+        blocks.append([value, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (m1, w1, c1), (m2, w2, c2) = blocks.pop(-2), blocks.pop()
+            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, c1 + c2])
+    return [mean for mean, _, count in blocks for _ in range(int(count))]
+
+
+def curve(dial: list[dict]) -> list[dict]:
+    """The dial's points with their fitted (monotone) Elo, each weighted by its interval."""
+    weights = [1 / max((line["high"] - line["low"]) / (2 * Z95), 1.0) ** 2 for line in dial]
+    fitted = monotone_fit([line["elo"] for line in dial], weights)
+    return [{**line, "fitted": value} for line, value in zip(dial, fitted, strict=True)]
+
+
+def setting_for(elo: float, points: list[dict]) -> float:
+    """The lowest strength whose fitted Elo reaches `elo` (linear between the points), the
+    curve's end where `elo` lies beyond it."""
+    pairs = [(point["strength"], point["fitted"]) for point in points]
+    for (s0, e0), (s1, e1) in pairwise(pairs):
+        if e0 < elo <= e1:
+            return s0 + (s1 - s0) * (elo - e0) / (e1 - e0)
+    return pairs[-1][0] if elo > pairs[-1][1] else pairs[0][0]
+
+
+def on_curve(elo: float, points: list[dict]) -> bool:
+    return points[0]["fitted"] <= elo <= points[-1]["fitted"]
+
+
+def recommendations(rating: dict, spacing: int = DEFAULT_SPACING) -> list[dict]:
+    """The settings to ship: one per built-in level (the dial's setting as strong as it) and
+    `spacing` levels evenly spaced in Elo from the weakest to the strongest level, each with its
+    expected win rate against the one below it. A target beyond the curve gets the nearer end
+(`on_curve` False: the dial's end is measured weaker or stronger than it). Empty without dial
+entrants."""
+    levels, dial = split_dial(rating)
+    points = curve(dial)
+    if not points or not levels:
+        return []
+    targets = [(f"as strong as {line['name']}", line["elo"], None) for line in levels]
+    low, high = levels[0]["elo"], levels[-1]["elo"]
+    step = (high - low) / (spacing - 1) if spacing > 1 else 0.0
+    targets += [(f"level {k + 1} of {spacing}", low + k * step, score_from_elo(step) if k else None)
+                for k in range(spacing)]
+    return [{"target": target, "elo": elo, "setting": setting_for(elo, points),
+             "on_curve": on_curve(elo, points), "win_rate_vs_previous": win_rate}
+            for target, elo, win_rate in targets]

@@ -1,0 +1,221 @@
+"""The dial (strategies/dial.py): its ends are easy and insane move for move, it replays from a
+seed, a stronger setting wins more; its fitted curve and recommendations (domsim.dialcurve);
+`domsim calibrate --dial` and `domsim tune`."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from types import SimpleNamespace
+
+import pytest
+from clitools import invoke, one_line_error
+from domsim.strategies.dial import Dial
+from domsim.strategies.easy import Easy
+from domsim.strategies.insane import Insane
+
+from domsim import tune as tune_module
+from domsim.dialcurve import monotone_fit, recommendations, setting_for, strength_of
+from domsim.engine import State, start_next_hand
+from domsim.game import play_game, play_hand
+from domsim.rules import make_rules
+from domsim.runner.calibrate import calibration_entrants
+from domsim.stats import score_from_elo
+from domsim.strategy import Strategy
+from domsim.tune import TuneTarget, run_tune
+from domsim.view import ViewBuilder
+
+
+class Twin(Strategy):
+    """Plays the dial's move and records whether `reference` would have played it from the
+    generator the dial hands on after drawing its coin (one random() draw)."""
+
+    def __init__(self, dial: Dial, reference: Strategy, seed: int) -> None:
+        self.dial, self.reference, self.same = dial, reference, []
+        self.dial.rng = random.Random(seed)
+
+    def choose(self, view):
+        behind = random.Random()
+        behind.setstate(self.dial.rng.getstate())
+        behind.random()
+        self.reference.rng = behind
+        expected = self.reference.choose(view)
+        played = self.dial.choose(view)
+        self.same.append(played == expected)
+        return played
+
+
+@pytest.mark.parametrize(("variant", "players"), [("block", 2), ("allfives", 3), ("kozel", 4),
+                                                  ("partnership", 4), ("classic", 2)])
+def test_dial_ends_are_easy_and_insane_move_for_move_r_level(variant, players):
+    """R-LEVEL: at strength 0 the dial plays easy's move, at 1 insane's, at every decision."""
+    for strength, reference in ((0.0, Easy), (1.0, lambda: Insane(samples=8))):
+        state = State(make_rules(variant, players))
+        start_next_hand(state, random.Random(players))
+        seats = [Twin(Dial(strength=strength, samples=8), reference(), seat)
+                 for seat in range(players)]
+        play_hand(state, seats, ViewBuilder())
+        decisions = [same for seat in seats for same in seat.same]
+        assert decisions and all(decisions), (strength, decisions)
+
+
+def test_dial_replays_from_the_game_seed_r_rng():
+    """R-RNG: the same seed replays the same game move for move; another seed plays another."""
+    rules = make_rules("draw", 2)
+    specs = ["dial?strength=0.5&samples=8", "medium"]
+    first = play_game(rules, specs, 21, move_time_limit=None)
+    assert play_game(rules, specs, 21, move_time_limit=None)["hands"] == first["hands"]
+    assert play_game(rules, specs, 22, move_time_limit=None)["hands"] != first["hands"]
+
+
+def test_a_stronger_dial_setting_wins_more():
+    """0.8 against 0.2 on 60 duplicate block deals: well over half the games (the bench measures
+    every step with intervals)."""
+    rules = make_rules("block", 2)
+    wins = 0
+    for deal in range(60):
+        for seats in (["dial?strength=0.8&samples=8", "dial?strength=0.2"],
+                      ["dial?strength=0.2", "dial?strength=0.8&samples=8"]):
+            winners = play_game(rules, seats, deal, move_time_limit=None)["result"]["winners"]
+            wins += seats.index("dial?strength=0.8&samples=8") in winners
+    assert wins / 120 > 0.6
+
+
+def test_dial_strength_outside_0_1_is_a_one_line_error():
+    one_line_error(invoke("play", "--variant", "block", "-p", "dial?strength=1.5", "-p", "easy"),
+                   "strength must be between 0 and 1")
+
+
+# -- the curve ------------------------------------------------------------------------------------
+def test_monotone_fit_pools_adjacent_violators():
+    assert monotone_fit([0, 100, 80, 200], [1, 1, 1, 1]) == [0, 90, 90, 200]
+    assert monotone_fit([0, 100, 80], [1, 1, 3]) == [0, 85, 85]
+    assert monotone_fit([3, 2, 1], [1, 1, 1]) == [2, 2, 2]
+
+
+def _line(name, elo, spread=40.0):
+    return {"name": name, "elo": elo, "low": elo - spread, "high": elo + spread}
+
+
+RATING = {"entrants": [_line("easy", 0), _line("medium", 300), _line("insane", 900),
+                       _line("dial?strength=0", 10), _line("dial?strength=0.5", 400),
+                       _line("dial?strength=1", 880)]}
+
+
+def test_setting_for_interpolates_the_fitted_curve():
+    points = [{"strength": 0.0, "fitted": 0.0}, {"strength": 0.5, "fitted": 400.0},
+              {"strength": 1.0, "fitted": 800.0}]
+    assert setting_for(100, points) == pytest.approx(0.125)
+    assert setting_for(600, points) == pytest.approx(0.75)
+    assert setting_for(0, points) == 0.0
+    assert setting_for(900, points) == 1.0 and setting_for(-1, points) == 0.0
+
+
+def test_recommendations_place_the_levels_and_space_n_levels_evenly():
+    rows = {row["target"]: row for row in recommendations(RATING, spacing=3)}
+    medium = rows["as strong as medium"]["setting"]
+    assert medium == pytest.approx(0.5 * (300 - 10) / (400 - 10))
+    insane = rows["as strong as insane"]  # 900: above the dial's 880
+    assert insane["setting"] == 1.0 and not insane["on_curve"]
+    assert rows["as strong as medium"]["on_curve"]
+    assert rows["level 2 of 3"]["elo"] == pytest.approx(450)
+    assert rows["level 2 of 3"]["setting"] == pytest.approx(0.5 + 0.5 * 50 / 480)
+    assert rows["level 2 of 3"]["win_rate_vs_previous"] == pytest.approx(score_from_elo(450))
+    assert rows["level 1 of 3"]["win_rate_vs_previous"] is None
+    assert recommendations({"entrants": RATING["entrants"][:3]}) == []
+
+
+def test_strength_of_reads_the_dial_from_a_spec_or_a_team():
+    assert strength_of("dial?strength=0.3") == 0.3
+    assert strength_of("dial") == Dial().strength
+    assert strength_of("dial?strength=0.7+hard") == 0.7
+    assert strength_of("hard") is None and strength_of("nosuch") is None
+
+
+def test_only_kozel_partners_a_level_with_hard_r_level():
+    """R-LEVEL: the hard partner is kozel's rule; partnership calibrates whole teams."""
+    levels = ("easy", "hard")
+    assert calibration_entrants("partnership", None, levels, (0.5,)) == [
+        "easy", "hard", "dial?strength=0.5"]
+    assert calibration_entrants("kozel", None, levels, (0.5, 1.0)) == [
+        "easy+hard", "hard", "dial?strength=0.5+hard", "dial?strength=1"]
+
+
+# -- the commands ---------------------------------------------------------------------------------
+def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "block", "--level", "easy", "--level", "medium",
+                    "--setting", "0", "--setting", "1", "--games", "24", "--seed", "3",
+                    "-j", "1", "--silent", "--samples", "10", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "block" / "manifest.json").read_text())
+    assert [e["name"] for e in manifest["entrants"]] == [
+        "easy", "medium", "dial?strength=0", "dial?strength=1"]
+    assert "easy -> medium" in result.stdout and "medium -> dial" not in result.stdout
+    curve = read_rows(out / "block-2p-dial.csv")
+    assert [row["strength"] for row in curve] == ["0", "1"]
+    fitted = [float(row["fitted"]) for row in curve]
+    assert fitted == sorted(fitted)
+    shipped = {row["target"]: row for row in read_rows(out / "block-2p-recommendations.csv")}
+    assert set(shipped) == {"as strong as easy", "as strong as medium",
+                            *(f"level {k} of 5" for k in range(1, 6))}
+    assert all(0 <= float(row["setting"]) <= 1 for row in shipped.values())
+    assert (out / "block-2p-dial.png").is_file()
+    assert 'title="block-2p-dial.png"' in (out / "report.html").read_text(encoding="utf-8")
+
+
+def read_rows(path):
+    with path.open(newline="", encoding="utf-8") as source:
+        return list(csv.DictReader(source))
+
+
+def _fake_compare(threshold):
+    """A compare whose test says H1 (too strong) above `threshold` and H0 below it."""
+    def run(config, out, sprt, **_):
+        strength = strength_of(config.entrants[0])
+        verdict = "H1" if strength > threshold else "H0"
+        pair = SimpleNamespace(win_rate=0.5, wilson_low=0.4, wilson_high=0.6)
+        progress = SimpleNamespace(games=10, verdict=verdict, statistics=lambda: pair)
+        return SimpleNamespace(progress=progress, out=out, stopped=None)
+    return run
+
+
+def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypatch):
+    monkeypatch.setattr(tune_module, "run_compare", _fake_compare(0.3))
+    result = run_tune("block", None, {}, TuneTarget("medium", 0.65), tmp_path / "t", seed=1,
+                      steps=6, games_per_step=100, workers=1, silent=True, command=[])
+    assert [step.strength for step in result.steps] == [0.5, 0.25, 0.375, 0.3125, 0.28125,
+                                                        0.296875]
+    assert result.low == 0.296875 and result.high == 0.3125 and result.games == 60
+    saved = json.loads((tmp_path / "t" / "tune.json").read_text())
+    assert saved["interval"] == [0.296875, 0.3125] and len(saved["steps"]) == 6
+
+
+def test_tune_command_plays_steps_and_writes_its_search(tmp_path):
+    out = tmp_path / "tune"
+    result = invoke("tune", "--variant", "block", "--against", "easy", "--win-rate", "0.6",
+                    "--steps", "2", "--games", "40", "--seed", "4", "-j", "1", "--silent",
+                    "--out", str(out))
+    assert result.exit_code == 0, result.output
+    saved = json.loads((out / "tune.json").read_text())
+    assert saved["steps"][0]["strength"] == 0.5 and saved["command"][0] == "domsim"
+    assert saved["interval"][0] <= saved["setting"] <= saved["interval"][1]
+    assert saved["games"] == sum(step["games"] for step in saved["steps"])
+    assert (out / "step-1" / "manifest.json").is_file()
+    assert result.stdout.splitlines()[-2].startswith("setting: dial?strength=")
+    assert result.stdout.splitlines()[0].endswith("seed 4")
+
+
+def test_tune_errors(tmp_path):
+    one_line_error(invoke("tune", "--variant", "block", "--win-rate", "0.99", "--tolerance",
+                          "0.1", "--out", str(tmp_path / "a")), "must lie inside (0, 1)")
+    one_line_error(invoke("tune", "--variant", "nope", "--out", str(tmp_path / "b")),
+                   "unknown variant")
+    one_line_error(invoke("tune", "--variant", "block", "--out", str(tmp_path)),
+                   "already exists")
+    one_line_error(invoke("tune", "--variant", "block", "--against", "nosuch", "--games", "4",
+                          "--out", str(tmp_path / "c")), "unknown strategy 'nosuch'")
+    one_line_error(invoke("tune", "--variant", "block", "--against", "dial?strength=2",
+                          "--out", str(tmp_path / "d")), "strength must be between 0 and 1")
+    assert not (tmp_path / "c").exists() and not (tmp_path / "d").exists()

@@ -1,0 +1,70 @@
+"""report.html as a person sees it: rendered by headless Chromium (Debian's `chromium` package),
+every chart has loaded and nothing is cut off at a laptop's window width; a screenshot is kept
+in build/test-artifacts/. Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from clitools import invoke
+
+BROWSER = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
+ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
+WIDTH = 1280
+
+#: Appended to a copy of the page: once everything has loaded, list what did not load and what
+#: reaches past the window's right edge, into <pre id="probe">.
+PROBE = """<script>
+window.addEventListener("load", () => {
+  const width = document.documentElement.clientWidth, problems = [];
+  for (const img of document.images) {
+    if (!img.complete || img.naturalWidth === 0) problems.push("not loaded: " + img.title);
+    if (img.getBoundingClientRect().right > width + 1) problems.push("cut off: " + img.title);
+  }
+  for (const box of document.querySelectorAll("h3, .scroll, p, li")) {
+    if (box.getBoundingClientRect().right > width + 1)
+      problems.push("cut off: " + box.textContent.slice(0, 60));
+  }
+  if (document.documentElement.scrollWidth > width) problems.push("the page scrolls sideways");
+  const out = document.createElement("pre");
+  out.id = "probe";
+  out.textContent = JSON.stringify({images: document.images.length, problems});
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+def chromium(*args: str, height: int = 900) -> str:
+    command = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+               f"--window-size={WIDTH},{height}", "--virtual-time-budget=10000", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          check=True).stdout
+
+
+@pytest.mark.skipif(BROWSER is None, reason="needs Debian's chromium package (apt-get install "
+                                            "chromium)")
+def test_every_chart_loads_and_nothing_is_cut_off(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "block", "--variant", "kozel", "--setting", "0",
+                    "--setting", "1", "--games", "48", "--seed", "5", "-j", "1", "--silent",
+                    "--samples", "20", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    page = (out / "report.html").read_text(encoding="utf-8")
+    probe = out / "probe.html"
+    probe.write_text(page.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    dom = chromium("--dump-dom", probe.as_uri())
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    figures = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert figures["images"] == page.count("<img ") and figures["images"] >= 11
+    assert figures["problems"] == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "report.png"
+    chromium(f"--screenshot={shot}", (out / "report.html").as_uri(), height=3000)
+    assert shot.read_bytes().startswith(b"\x89PNG")

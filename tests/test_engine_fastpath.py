@@ -10,9 +10,23 @@ from collections import Counter
 import pytest
 
 from domsim.engine import State, deal, start_next_hand
-from domsim.engine.state import FIELDS, PLAY, action_kind, action_seat, snapshot
+from domsim.engine.state import PLAY, action_kind, action_seat
 from domsim.rules import VARIANTS, make_rules
 from domsim.tiles import N_TILES, TILE_A, TILE_B, tiles_of
+
+#: Every attribute of a State that the play changes: a state is these values.
+FIELDS = (
+    "n", "hands", "boneyard", "drawn", "ends", "end_counts", "n_ends", "spinner", "line_count",
+    "to_move", "passes", "history", "hand_over", "hand_points", "scores", "carry", "leader",
+    "hand_number", "match_over", "match_winners", "hand_results", "lead_tile", "fit",
+    "plain_line",
+)
+
+
+def snapshot(state: State) -> dict:
+    """The state's values (FIELDS) as plain Python values, to compare states."""
+    return {name: getattr(state, name) for name in FIELDS}
+
 
 CONFIGS = [(name, players) for name, v in VARIANTS.items() for players in v.player_counts]
 

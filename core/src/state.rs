@@ -6,7 +6,7 @@
 //! 1 lays it flipped. Actions are ints: `kind | seat << 2 | tile << 4 | end << 9 | open << 11`,
 //! where `open` (draws and passes) is the bitmask of the numbers the ends showed.
 
-use crate::rules::{Rules, Scheme};
+use crate::rules::Rules;
 use crate::scoring;
 use crate::tiles::{is_double, other_number, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
 
@@ -401,10 +401,5 @@ impl Table {
             .iter()
             .map(|h| h.count_ones())
             .sum()
-    }
-
-    /// Whether the scheme scores the going-out player's side only (team games add partners).
-    pub fn scheme(&self) -> Scheme {
-        self.rules.scheme
     }
 }

@@ -16,20 +16,6 @@ from .._core import State
 
 PLAY, DRAW, PASS = 0, 1, 2
 
-#: Every attribute of a State that the play changes: a state is these values.
-FIELDS = (
-    "n", "hands", "boneyard", "drawn", "ends", "end_counts", "n_ends", "spinner", "line_count",
-    "to_move", "passes", "history", "hand_over", "hand_points", "scores", "carry", "leader",
-    "hand_number", "match_over", "match_winners", "hand_results", "lead_tile", "fit",
-    "plain_line",
-)
-
-
-def snapshot(state: State) -> dict:
-    """The state's values (FIELDS) as plain Python values, to compare states."""
-    return {name: getattr(state, name) for name in FIELDS}
-
-
 def action_kind(action: int) -> int:
     return action & 3
 
@@ -51,5 +37,5 @@ def action_open_numbers(action: int) -> int:
     return action >> 11
 
 
-__all__ = ["DRAW", "FIELDS", "PASS", "PLAY", "State", "action_end", "action_kind",
-           "action_open_numbers", "action_seat", "action_tile", "snapshot"]
+__all__ = ["DRAW", "PASS", "PLAY", "State", "action_end", "action_kind", "action_open_numbers",
+           "action_seat", "action_tile"]

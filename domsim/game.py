@@ -36,14 +36,16 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
 
     `players` are Seats (play_game) or bare strategies (trusted, e.g. benchmarks); a move that
     is not legal is a bug of the caller and raises StrategyError."""
-    advance, play, view_of = state.advance, state.play, views.view
-    while (moves := advance()) is not None:  # the forced actions and lone plays are made
+    play_choice, view_of = state.play_choice, views.view
+    moves = state.advance()  # the forced actions and lone plays are made up to a choice
+    while moves is not None:
         view = view_of(state, moves)
         choice = players[view.seat].choose(view)
-        index = view.index_of(choice)
-        if index is None:
-            raise StrategyError(f"seat {view.seat} returned {choice!r}, not a legal move")
-        play(moves[index])  # view.legal_moves are `moves` as Move values, in order
+        try:
+            moves = play_choice(view, choice)  # and on to the next choice
+        except ValueError:
+            raise StrategyError(f"seat {view.seat} returned {choice!r}, "
+                                "not a legal move") from None
 
 
 @dataclass

@@ -3,6 +3,7 @@
 use pyo3::exceptions::PyRuntimeError;
 
 use super::value_error;
+use super::view::PlayerView;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
@@ -295,6 +296,30 @@ impl PyState {
         let mut buf = [0u8; 112];
         let n = self.game.advance(&mut buf);
         (n > 0).then(|| ints(&buf[..n]))
+    }
+
+    /// Play `choice`, which the seat to move chose from `view.legal_moves` (its view of this
+    /// state), then `advance`: the next choice's legal moves, or None once the hand is over.
+    /// ValueError when the choice is not one of the view's legal moves.
+    fn play_choice(
+        &mut self,
+        py: Python<'_>,
+        view: &Bound<'_, PyAny>,
+        choice: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Vec<u32>>> {
+        let view = view
+            .cast::<PlayerView>()
+            .map_err(|_| value_error("expected a PlayerView"))?
+            .get();
+        let index = view
+            .index_of(py, choice)?
+            .ok_or_else(|| value_error("not a legal move"))?;
+        let mv = view.data.legal[index];
+        if self.t().hand_over || view.data.seat != self.t().to_move || !self.t().is_legal(mv) {
+            return Err(value_error("the view is not of this state's seat to move"));
+        }
+        self.game.play(mv);
+        Ok(self.advance())
     }
 
     /// Play the hand to its end, `choose(moves)` picking every play from `legal_moves()`.

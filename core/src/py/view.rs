@@ -169,7 +169,7 @@ impl PlayerView {
 
     /// The index of `choice` in `legal_moves`, or None when it is not one of them. A strategy
     /// returns one of the very objects it was given, so identity is tried before equality.
-    fn index_of(&self, py: Python<'_>, choice: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    pub fn index_of(&self, py: Python<'_>, choice: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         let legal = self.legal_moves(py)?;
         if let Some(i) = legal.iter().position(|m| m.is(choice)) {
             return Ok(Some(i));

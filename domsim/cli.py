@@ -60,6 +60,13 @@ class Seconds(click.FloatRange):
         return seconds
 
 
+# Option bundles several commands share.
+WORKERS = click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+                       show_default="all cores", help="Worker processes.")
+SILENT = click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+SEED = click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
+RULE_OPTIONS = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+                            help="Rule option, e.g. target=200.")
 ISOLATE = click.option(
     "--isolate", is_flag=True,
     help="Play every strategy but the built-in levels in its own process (seat protocol): "
@@ -322,7 +329,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @ISOLATE
 @SEAT_MEMORY
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
-@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@SILENT
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where games are played: local processes or a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
@@ -368,7 +375,7 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: the file's, else results/<scenario>-<timestamp>).")
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
-@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@SILENT
 @click.option("--backend", type=click.Choice(BACKENDS), default=None,
               help="Instead of the file's backend (default local).")
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
@@ -492,14 +499,12 @@ def stats(run_dir, as_json, samples) -> None:
               default=0.05, show_default=True, help="SPRT: the chance of accepting H1 under H0.")
 @click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.05, show_default=True, help="SPRT: the chance of accepting H0 under H1.")
-@click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
-@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
-              show_default="all cores", help="Worker processes.")
+@SEED
+@WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="Rule option, e.g. target=200.")
-@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@RULE_OPTIONS
+@SILENT
 @ISOLATE
 @SEAT_MEMORY
 @user_errors
@@ -556,12 +561,11 @@ def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | N
 @click.option("--setting", "settings", multiple=True, type=click.FloatRange(0, 1),
               metavar="STRENGTH", help="A dial strength to play instead (repeat; implies --dial).")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random).")
-@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
-              show_default="all cores", help="Worker processes.")
+@WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
 @SAMPLES
-@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@SILENT
 @user_errors
 def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
               samples, silent) -> None:
@@ -607,14 +611,12 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
               help="Most bisection steps.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=COMPARE_LIMIT,
               show_default=True, help="Most games a step plays.")
-@click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
-@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
-              show_default="all cores", help="Worker processes.")
+@SEED
+@WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/tune-<timestamp>); never overwritten.")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="Rule option, e.g. target=200.")
-@click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
+@RULE_OPTIONS
+@SILENT
 @user_errors
 def tune(variant, players, level, win_rate, tolerance, steps, games, seed, workers, out,
          options, silent) -> None:

@@ -98,17 +98,6 @@ impl Mt19937 {
         self.next_u32() >> (32 - k)
     }
 
-    /// `randrange(n)` for 0 < n <= 2**32 - 1.
-    pub fn randbelow(&mut self, n: u32) -> u32 {
-        let k = 32 - n.leading_zeros();
-        loop {
-            let r = self.getrandbits(k);
-            if r < n {
-                return r;
-            }
-        }
-    }
-
     /// `random()`: 53 random bits as a float in [0, 1).
     pub fn random(&mut self) -> f64 {
         let a = (self.next_u32() >> 5) as f64;
@@ -120,6 +109,7 @@ impl Mt19937 {
 /// A source of random bits for the deal: the core's `Mt19937`, or a Python generator.
 pub trait Bits {
     fn getrandbits(&mut self, k: u32) -> u32;
+    /// `randrange(n)` for 0 < n, as CPython draws it.
     fn randbelow(&mut self, n: u32) -> u32 {
         let k = 32 - n.leading_zeros();
         loop {

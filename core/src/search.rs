@@ -693,7 +693,12 @@ mod tests {
             let mut game = Game::new(Table::new(rules));
             game.start_next_hand(&mut g);
             policy.play_out_game(&mut game);
-            assert!(game.t.hand_over);
+            // R-DEAL: every tile is in a hand, on the line or left undrawn (or out of play).
+            let t = &game.t;
+            let on_line = game.history.iter().filter(|&&a| a & 3 == PLAY).count() as u32;
+            let undrawn = (t.bone_len - t.drawn) as u32;
+            assert_eq!(t.tiles_in_hands() + on_line + undrawn, 28, "{rules:?}");
+            assert!(t.hand_over && t.outcome.is_some());
         }
     }
 }

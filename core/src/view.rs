@@ -39,7 +39,7 @@ pub fn public_action(action: u32) -> u32 {
 
 impl View {
     /// The view of the seat to move, with the legal moves given.
-    pub fn of(game: &Game, legal: &[u8]) -> View {
+    pub fn of(game: &Game, legal: Vec<u8>) -> View {
         let t = &game.t;
         let seat = t.to_move;
         let mut hand_counts = [0u8; 4];
@@ -61,7 +61,7 @@ impl View {
             hand_number: game.hand_number,
             leader: t.leader,
             spinner: t.spinner,
-            legal: legal.to_vec(),
+            legal,
             actions: game.history.iter().map(|&a| public_action(a)).collect(),
         }
     }

@@ -399,7 +399,7 @@ impl ViewBuilder {
             known
         };
         Ok(PlayerView {
-            data: View::of(game, &moves),
+            data: View::of(game, moves),
             rules: state.rules_ref(py),
             history: history.unbind(),
             hand: PyOnceLock::new(),

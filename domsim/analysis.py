@@ -18,7 +18,8 @@ import numpy as np
 import pyarrow as pa
 
 from .dialcurve import without_dial
-from .results import (
+from .results.config import TourneyConfig
+from .results.folder import (
     MANIFEST,
     TIMING_PREFIX,
     file_digest,
@@ -27,11 +28,10 @@ from .results import (
     part_problem,
     read_games,
 )
+from .results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from .results.summary import COLUMNS, Tally, margin, outcome
+from .results.validate import table_problem
 from .rules import Rules
-from .runner.config import TourneyConfig
-from .runner.pairings import Entrant, make_pairings, pairing_label, parse_entrants
-from .runner.summary import COLUMNS, Tally, margin, outcome
-from .runner.validate import table_problem
 from .stats import (
     EloEstimate,
     RatingIntervals,

@@ -27,8 +27,8 @@ from .compare import (
     run_compare,
 )
 from .game import MOVE_TIME_LIMIT, play_game
+from .results.config import TourneyConfig
 from .rules import make_rules
-from .runner.config import TourneyConfig
 from .runner.local import default_workers
 from .runner.session import run_session
 from .runner.tourney import every_deal_once, games_for_pairings

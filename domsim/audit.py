@@ -6,7 +6,7 @@ result, the faults), and every game of the table must have its record, once."""
 from __future__ import annotations
 
 from .analysis import Run, rows
-from .runner.config import is_integer
+from .results.config import is_integer
 
 
 def audit_records(run: Run, records: list[dict]) -> list[str]:

@@ -31,15 +31,15 @@ from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
 from .record import RecordError, read_records, verify
+from .results.config import OUTPUT_FORMATS, ConfigError
+from .results.pairings import FORMATS
+from .results.summary import summary_table
 from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
-from .runner.config import OUTPUT_FORMATS, ConfigError
 from .runner.console import Standings
 from .runner.local import default_workers
-from .runner.pairings import FORMATS
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
-from .runner.summary import summary_table
 from .runner.tourney import RunFinished, TourneyError, every_deal_once, games_for_pairings
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog

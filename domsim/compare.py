@@ -25,8 +25,8 @@ from .analysis import (
     pair_scores,
     side_outcome,
 )
-from .results import MANIFEST
-from .runner.config import TourneyConfig
+from .results.config import TourneyConfig
+from .results.folder import MANIFEST
 from .runner.console import ProgressBar, log_header, run_logging
 from .runner.local import local_executor
 from .runner.output import write_json, write_part

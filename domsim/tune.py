@@ -17,11 +17,11 @@ from pathlib import Path
 from . import __version__
 from .analysis import pair_reference
 from .compare import run_compare
+from .results.config import TourneyConfig
+from .results.pairings import make_pairings, parse_entrants
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
-from .runner.config import TourneyConfig
 from .runner.output import write_json
-from .runner.pairings import make_pairings, parse_entrants
 from .runner.tourney import TourneyError
 from .stats import Sprt, elo_from_score
 from .strategy import load_strategy

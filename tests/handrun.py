@@ -11,8 +11,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from domsim.results import PARTS, games_schema
-from domsim.runner.config import TourneyConfig
+from domsim.results.config import TourneyConfig
+from domsim.results.folder import PARTS, games_schema
 from domsim.runner.output import csv_table, write_part
 from domsim.seeding import game_seed
 from domsim.stats import time_histogram

@@ -20,8 +20,8 @@ from domsim.analysis import RunError, load_run, run_statistics
 from domsim.cli import main
 from domsim.game import play_game
 from domsim.record import RecordError, read_records, verify
+from domsim.results.config import ConfigError
 from domsim.rules import RulesError, make_rules, parse_options
-from domsim.runner.config import ConfigError
 from domsim.runner.output import checksum_path, file_digest
 from domsim.runner.scenario import ScenarioError, load_scenario
 from domsim.strategy import StrategyError, load_strategy

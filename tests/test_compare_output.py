@@ -11,7 +11,7 @@ from pathlib import Path
 from clitools import invoke
 
 from domsim.compare import compare_batches, ptnml
-from domsim.runner.config import TourneyConfig
+from domsim.results.config import TourneyConfig
 from domsim.runner.tourney import Tourney
 
 

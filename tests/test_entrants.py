@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 from clitools import invoke, one_line_error
 
+from domsim.results.pairings import default_name, parse_entrants, seat_specs, split_name
 from domsim.rules import make_rules
-from domsim.runner.pairings import default_name, parse_entrants, seat_specs, split_name
 from domsim.strategy import StrategyError
 
 FAST = ["--variant", "classic", "--seed", "3", "--silent"]

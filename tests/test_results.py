@@ -15,9 +15,9 @@ import pytest
 from clitools import invoke
 from handrun import write_run
 
-from domsim.results import MANIFEST_KEY, games_schema, read_games
+from domsim.results.folder import MANIFEST_KEY, games_schema, read_games
+from domsim.results.summary import COLUMNS
 from domsim.rules import make_rules
-from domsim.runner.summary import COLUMNS
 
 SCHEMA_PAGE = Path(__file__).parent.parent / "docs" / "SCHEMA.md"
 RUN = ["tourney", "--variant", "kozel", "-p", "duo=easy+medium", "-p", "hard", "--games", "4",
@@ -100,15 +100,18 @@ DOMSIM = Path(__file__).parent.parent / "domsim"
 
 
 def test_data_flows_one_way_runner_writes_analysis_reads_both_share_the_format():
-    """The runner never imports the analysis (nor what sits on both); the format module
-    imports neither."""
+    """The runner never imports the analysis; the analysis never imports the runner; the run
+    folder's format (domsim/results/) imports neither: both read it."""
     for path in (DOMSIM / "runner").glob("*.py"):
         assert not {m for m in imported_modules(path)
                     if m.startswith(("domsim.analysis", "domsim.compare", "domsim.api"))}, path
-    assert not {m for m in imported_modules(DOMSIM / "results.py")
-                if m.startswith(("domsim.runner", "domsim.analysis"))}
-    assert "domsim.results" in imported_modules(DOMSIM / "analysis.py")
-    assert "domsim.results" in imported_modules(DOMSIM / "runner" / "output.py")
+    for path in (DOMSIM / "results").glob("*.py"):
+        assert not {m for m in imported_modules(path)
+                    if m.startswith(("domsim.runner", "domsim.analysis"))}, path
+    analysis = imported_modules(DOMSIM / "analysis.py")
+    assert not {m for m in analysis if m.startswith("domsim.runner")}
+    assert "domsim.results.folder" in analysis
+    assert "domsim.results.folder" in imported_modules(DOMSIM / "runner" / "output.py")
 
 
 def test_a_games_table_of_another_format_is_a_one_line_error(tmp_path):

@@ -21,11 +21,11 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.results.config import TourneyConfig
+from domsim.results.schedule import Schedule
 from domsim.runner import output, session
 from domsim.runner import tourney as tourney_module
-from domsim.runner.config import TourneyConfig
 from domsim.runner.lock import RunLock
-from domsim.runner.schedule import Schedule
 
 FAST = ["--variant", "classic", "-p", "easy", "-p", "medium", "--seed", "5", "--silent"]
 SLOW_BOT = '''

@@ -10,9 +10,9 @@ import pytest
 from clitools import invoke
 from test_tourney import table
 
+from domsim.results.config import TourneyConfig
+from domsim.results.pairings import LEVELS
 from domsim.rules import VARIANTS
-from domsim.runner.config import TourneyConfig
-from domsim.runner.pairings import LEVELS
 from domsim.runner.scenario import load_scenario
 from domsim.runner.tourney import Tourney
 

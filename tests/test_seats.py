@@ -33,9 +33,9 @@ from domsim.engine import State, start_next_hand
 from domsim.game import play, play_game, play_hand
 from domsim.protocol import ViewEncoder, view_from
 from domsim.record import verify
+from domsim.results.config import TourneyConfig
+from domsim.results.pairings import default_name
 from domsim.rules import VARIANTS, make_rules
-from domsim.runner.config import TourneyConfig
-from domsim.runner.pairings import default_name
 from domsim.runner.tourney import Tourney, stream
 from domsim.seeding import deal_rng
 from domsim.strategy import StrategyError, define_strategy

@@ -12,8 +12,8 @@ from handrun import CONFIG, GAMES, write_run
 
 from domsim import __version__
 from domsim.analysis import load_run, summary_rows
+from domsim.results.summary import Tally
 from domsim.runner.console import Standings
-from domsim.runner.summary import Tally
 
 FAST = ["tourney", "--variant", "classic", "-p", "easy", "-p", "medium", "-p", "hard", "--seed",
         "4", "-j", "1"]

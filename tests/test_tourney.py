@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.results.pairings import make_pairings, parse_entrants, seat_specs
+from domsim.results.schedule import Schedule, batches
+from domsim.results.summary import margin, outcome
 from domsim.rules import make_rules
 from domsim.runner import output, session
 from domsim.runner import tourney as tourney_module
-from domsim.runner.pairings import make_pairings, parse_entrants, seat_specs
-from domsim.runner.schedule import Schedule, batches
-from domsim.runner.summary import margin, outcome
 from domsim.seeding import game_seed
 from domsim.strategy import StrategyError
 

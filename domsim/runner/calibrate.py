@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..dialcurve import dial_spec, strength_of
+from ..results.config import TourneyConfig
+from ..results.pairings import builtin_levels
 from ..rules import VARIANTS, RulesError, make_rules
-from .config import TourneyConfig
-from .pairings import builtin_levels
 from .tourney import Outcome, TourneyError
 
 #: R-LEVEL: in kozel the player's partner plays at least hard (insane at insane).

@@ -16,7 +16,7 @@ from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from .. import __version__
-from .summary import Tally
+from ..results.summary import Tally
 
 LOGGER = "domsim"
 log = logging.getLogger("domsim.runner")

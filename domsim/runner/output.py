@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 
 from ..game import PlayedGame
 from ..record import match_result
-from ..results import (  # noqa: F401 (checksum_path and file_digest: the writer's names too)
+from ..results.folder import (  # noqa: F401 (checksum_path and file_digest: the writer's names too)
     PARTS,
     TIMING_PREFIX,
     checksum_path,
@@ -35,9 +35,9 @@ from ..results import (  # noqa: F401 (checksum_path and file_digest: the writer
     part_problem,
     with_manifest,
 )
+from ..results.pairings import Entrant, pairing_label, seat_entrants
+from ..results.schedule import Slot
 from ..rules import Rules
-from .pairings import Entrant, pairing_label, seat_entrants
-from .schedule import Slot
 
 #: Rows per row group of games.parquet. One per part would do, but a writer keeps every row
 #: group's metadata (with column statistics) until it closes: memory would grow with the games.

@@ -13,9 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules import RulesError
-from ..strategy import StrategyError
-from .config import (
+from ..results.config import (
     SETTINGS,
     Check,
     ConfigError,
@@ -23,6 +21,8 @@ from .config import (
     check_settings,
     is_positive_integer,
 )
+from ..rules import RulesError
+from ..strategy import StrategyError
 from .session import BACKENDS
 from .tourney import Tourney
 

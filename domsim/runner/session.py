@@ -13,8 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..results.config import TourneyConfig
 from ..strategy import one_line
-from .config import TourneyConfig
 from .console import ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
 from .output import done_game_ids

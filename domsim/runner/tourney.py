@@ -24,10 +24,13 @@ from .. import __version__
 from .._core import ENGINE
 from ..bot import bot_command, check_spec
 from ..deals import Deal, deal_index, read_deals
-from ..results import MANIFEST, file_digest, games_schema
+from ..results.config import TourneyConfig
+from ..results.folder import MANIFEST, file_digest, games_schema
+from ..results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from ..results.schedule import Schedule, batches
+from ..results.summary import COLUMNS, Tally
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
-from .config import TourneyConfig
 from .lock import LockedError, RunLock
 from .output import (
     PARTS,
@@ -40,15 +43,11 @@ from .output import (
     write_json,
     write_part,
 )
-from .pairings import Entrant, make_pairings, pairing_label, parse_entrants
-from .schedule import Schedule, batches
 from .signals import stops_ignored
-from .summary import COLUMNS, Tally
 from .worker import Batch, BatchResult, play_batch
 
 log = logging.getLogger("domsim.runner")
 MAX_BATCH = 100
-log = logging.getLogger("domsim.runner")
 
 
 class TourneyError(ValueError):

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from ..bot import BotPool
 from ..deals import Deal
 from ..game import play
-from .config import TourneyConfig
+from ..results.config import TourneyConfig
+from ..results.pairings import Entrant, seat_entrants, seat_specs
+from ..results.schedule import Schedule
 from .output import game_row, options_hash
-from .pairings import Entrant, seat_entrants, seat_specs
-from .schedule import Schedule
 
 log = logging.getLogger("domsim.runner")
 

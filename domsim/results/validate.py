@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..results import TIMING_PREFIX
 from ..rules import Rules
 from .config import TourneyConfig, is_integer
+from .folder import TIMING_PREFIX
 from .pairings import Entrant, pairing_label, seat_entrants, seat_specs
 from .schedule import Schedule
 

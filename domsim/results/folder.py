@@ -1,4 +1,4 @@
-"""The run folder's format, in one place: the runner writes it, the analysis reads it.
+"""The run folder's files: the runner writes them, the analysis reads them.
 
 A run folder holds manifest.json (what produced the run), the games table (games.parquet, or
 games.csv), summary.csv, run.log, records.jsonl with --records, and while the run is unfinished
@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from .rules import Rules
+from ..rules import Rules
 
 MANIFEST = "manifest.json"
 PARTS = "parts"

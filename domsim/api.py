@@ -1,19 +1,20 @@
 """The Python API, for scripts and notebooks: play a tourney, a comparison or one game, and get
-the results as pandas DataFrames. The command line runs the same runner.
+the results as pandas DataFrames. `domsim tourney` and `domsim run` are calls of `tourney`.
 
 An entrant is a spec (as `-p` takes it), a Strategy subclass or a Strategy instance defined in
 the session (every seat of every game plays a fresh copy), or a pair of these (a team, in team
 variants); pass a dict to name them. Without `out` the run is played in a temporary folder that
 is removed once its results are read; with `out` the run folder is kept, as `domsim tourney`
-writes it. Workers are forked, so a class defined in a notebook reaches them as it is."""
+writes it. Local workers are forked, so a class defined in a notebook reaches them as it is;
+the Dask backend ships it to the cluster's workers."""
 
 from __future__ import annotations
 
+import functools
 import random
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,10 +29,12 @@ from .compare import (
 )
 from .game import MOVE_TIME_LIMIT, play_game
 from .results.config import TourneyConfig
+from .results.folder import MANIFEST
 from .rules import make_rules
+from .runner.console import Standings
 from .runner.local import default_workers
-from .runner.session import run_session
-from .runner.tourney import every_deal_once, games_for_pairings
+from .runner.session import resolve_config, run_session
+from .runner.tourney import TourneyError, every_deal_once, games_for_pairings, read_manifest
 from .stats import Sprt
 from .strategy import Strategy, define_strategy
 
@@ -43,20 +46,35 @@ Entrant = Member | tuple[Member, Member]
 Entrants = Sequence[Entrant] | Mapping[str, Entrant]
 
 
-@dataclass
 class Results:
     """A run read back: `games` (one row per game, as games.parquet), `summary` (as
-    summary.csv), the `manifest`, `path` (None when the folder was not kept) and `partial`."""
+    summary.csv), the `manifest`, `path` (None when the folder was not kept), `partial` and
+    `stopped` (why the session ended early, if it did). The games table is read when first
+    asked for, so a long run kept on disk costs no memory until then."""
 
-    path: Path | None
-    manifest: dict
-    games: pd.DataFrame
-    summary: pd.DataFrame
-    run: Run
+    def __init__(self, path: Path, manifest: dict, kept: bool = True,
+                 stopped: str | None = None) -> None:
+        self._folder, self.manifest, self.stopped = path, manifest, stopped
+        self.path = path if kept else None
 
     @property
     def partial(self) -> bool:
         return bool(self.manifest.get("partial"))
+
+    @functools.cached_property
+    def run(self) -> Run:
+        """The run as the analysis reads it (its games table as Arrow)."""
+        return load_run(self._folder)
+
+    @functools.cached_property
+    def games(self) -> pd.DataFrame:
+        return self.run.table.to_pandas()
+
+    @functools.cached_property
+    def summary(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.read_csv(self._folder / "summary.csv")
 
     def ratings(self, samples: int = 1000) -> pd.DataFrame:
         """Joint Elo of every entrant (the first at 0) with its 95% bootstrap interval over
@@ -71,47 +89,79 @@ class Results:
         """Every statistic of the run, as `domsim stats --json` prints it."""
         return run_statistics(self.run, samples)
 
+    def read_all(self) -> Results:
+        """Read every file now (before a temporary folder goes)."""
+        _ = self.run, self.games, self.summary
+        return self
 
-@dataclass
+
 class Comparison(Results):
-    """A comparison's results, with the test's outcome: `verdict` ("H1", "H0" or None), `llr`,
-    `lines` (what `domsim compare` prints) and `stopped` (why it ended early, if it did)."""
+    """A comparison's results, with the test's outcome: `verdict` ("H1", "H0" or None), `llr`
+    and `lines` (what `domsim compare` prints)."""
 
-    verdict: str | None = None
-    stopped: str | None = None
-    llr: float | None = None
-    lines: tuple[str, ...] = ()
+    def __init__(self, result: CompareResult, kept: bool) -> None:
+        super().__init__(result.out, read_manifest(result.out), kept, result.stopped)
+        self.verdict, self.llr = result.progress.verdict, result.progress.llr
+        lines = compare_lines(result)  # the last names the folder: none when it is not kept
+        self.lines = tuple(lines if kept else lines[:-1])
 
 
-def tourney(variant: str, entrants: Entrants | None = None, *, games: int | None = None,
-            games_per_pairing: int | None = None, deals: str | Path | None = None,
-            deals_order: str = "in-order", players: int | None = None,
-            format: str = "round-robin", seed: int | None = None,
-            duplicate: bool = True, options: Mapping[str, object] | None = None,
-            move_time_limit: float = MOVE_TIME_LIMIT, records: bool = False,
-            isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB,
-            out: str | Path | None = None, workers: int | None = None,
-            progress: bool = False) -> Results:
-    """Play a tourney (the arguments are `domsim tourney`'s options; entrants default to the
-    built-in levels; seed None: a random one, kept in the manifest; `games_per_pairing` instead
-    of `games` is rounded up to whole deals; `deals`, a deals file, fixes the first hands, each
-    played once in every seating unless `games` says otherwise; `games` defaults to 1000;
-    `isolate` plays every strategy but the built-in levels in its own process, under
-    `seat_memory` MiB) and return its results."""
-    config = _config(variant, entrants, games=games or 1000, players=players, format=format,
-                     seed=seed, duplicate=duplicate, options=options,
-                     move_time_limit=move_time_limit, records=records,
-                     deals=None if deals is None else str(deals), deals_order=deals_order,
-                     isolate=isolate, seat_memory=seat_memory)
-    if games_per_pairing is not None:
-        config = replace(config, games=games_for_pairings(config.to_dict(), games_per_pairing)[0])
-    elif deals is not None and games is None:
-        config = replace(config, games=every_deal_once(config.to_dict()))
-    with _folder(out) as folder:
-        run_session(config, folder, resume=False, workers=workers or default_workers(),
-                    backend="local", scheduler=None, silent=not progress,
-                    command=["domsim.api.tourney"])
-        return _results(Results, folder, keep=out is not None)
+def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
+            games: int | None = None, games_per_pairing: int | None = None,
+            deals: str | Path | None = None, deals_order: str | None = None,
+            players: int | None = None, format: str | None = None, seed: int | None = None,
+            duplicate: bool | None = None, options: Mapping[str, object] | None = None,
+            move_time_limit: float | None = None, records: bool | None = None,
+            output_format: str | None = None, isolate: bool | None = None,
+            seat_memory: int | None = None, out: str | Path | None = None,
+            resume: bool = False, workers: int | None = None, backend: str = "local",
+            scheduler: str | None = None, progress: bool = False, standings_every: int = 0,
+            standings_seconds: float = 0, command: Sequence[str] = ("domsim.api.tourney",)
+            ) -> Results:
+    """Play a tourney and return its results; `domsim tourney` and `domsim run` are this call.
+
+    The settings are `domsim tourney`'s options (None: not given, its default). Entrants
+    default to the built-in levels; `seed` None picks one, kept in the manifest; `games`
+    defaults to 1000, `games_per_pairing` instead is rounded up to whole deals; `deals`, a
+    deals file, fixes the first hands, each played once in every seating unless `games` says
+    otherwise; `isolate` plays every strategy but the built-in levels in its own process, under
+    `seat_memory` MiB. `resume=True` finishes the run in `out` (settings given must be its
+    own; RunFinished if nothing is left). `backend="dask"` plays on the cluster at `scheduler`
+    (`workers` are then its threads). `progress` shows the bar and warnings; the standings are
+    shown every `standings_every` games and/or `standings_seconds` seconds."""
+    given = {key: value for key, value in {
+        "variant": variant, "games": games, "players": players, "format": format,
+        "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
+        "records": records, "output_format": output_format, "isolate": isolate,
+        "seat_memory": seat_memory, "deals_order": deals_order,
+        "deals": None if deals is None else str(deals),
+        "entrants": None if entrants is None else entrant_texts(entrants),
+        "options": None if options is None else {str(k): str(v) for k, v in options.items()},
+    }.items() if value is not None}
+    notes = settle_games(given, games_per_pairing, resume)
+    with _folder(out, resume) as (folder, kept):
+        config, folder = resolve_config(given, folder, resume)
+        outcome = run_session(config, folder, resume=resume, workers=workers or default_workers(),
+                              backend=backend, scheduler=scheduler, silent=not progress,
+                              command=list(command), notes=notes,
+                              standings=Standings(standings_every, standings_seconds,
+                                                  not progress))
+        results = Results(folder, read_manifest(folder), kept, outcome.stopped)
+        return results if kept else results.read_all()
+
+
+def settle_games(given: dict, per_pairing: int | None, resume: bool) -> list[str]:
+    """Turn `per_pairing` (or fixed deals without a count) into the total of games, in place;
+    returns what was rounded, to say."""
+    if per_pairing is not None:
+        if "games" in given or "variant" not in given or resume:
+            raise TourneyError("--games-per-pairing needs --variant, no --games and a new run "
+                               "(not --resume): drop one or the other")
+        given["games"], note = games_for_pairings({**given, "seed": 0}, per_pairing)
+        return [note] if note else []
+    if "deals" in given and "games" not in given and not resume:
+        given["games"] = every_deal_once({**given, "seed": 0})
+    return []
 
 
 def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUNDS[0],
@@ -130,15 +180,19 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
     config = _config(variant, entrants, games=games, players=players, seed=seed,
                      options=options, isolate=isolate, seat_memory=seat_memory)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
-    with _folder(out) as folder:
+    with _folder(out) as (folder, kept):
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),
                              silent=not progress, command=list(command))
-        return _comparison(result, keep=out is not None)
+        comparison = Comparison(result, kept)
+        return comparison if kept else comparison.read_all()
 
 
 def load(path: str | Path) -> Results:
     """The results of a run folder written earlier (finished or partial)."""
-    return _results(Results, Path(path), keep=True)
+    path = Path(path)
+    if not (path / MANIFEST).is_file():
+        raise TourneyError(f"{path} holds no {MANIFEST}: give the folder of a run")
+    return Results(path, read_manifest(path))
 
 
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
@@ -185,28 +239,13 @@ def _config(variant: str, entrants: Entrants | None, *, seed: int | None,
 
 
 @contextmanager
-def _folder(out: str | Path | None) -> Iterator[Path]:
-    if out is not None:
-        yield Path(out)
+def _folder(out: str | Path | None, resume: bool = False) -> Iterator[tuple[Path, bool]]:
+    """The run folder and whether it is kept: `out`, or a temporary one removed afterwards."""
+    if out is not None or resume:
+        yield (None if out is None else Path(out)), True
         return
     with tempfile.TemporaryDirectory(prefix="domsim-") as temp:
-        yield Path(temp) / "run"
-
-
-def _results(kind: type[Results], folder: Path, keep: bool, **extra) -> Results:
-    import pandas as pd
-
-    run = load_run(folder)
-    return kind(folder if keep else None, run.manifest, run.table.to_pandas(),
-                pd.read_csv(folder / "summary.csv"), run, **extra)
-
-
-def _comparison(result: CompareResult, keep: bool) -> Comparison:
-    progress = result.progress
-    lines = compare_lines(result)  # the last names the folder: none when it is not kept
-    return _results(Comparison, result.out, keep, verdict=progress.verdict,
-                    stopped=result.stopped, llr=progress.llr,
-                    lines=tuple(lines if keep else lines[:-1]))
+        yield Path(temp) / "run", False
 
 
 __all__ = ["Comparison", "Results", "compare", "load", "play", "tourney"]

@@ -10,7 +10,6 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 
 import click
@@ -36,11 +35,10 @@ from .results.pairings import FORMATS
 from .results.summary import summary_table
 from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
-from .runner.console import Standings
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
-from .runner.session import BACKENDS, resolve_config, resume_hint, run_session
-from .runner.tourney import RunFinished, TourneyError, every_deal_once, games_for_pairings
+from .runner.session import BACKENDS, default_out, resolve_config, resume_hint, run_session
+from .runner.tourney import RunFinished, TourneyError
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
@@ -350,20 +348,11 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     """
     given = {TOURNEY_SETTINGS[name]: value for name, value in settings.items()
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
-    if "entrants" in given:
-        given["entrants"] = tuple(given["entrants"])
     if options or target is not None:
         given["options"] = parse_options(options) | ({} if target is None else {"target": target})
-    _every_deal_once_by_default(given, resume or games_per_pairing is not None)
-    if games_per_pairing is not None:
-        if "games" in given or "variant" not in given:
-            raise click.ClickException("--games-per-pairing needs --variant and no --games")
-        given["games"], note = games_for_pairings({**given, "seed": 0}, games_per_pairing)
-        if note and not silent:
-            click.echo(note, err=True)
-    config, out = resolve_config(given, out, resume)
-    _tourney_session(config, out, resume, workers, backend, scheduler, silent,
-                     Standings(standings_every, standings_seconds, silent))
+    _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
+             backend=backend, scheduler=scheduler, silent=silent,
+             standings_every=standings_every, standings_seconds=standings_seconds)
 
 
 @main.command()
@@ -396,39 +385,33 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
     loaded = load_scenario(scenario)
     given = loaded.settings | {key: value for key, value in (("games", games), ("seed", seed))
                                if value is not None}
-    _every_deal_once_by_default(given, resume)
-    config, out = resolve_config(given, out or loaded.out, resume, name=scenario.stem)
     backend = backend or loaded.backend or "local"
-    scheduler = scheduler or (loaded.scheduler if backend == "dask" else None)
-    _tourney_session(config, out, resume, workers or loaded.workers or default_workers(),
-                     backend, scheduler, silent,
-                     Standings(standings_every, standings_seconds, silent))
+    _tourney(given, out or loaded.out, resume, name=scenario.stem,
+             workers=workers or loaded.workers or default_workers(), backend=backend,
+             scheduler=scheduler or (loaded.scheduler if backend == "dask" else None),
+             silent=silent, standings_every=standings_every,
+             standings_seconds=standings_seconds)
 
 
-def _every_deal_once_by_default(given: dict, other_count: bool) -> None:
-    """With fixed deals and no count of games, every deal is played once in every seating."""
-    if "deals" in given and "games" not in given and not other_count:
-        given["games"] = every_deal_once({**given, "seed": 0})
-
-
-def _tourney_session(config, out, resume, workers, backend, scheduler, silent,
-                     standings: Standings) -> None:
-    """Run, print the summary table, and say how to resume a run that stopped early."""
-    command = ["domsim", *sys.argv[1:]]
+def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
+             name: str | None = None, **session) -> None:
+    """Run through the API, print the summary table, and say how to resume a run that stopped
+    early. A new run's folder defaults to results/<name or variant>-<time>."""
+    if out is None and not resume and given.get("variant"):
+        out = default_out(name or given["variant"])
     try:
-        outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
-                              scheduler=scheduler, silent=silent, command=command,
-                              standings=standings)
+        results = api.tourney(**given, out=out, resume=resume, progress=not silent,
+                              command=["domsim", *sys.argv[1:]], **session)
     except RunFinished as finished:
         click.echo(str(finished))
         return
-    for line in summary_table(out / "summary.csv"):
+    for line in summary_table(results.path / "summary.csv"):
         click.echo(line)
-    if outcome.partial:
-        reason = outcome.stopped or "stopped"
-        raise click.ClickException(
-            f"{reason} after {outcome.done} of {outcome.total} games; {resume_hint(out)}")
-    click.echo(f"{outcome.total} games written to {out}")
+    done, total = results.manifest["games_completed"], results.manifest["games"]
+    if results.partial:
+        raise click.ClickException(f"{results.stopped or 'stopped'} after {done} of {total} "
+                                   f"games; {resume_hint(results.path)}")
+    click.echo(f"{total} games written to {results.path}")
 
 
 @main.command()
@@ -518,7 +501,7 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, s
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
     """
     elo0, elo1 = _sprt_bounds(elo0, elo1, games)
-    out = out or Path("results") / f"compare-{datetime.now():%Y%m%d-%H%M%S}"
+    out = out or default_out("compare")
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
@@ -655,7 +638,7 @@ def report(run_dirs, out, samples) -> None:
     """
     if not run_dirs:
         raise click.ClickException("give at least one RUN_DIR: a tourney's --out folder")
-    out = out or Path("results") / f"report-{datetime.now():%Y%m%d-%H%M%S}"
+    out = out or default_out("report")
     if out.exists():
         raise click.ClickException(f"{out} already exists: choose another --out")
     _write_report(run_dirs, out, samples)

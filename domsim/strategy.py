@@ -152,6 +152,19 @@ def define_strategy(strategy: type[Strategy] | Strategy) -> str:
     return spec
 
 
+def session_definitions(specs: set[str] | list[str]) -> dict[str, type[Strategy] | Strategy]:
+    """The objects behind the `session:` specs among `specs`, to ship to another process (a
+    Dask worker); a class defined in `__main__` or a function travels by value there."""
+    targets = {spec.strip().partition("?")[0] for spec in specs}
+    return {target: _defined[target] for target in sorted(targets) if target in _defined}
+
+
+def receive_definitions(definitions: dict[str, type[Strategy] | Strategy]) -> None:
+    """Make shipped session objects (`session_definitions`) load under their specs here."""
+    _defined.update(definitions)
+    _load.cache_clear()
+
+
 @functools.lru_cache(maxsize=256)
 def _load(spec: str, cwd: str) -> StrategyFactory:
     # `cwd` is part of the cache key because relative file paths depend on it.

@@ -11,6 +11,7 @@ import pytest
 
 import domsim
 from domsim.record import verify
+from domsim.runner.tourney import RunFinished, TourneyError
 from domsim.strategy import Strategy, StrategyError, define_strategy, load_strategy
 
 README = Path(__file__).parent.parent / "README.md"
@@ -90,3 +91,38 @@ def test_session_specs_are_stable_and_refused_elsewhere():
         load_strategy(define_strategy(Lightest()) + "?bias=1")
     with pytest.raises(StrategyError, match="neither a Strategy subclass"):
         define_strategy(object())
+
+
+def test_a_kept_run_reads_its_games_only_when_asked_and_resumes_through_the_api(tmp_path):
+    """The command line's tourney is this call: a kept folder's games table stays on disk
+    until read, and resuming a finished run changes nothing."""
+    run = domsim.tourney("block", ["easy", "medium"], games=8, seed=2, workers=1,
+                         out=tmp_path / "run")
+    assert "games" not in vars(run) and "run" not in vars(run)
+    assert len(run.games) == 8 and run.manifest["games_completed"] == 8
+    before = (tmp_path / "run" / "manifest.json").read_bytes()
+    with pytest.raises(RunFinished, match="already complete"):
+        domsim.tourney(out=tmp_path / "run", resume=True, workers=1)
+    assert (tmp_path / "run" / "manifest.json").read_bytes() == before
+    with pytest.raises(TourneyError, match="needs --out"):
+        domsim.tourney(resume=True)
+
+
+def test_the_cli_tourney_and_run_commands_are_calls_of_the_api(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from domsim import api
+    from domsim.cli import main
+
+    calls = []
+    real = api.tourney
+    monkeypatch.setattr(api, "tourney", lambda *a, **k: calls.append(k) or real(*a, **k))
+    result = CliRunner().invoke(main, ["tourney", "-v", "block", "-p", "easy", "-p", "medium",
+                                       "-g", "4", "--seed", "1", "--silent", "--out",
+                                       str(tmp_path / "t")])
+    assert result.exit_code == 0 and calls[-1]["games"] == 4 and "players" not in calls[-1]
+    (tmp_path / "s.toml").write_text('variant = "block"\ngames = 4\nseed = 1\n'
+                                     'entrants = ["easy", "medium"]\n')
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "s.toml"), "--silent", "--out",
+                                       str(tmp_path / "r")])
+    assert result.exit_code == 0 and len(calls) == 2 and calls[-1]["variant"] == "block"

@@ -140,6 +140,31 @@ def test_a_scenario_runs_on_the_cluster_and_a_killed_worker_only_delays(schedule
     assert table(tmp_path / "dask") == table(tmp_path / "local")
 
 
+def test_strategies_defined_in_the_session_play_on_the_cluster(scheduler, tmp_path):
+    """A class and an instance defined here (not importable on the workers: the class is local
+    to this test) reach the workers by value and play there as they play locally."""
+    import domsim
+    from domsim.strategy import Strategy
+
+    class Lightest(Strategy):
+        def __init__(self, *, bias: int = 0) -> None:
+            self.bias = bias
+
+        def choose(self, view):
+            return min(view.legal_moves, key=lambda m: (m.tile.pips + self.bias * m.end,
+                                                        self.rng.random()))
+
+    entrants = {"cls": Lightest, "inst": Lightest(bias=1), "easy": "easy"}
+    local = domsim.tourney("block", entrants, games=12, seed=6, workers=2)
+    dask = domsim.tourney("block", entrants, games=12, seed=6, backend="dask",
+                          scheduler=scheduler, out=tmp_path / "dask")
+    same = [c for c in local.games.columns if not c.startswith("time_")]
+    assert dask.games[same].equals(local.games[same])
+    assert dask.manifest["sessions"][0]["backend"] == "dask"
+    assert {spec.rpartition(".")[2] for spec in dask.games["seat_0"]} == {
+        "Lightest", "Lightest#2", "easy"}
+
+
 def test_an_unreachable_scheduler_is_one_line_and_leaves_no_folder(tmp_path):
     out = tmp_path / "run"
     result = tourney("--variant", "classic", "-p", "easy", "-p", "medium", "--backend", "dask",

@@ -6,6 +6,8 @@ in game-id order. Three things the cluster needs first:
   copy under the same spec string (`domsim.strategy.receive_file`), so results and records carry
   the spec as the user wrote it. A file must be self-contained; levels, modules and registered
   names are imported on the workers, which need domsim (and any such package) installed;
+- the strategies defined in the session (`session:` specs, domsim.api): pickled to the workers
+  (a notebook's class by value), registered there under the same spec;
 - the log: worker records of `domsim.*` reach the parent's log through `forward_logging()`;
 - the move-time limit: tasks run in worker threads, where the SIGALRM guard of `domsim.seat` is
   inactive; the portable timing still replaces late moves, but a strategy that never returns
@@ -26,7 +28,14 @@ from distributed.cfexecutor import ClientExecutor
 from distributed.comm.core import CommClosedError
 
 from ..bot import bot_command
-from ..strategy import load_strategy, one_line, receive_file, spec_file
+from ..strategy import (
+    load_strategy,
+    one_line,
+    receive_definitions,
+    receive_file,
+    session_definitions,
+    spec_file,
+)
 from .console import LOGGER
 from .tourney import Tourney, TourneyError
 
@@ -70,9 +79,10 @@ class DaskCluster:
 
 
 class ShippedStrategies(WorkerPlugin):
-    """On each worker (also one that joins later): copy the user's strategy files, load every
-    spec played in process once (so the worker's threads never load a file at the same time),
-    and let `domsim`'s info records through to the forwarding handler."""
+    """On each worker (also one that joins later): copy the user's strategy files, register the
+    session's strategies, load every spec played in process once (so the worker's threads never
+    load a file at the same time), and let `domsim`'s info records through to the forwarding
+    handler."""
 
     def __init__(self, tourney: Tourney) -> None:
         specs = {spec for entrant in tourney.entrants for spec in entrant.members}
@@ -80,6 +90,7 @@ class ShippedStrategies(WorkerPlugin):
                             if bot_command(spec, tourney.config.isolate) is None)
         files = {spec_file(spec) for spec in specs} - {None}
         self.files = {path: Path(path).expanduser().read_bytes() for path in sorted(files)}
+        self.definitions = session_definitions(self.specs)
 
     def setup(self, worker) -> None:
         folder = Path(worker.local_directory) / "domsim-strategies"
@@ -88,6 +99,7 @@ class ShippedStrategies(WorkerPlugin):
             copy = folder / f"{hashlib.sha256(source).hexdigest()[:16]}-{Path(path).name}"
             copy.write_bytes(source)
             receive_file(path, copy)
+        receive_definitions(self.definitions)
         for spec in self.specs:
             load_strategy(spec)
         logging.getLogger(LOGGER).setLevel(logging.INFO)

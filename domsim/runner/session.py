@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
 from datetime import datetime
@@ -49,15 +49,21 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
         values = {"seed": random.randrange(2**32), **given}
-        out = out or Path("results") / f"{name or given['variant']}-{datetime.now():%Y%m%d-%H%M%S}"
+        out = out or default_out(name or given["variant"])
     return TourneyConfig.from_dict(values), out
+
+
+def default_out(name: str) -> Path:
+    """A new run's folder when none is given: results/<name>-<time>."""
+    return Path("results") / f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
 
 
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
                 scheduler: str | None, silent: bool, command: list[str],
-                standings: Standings | None = None, purpose: str = "tourney") -> Outcome:
+                standings: Standings | None = None, purpose: str = "tourney",
+                notes: Sequence[str] = ()) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
-    standings when they are due."""
+    standings when they are due; `notes` (what was rounded) go to the log and the terminal."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -70,6 +76,8 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
         with closing(tourney), run_logging(out / "run.log", silent), \
                 executors(tourney, workers, cluster) as factory, stops_interrupt():
             log_header(command, config.seed, config.entrant_names())
+            for note in notes:
+                log.warning("%s", note)
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",

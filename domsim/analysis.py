@@ -25,6 +25,7 @@ from .results.folder import (
     file_digest,
     games_schema,
     games_sources,
+    legacy_problem,
     part_problem,
     read_games,
 )
@@ -86,11 +87,15 @@ def load_run(path: Path) -> Run:
         raise RunError(f"{path} is not a folder: give the --out folder of a tourney")
     try:
         manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        if problem := legacy_problem(manifest, path):
+            raise RunError(problem)
         config = TourneyConfig.from_dict(manifest["config"])
         rules = config.rules()
         entrants = parse_entrants(config.entrant_names(), rules)
     except FileNotFoundError:
         raise RunError(f"{path} holds no {MANIFEST}: it is not a tourney folder") from None
+    except RunError:
+        raise
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)

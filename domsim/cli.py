@@ -415,6 +415,25 @@ def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
 
 
 @main.command()
+@click.argument("old_dir", type=click.Path(path_type=Path))
+@click.argument("new_dir", type=click.Path(file_okay=False, path_type=Path))
+@user_errors
+def upgrade(old_dir, new_dir) -> None:
+    """Rewrite a run folder of domsim 0.1 in this version's format, in NEW_DIR (OLD_DIR is only
+    read): typed columns, entrant columns, records with their run seed and deal, checksums. A
+    partial run stays partial: resume NEW_DIR to finish it.
+
+    Example: domsim upgrade results/block-20261101 results/block-20261101-v2
+    """
+    from .runner.upgrade import upgrade_run
+
+    outcome = upgrade_run(old_dir, new_dir, ["domsim", *sys.argv[1:]])
+    state = (f"partial: resume with domsim tourney --out {new_dir} --resume"
+             if outcome.partial else "complete")
+    click.echo(f"{outcome.done} of {outcome.total} games written to {new_dir} ({state})")
+
+
+@main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @user_errors

@@ -32,6 +32,19 @@ NAME = pa.dictionary(pa.int32(), pa.string())
 HISTOGRAM = pa.map_(pa.int16(), pa.int64())
 
 
+#: Versions whose run folders only `domsim upgrade` reads (untyped columns, no checksums).
+LEGACY_VERSIONS = ("0.1.",)
+
+
+def legacy_problem(manifest: dict, path: Path) -> str | None:
+    """What to do with a run folder of an older format (None: it is of this one)."""
+    version = str(manifest.get("domsim_version", ""))
+    if not version.startswith(LEGACY_VERSIONS):
+        return None
+    return (f"{path} was written by domsim {version}, in an older format: convert it with "
+            f"`domsim upgrade {path} NEW_DIR`, then use NEW_DIR")
+
+
 def games_schema(rules: Rules) -> pa.Schema:
     """The games table of a run with these rules: one row per game (docs/SCHEMA.md)."""
     seats, sides = range(rules.players), range(rules.sides)

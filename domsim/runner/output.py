@@ -58,10 +58,8 @@ def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
            "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
            "variant": rules.name, "options_hash": rules_hash, "seed": slot.seed}
     row.update({f"seat_{s}": spec for s, spec in enumerate(game.specs)})
-    names = [entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
-    row.update({f"entrant_{s}": name for s, name in enumerate(names)})
     row["winners"] = list(result["winners"])
-    row["winner_entrants"] = list(dict.fromkeys(names[s] for s in result["winners"]))
+    row.update(entrant_columns(rules, entrants, pairing, slot.seating, row["winners"]))
     row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})
     row.update({
         "hands": len(hands),
@@ -76,6 +74,14 @@ def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
         row[f"{TIMING_PREFIX}max_ms_{s}"] = timing["max_ms"]
         row[f"{TIMING_PREFIX}hist_{s}"] = {int(k): n for k, n in timing["histogram"].items()}
     return row
+
+
+def entrant_columns(rules: Rules, entrants: list[Entrant], pairing: tuple[int, ...],
+                    seating: int, winners: list[int]) -> dict:
+    """The entrant of every seat, and the winning entrants, of a game in this seating."""
+    names = [entrants[e].name for e in seat_entrants(rules, pairing, seating)]
+    return {**{f"entrant_{s}": name for s, name in enumerate(names)},
+            "winner_entrants": list(dict.fromkeys(names[s] for s in winners))}
 
 
 # -- atomic files ---------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from .._core import ENGINE
 from ..bot import bot_command, check_spec
 from ..deals import Deal, deal_index, read_deals
 from ..results.config import TourneyConfig
-from ..results.folder import MANIFEST, file_digest, games_schema
+from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem
 from ..results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
 from ..results.schedule import Schedule, batches
 from ..results.summary import COLUMNS, Tally
@@ -189,6 +189,8 @@ def take_lock(out: Path, command: Sequence[str]) -> RunLock:
 def check_resumable(out: Path, config: TourneyConfig) -> None:
     """The run in `out` has these settings and is not finished."""
     manifest = read_manifest(out)
+    if problem := legacy_problem(manifest, out):
+        raise TourneyError(problem)
     saved = TourneyConfig.from_dict(manifest_config(manifest, out))
     if saved != config:
         raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "

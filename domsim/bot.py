@@ -157,7 +157,7 @@ class BotProcess:
         self._buffer = b""
         self._stderr = threading.Thread(target=_log_stderr,
                                         args=(self.process.stderr, self.label), daemon=True)
-        _start_without_signals(self._stderr)
+        start_without_signals(self._stderr)
         try:
             self.hello = self._shake_hands()
         except BotFault:
@@ -261,7 +261,7 @@ def _wait(fd: int, event: int, deadline: float | None) -> bool:
             return False
 
 
-def _start_without_signals(thread: threading.Thread) -> None:
+def start_without_signals(thread: threading.Thread) -> None:
     """Start `thread` with SIGALRM and SIGINT blocked in it: the kernel then delivers them to
     the thread running the game, whose alarm must interrupt a strategy's sleep (domsim.seat)."""
     if not hasattr(signal, "pthread_sigmask"):

@@ -9,11 +9,12 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from .alarm import MoveAlarm
 from .bot import SEAT_MEMORY_MB, BotPool, bot_command
 from .engine import State, start_next_hand
 from .record import game_record, hand_record
 from .rules import Rules
-from .seat import BotSeat, GuardedSeat, MoveAlarm, Seat, stop_watchdog
+from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder

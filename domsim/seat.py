@@ -8,16 +8,14 @@ rest of the game (a fresh process plays its next game). In process the guarantee
 (README, "What in-process mode guarantees, and what it does not").
 
 In process the time limit is enforced two ways. Portably, every call is timed and a move that comes
-back late is discarded. Where possible (Unix, the main thread, SIGALRM unused by anyone else: e.g.
-a worker process of a pool), a one-shot `setitimer` alarm also interrupts a strategy that would
-never return, by raising `MoveTimeout` inside it; `MoveTimeout` derives from BaseException so a
-strategy's `except Exception` does not swallow it. Elsewhere (threads, other platforms) a strategy
-that never returns hangs its game: nothing in-process can stop it. Whatever a strategy raises, even
-SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real Ctrl-C (SIGINT seen
-by the game's thread) still stops the game. A process forked inside a strategy call exits at once.
-After `MAX_CONSECUTIVE_TIMEOUTS` late moves in a row the seat is handed to the stand-in, so a hung
-strategy costs seconds, not hours; in a pool worker the `Watchdog` ends a call that not even the
-alarm can stop."""
+back late is discarded. Where possible the move alarm (domsim.alarm) also interrupts a strategy
+that would never return, by raising `MoveTimeout` inside it. Elsewhere (threads, other platforms)
+a strategy that never returns hangs its game: nothing in-process can stop it. Whatever a strategy
+raises, even SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real Ctrl-C
+(SIGINT seen by the game's thread) still stops the game. A process forked inside a strategy call
+exits at once. After `MAX_CONSECUTIVE_TIMEOUTS` late moves in a row the seat is handed to the
+stand-in, so a hung strategy costs seconds, not hours; in a pool worker the `Watchdog` ends a
+call that not even the alarm can stop."""
 
 from __future__ import annotations
 
@@ -26,14 +24,13 @@ import logging
 import os
 import random
 import reprlib
-import signal
 import statistics
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .alarm import MoveAlarm, MoveTimeout
 from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
 from .engine import HandResult
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
@@ -60,85 +57,6 @@ FORKED_IN_STRATEGY = 86
 
 _short = reprlib.Repr()  # for whatever a strategy returns: bounded, and safe if repr() fails
 _short.maxother = _short.maxstring = 100
-
-
-class MoveTimeout(BaseException):
-    """Raised inside a strategy that overran its time limit."""
-
-
-class MoveAlarm:
-    """A context that installs the SIGALRM handler for one game when it can (module docstring);
-    `arm(now)` before a strategy call, `disarm()` after. Inactive, both do nothing.
-
-    The timer is not set and cleared around every call (two system calls per decision): an
-    alarm left pending by an earlier call that rings before the current call's time is up sets
-    itself again for the time left, and one that rings between calls is dropped. So while a call
-    runs an alarm is always pending, due at the latest when the call's time is up."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.active = False
-        self._armed = False
-        self._pending = False
-        self._deadline = 0.0
-        self.interrupted = False  # a real SIGINT arrived during the game
-        self._watching_sigint = False
-
-    def __enter__(self) -> MoveAlarm:
-        self._watching_sigint = (threading.current_thread() is threading.main_thread()
-                                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-        if self._watching_sigint:
-            signal.signal(signal.SIGINT, self._sigint)
-        self.active = (
-            self.seconds is not None
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
-        )
-        if self.active:
-            signal.signal(signal.SIGALRM, self._ring)
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        if self._watching_sigint:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        if self.active:
-            self._armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            self._pending = False
-            signal.signal(signal.SIGALRM, signal.SIG_DFL)
-            self.active = False
-
-    def _sigint(self, signum, frame) -> None:
-        self.interrupted = True
-        raise KeyboardInterrupt
-
-    def _ring(self, signum, frame) -> None:
-        # An alarm that rings between calls must not hit domsim's own code: it is dropped.
-        self._pending = False
-        if not self._armed:
-            return
-        left = self._deadline - time.perf_counter()
-        if left > 0:
-            self._set(left)
-            return
-        self._armed = False
-        raise MoveTimeout
-
-    def _set(self, seconds: float) -> None:
-        self._pending = True
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-
-    def arm(self, now: float) -> None:
-        """Before a call starting at `now` (time.perf_counter())."""
-        if self.active:
-            self._deadline = now + self.seconds
-            self._armed = True
-            if not self._pending:
-                self._set(self.seconds)
-
-    def disarm(self) -> None:
-        self._armed = False
 
 
 @dataclass

@@ -431,6 +431,24 @@ def test_bot_threads_leave_the_alarm_to_the_game():
             assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"
 
 
+def test_the_alarm_reaches_the_game_when_other_threads_take_signals():
+    """Threads that do not block SIGALRM (as the BLAS threads numpy starts when imported before
+    domsim) do not take the alarm: it is sent to the game's thread, so every overrun sleep is
+    cut at its limit."""
+    stop = threading.Event()
+    for _ in range(3):
+        threading.Thread(target=stop.wait, daemon=True).start()
+    try:
+        for seed in range(30):
+            started = time.monotonic()
+            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=3",
+                                       "easy"], seed, move_time_limit=0.02)
+            assert time.monotonic() - started < 1.5
+            assert played["faults"][0]["first"] == "interrupted at the 0.02 s limit"
+    finally:
+        stop.set()
+
+
 def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     played = CliRunner().invoke(main, ["play", "--variant", "fives", "-p", EXAMPLE, "-p",

@@ -80,7 +80,9 @@ class Strategy:
         knows: `seat`, its own `hand`, the open `ends`, `history` (this hand's plays, draws and
         passes as `Event`s; a draw or pass carries the numbers the seat lacked), `hand_counts`,
         `boneyard_count`, `can_draw`, `scores`, `carry`, `target`, `hand_number`, `leader`,
-        `spinner`, `end_counts`, `rules` and `legal_moves` (see PlayerView's docstring). A
+        `spinner`, `end_counts`, `rules` and `legal_moves`, and reads what they show:
+        `void_masks`, `unseen_mask`, `hand_mask`, `count_after(move)` and `ends_after(move)`
+        (see PlayerView's docstring; `domsim.insight` has them as sets and lists). A
         `Move(tile, end)` lays `tile` (a `Tile(a, b)` with `pips` and `is_double`) on open end
         `end`; a lead is offered with end 0 only."""
         raise NotImplementedError

@@ -10,9 +10,14 @@ and 2 in team games), `carry`, `target`, `hand_number`, `leader`, `spinner` (its
 None), `end_counts` (what each open end adds to the fives count now: a double there counts both
 halves, an empty short side of the spinner 0; while the lead is alone the count is its pip total
 instead) and `legal_moves` (the plays allowed now, as Moves); `players`, `variant` and `line`
-(the plays of the hand), and `partner()` (the partner's seat in team games, else None). The
-seats use `with_rules(rules)` (the same view holding a strategy's own copy of the rules) and
-`PlayerView.from_parts(...)` (a view from its values, as the seat host rebuilds one)."""
+(the plays of the hand), and `partner()` (the partner's seat in team games, else None). What
+the view shows, read by the core: `void_masks` (per seat, the numbers it is known not to hold,
+R-MUST, as 7-bit masks), `unseen_mask` and `hand_mask` (tile masks: bit t is tile id t),
+`count_after(move, reply=None)` (the fives count, R-FIVES-COUNT, once `move` and then `reply` is
+laid) and `ends_after(move)` (the numbers on the open ends then); `domsim.insight` gives them as
+sets and lists. The seats use `with_rules(rules)` (the same view holding a strategy's own copy
+of the rules) and `PlayerView.from_parts(...)` (a view from its values, as the seat host
+rebuilds one)."""
 
 from __future__ import annotations
 

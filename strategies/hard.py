@@ -14,10 +14,9 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from domsim.insight import count_after, ends_after, fives_score, read_events, tile_mask
+from domsim.insight import fives_score
 from domsim.strategy import Strategy
 from domsim.tiles import (
-    ALL_TILES_MASK,
     IS_DOUBLE,
     N_TILES,
     NUMBER_MASK,
@@ -26,13 +25,13 @@ from domsim.tiles import (
     TILE_B,
     TILES,
     mask_pips,
-    other_number,
     tiles_of,
 )
 from domsim.view import Move, PlayerView
 
 # Sets of tiles are bitmasks of tile ids here, sets of numbers 7-bit masks (see domsim.insight):
-# the evaluation runs thousands of times per game.
+# the evaluation runs thousands of times per game. What the view shows (the voids, the unseen
+# tiles, the line a move leaves and its fives count) the core reads off it.
 _ID = {tile: t for t, tile in enumerate(TILES)}
 _ZERO_ZERO = 0  # the id of 0-0
 
@@ -77,7 +76,7 @@ class _Table(NamedTuple):
     """Facts about the position shared by every move's evaluation."""
 
     hand: int
-    voids: list[int]  # per seat, the numbers it cannot hold
+    voids: tuple[int, ...]  # per seat, the numbers it cannot hold
     unseen: int  # tiles neither in our hand nor on the line
     unseen_count: int
     shut: int  # numbers the next player cannot match: it lacks them, or no unseen tile shows them
@@ -100,8 +99,6 @@ class Hard(Strategy):
         self.weights = dict(shed=shed, double=double, follow=follow, variety=variety,
                             block=block, lock=lock, partner=partner, points=points, reply=reply,
                             stuck=stuck)
-        self._read: tuple = ()  # the history read by the last decision, and what it showed
-        self._read_masks: tuple[int, list[int]] = (0, [])
 
     def choose(self, view: PlayerView) -> Move:
         table = self._table(view)
@@ -114,9 +111,7 @@ class Hard(Strategy):
         return best
 
     def _table(self, view: PlayerView) -> _Table:
-        played, voids = self._history_masks(view)
-        hand = tile_mask(view.hand)
-        unseen = ALL_TILES_MASK & ~played & ~hand
+        voids, hand, unseen = view.void_masks, view.hand_mask, view.unseen_mask
         unseen_count = unseen.bit_count()
         counts, players = view.hand_counts, view.players
         held = sum(counts) - counts[view.seat]
@@ -139,7 +134,7 @@ class Hard(Strategy):
         w = self.weights
         tile = _ID[move.tile]
         rest = table.hand & ~(1 << tile)
-        ends = ends_after(view, move)
+        ends = view.ends_after(move)
         reach = 0  # the tiles that match an end
         for n in ends:
             reach |= NUMBER_MASK[n]
@@ -159,18 +154,6 @@ class Hard(Strategy):
             score += 25 * w["shed"] / 4
         return score
 
-    def _history_masks(self, view: PlayerView) -> tuple[int, list[int]]:
-        """`domsim.insight.history_masks`, reading only the events after those of the last
-        decision when they begin this history (the seat's previous decision in the hand)."""
-        history, read = view.history, self._read
-        if read and history[:len(read)] == read:
-            played, voids = self._read_masks
-            played, voids = read_events(history[len(read):], played, voids[:])
-        else:
-            played, voids = read_events(history, 0, [0] * view.players)
-        self._read, self._read_masks = history, (played, voids)
-        return played, voids
-
     def _shed_factor(self, view: PlayerView) -> float:
         """Shedding matters more near kozel's losing line and hardly at all in classic."""
         scoring = view.rules.variant.scoring
@@ -181,7 +164,7 @@ class Hard(Strategy):
             return 1.0 + 2.0 * mine / view.target
         return 1.0
 
-    def _blocking(self, table: _Table, ends: list[int]) -> float:
+    def _blocking(self, table: _Table, ends: tuple[int, ...]) -> float:
         """How far the next player (an opponent unless the partner sits next) is shut out."""
         if table.next_seat == table.partner:
             return 0.0
@@ -205,7 +188,7 @@ class Hard(Strategy):
             return 0.0
         return 1.0 if mask_pips(rest) < table.opponent_pips else -1.0
 
-    def _partner_harm(self, view: PlayerView, table: _Table, ends: list[int]) -> float:
+    def _partner_harm(self, view: PlayerView, table: _Table, ends: tuple[int, ...]) -> float:
         void = table.voids[table.partner]
         harm = 0
         for n in ends:
@@ -218,31 +201,19 @@ class Hard(Strategy):
     def _fives(self, view: PlayerView, table: _Table, move: Move) -> float:
         """Points made now against the best reply the next player may have (R-FIVES-COUNT)."""
         w = self.weights
-        count = count_after(view, move)
-        made = fives_score(count)
-        reply = self._best_reply(view, table, move, count)
+        made = fives_score(view.count_after(move))
+        reply = self._best_reply(view, table, move)
         return w["points"] * made - w["reply"] * reply
 
-    def _best_reply(self, view: PlayerView, table: _Table, move: Move, count: int) -> float:
-        tile = _ID[move.tile]
-        weight = 2 if IS_DOUBLE[tile] else 1
-        if not view.end_counts:
-            ends = [(TILE_A[tile], TILE_A[tile] * weight), (TILE_B[tile], TILE_B[tile] * weight)]
-            total = sum(c for _, c in ends)
-        else:
-            ends = [(n, c) for n, c in zip(view.ends, view.end_counts, strict=False)
-                    if n is not None]
-            number = other_number(tile, view.ends[move.end])
-            ends[move.end] = (number, number * weight)
-            total = count
+    def _best_reply(self, view: PlayerView, table: _Table, move: Move) -> float:
+        """The most the next player may score on the line `move` leaves, with an unseen tile
+        showing a number it may hold, weighed by the share of the unseen tiles it holds."""
         void = table.voids[table.next_seat]
         best = 0
-        for number, counted in ends:
+        for end, number in enumerate(view.ends_after(move)):
             if void >> number & 1:
                 continue
             for reply in tiles_of(table.unseen & NUMBER_MASK[number]):
-                new = other_number(reply, number)
-                best = max(best, fives_score(total - counted + (2 * new if IS_DOUBLE[reply]
-                                                                 else new)))
+                best = max(best, fives_score(view.count_after(move, (TILES[reply], end))))
         share = view.hand_counts[table.next_seat] / max(table.unseen_count, 1)
         return best * min(1.0, 2 * share)

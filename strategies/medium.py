@@ -2,7 +2,7 @@
 best immediate score first. In classic, where only going out counts, a double (the tile with
 the fewest places to go) is dumped before anything heavier."""
 
-from domsim.insight import count_after, fives_score
+from domsim.insight import fives_score
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView
 
@@ -16,7 +16,7 @@ class Medium(Strategy):
 
         def key(move: Move) -> tuple[int, bool, int, int]:
             tile = move.tile
-            points = fives_score(count_after(view, move)) if fives else 0
+            points = fives_score(view.count_after(move)) if fives else 0
             double_first = classic and tile.a == tile.b
             return points, double_first, tile.a + tile.b, tile.b
 

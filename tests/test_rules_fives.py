@@ -4,6 +4,13 @@ import pytest
 from positions import apply, legal, position, rules_for
 
 from domsim.engine import round_to_five
+from domsim.insight import fives_score
+from domsim.tiles import Tile
+from domsim.view import Move, ViewBuilder
+
+
+def view_of(state):
+    return ViewBuilder().view(state, state.legal_moves())
 
 
 # -- R-FIVES-COUNT ----------------------------------------------------------------------------
@@ -71,6 +78,56 @@ def test_r_fives_count_end_of_hand_adds_rounded_hand_value_to_play_points():
     assert (result.end, result.winners, result.points) == ("domino", (0,), (20, 0))
 
 
+# -- the count a move leaves, as a view reads it (R-FIVES-COUNT, R-SPINNER) --------------------
+def test_r_fives_count_after_each_move_is_the_count_the_play_makes():
+    """R-FIVES-COUNT: the position above as seat 0 sees it: 1-4 on the plain 4 leaves 1 + 8 = 9
+    and ends 1|4, on the double 4 + 1 = 5 and ends 4|1; only the second scores (R-FIVES)."""
+    state = position("fives", ["2-3 4-4 1-4 6-6", "3-4 2-4 0-0"],
+                     moves="0:2-3 1:3-4@1 0:4-4@1 1:2-4@0")
+    view = view_of(state)
+    plain, on_double = view.legal_moves
+    assert (view.count_after(plain), view.count_after(on_double)) == (9, 5)
+    assert (view.ends_after(plain), view.ends_after(on_double)) == ((1, 4), (4, 1))
+    assert [fives_score(view.count_after(m)) for m in view.legal_moves] == [0, 5]
+    for move in view.legal_moves:
+        played = apply(state.copy(), f"0:1-4@{move.end}")
+        assert view.count_after(move) == played.fives_count()
+
+
+@pytest.mark.parametrize("variant", ["fives", "allfives"])
+def test_r_fives_count_after_a_lead_is_its_pips(variant):
+    """R-FIVES-COUNT / R-SPINNER: a lead alone counts its pip total, a double once."""
+    view = view_of(position(variant, ["5-5 4-6 2-3", "1-1"]))
+    assert {str(m.tile): view.count_after(m) for m in view.legal_moves} == {
+        "2-3": 5, "4-6": 10, "5-5": 10}
+
+
+def test_r_fives_count_after_then_a_reply():
+    """R-FIVES-COUNT: 3-3 led (ends 3 and 3, the double counting 6), seat 1 passed: 0-3 leaves
+    0 + 6 and 0-4 on the 0 then makes 4 + 6 = 10; 3-4 leaves 4 + 6 and 4-4 on the 4 then makes
+    8 + 6 = 14. A reply must fit the line the move leaves."""
+    view = view_of(position("fives", ["3-3 3-4 0-3", "1-1 2-2"], moves="0:3-3 1:pass"))
+    zero_three, three_four = Move(Tile(0, 3), 0), Move(Tile(3, 4), 0)
+    assert (view.count_after(zero_three), view.count_after(three_four)) == (6, 10)
+    assert view.count_after(zero_three, (Tile(0, 4), 0)) == 10
+    assert view.count_after(three_four, Move(Tile(4, 4), 0)) == 14
+    with pytest.raises(ValueError):
+        view.count_after(zero_three, (Tile(4, 4), 0))
+    with pytest.raises(ValueError):
+        view.count_after(Move(Tile(1, 2), 0))
+
+
+def test_r_spinner_count_after_short_sides():
+    """R-SPINNER: with the spinner 5-5 closed (ends 0, 3 and the short sides 5, 5 counting
+    nothing), 3-6 on the 3 leaves 0 + 6 = 6; 2-5 on a short side 0 + 3 + 2 = 5. Closing it, 5-3
+    leaves 0 + 3: the short sides open counting nothing."""
+    state = position("allfives", ["5-5 5-3 2-2 6-6", "5-0 5-2 3-6 1-1"], moves="0:5-5 1:5-0@0")
+    assert view_of(state).count_after(Move(Tile(3, 5), 1)) == 3
+    view = view_of(apply(state, "0:5-3@1"))
+    assert [view.count_after(m) for m in view.legal_moves] == [6, 5, 5]
+    assert view.count_after(Move(Tile(2, 5), 2), (Tile(2, 2), 2)) == 7
+
+
 # -- rounding (R-FIVES, R-SPINNER) ------------------------------------------------------------
 @pytest.mark.parametrize(("raw", "rounded"), [
     (0, 0), (1, 0), (2, 0), (3, 5), (4, 5), (5, 5), (11, 10), (12, 10), (13, 15), (14, 15),
@@ -78,6 +135,13 @@ def test_r_fives_count_end_of_hand_adds_rounded_hand_value_to_play_points():
 ])
 def test_r_fives_rounding_to_nearest_five(raw, rounded):
     assert round_to_five(raw) == rounded
+
+
+@pytest.mark.parametrize(("count", "points"), [(0, 0), (3, 0), (5, 5), (12, 0), (15, 15),
+                                                (20, 20), (24, 0)])
+def test_r_fives_a_count_scores_when_a_multiple_of_five(count, points):
+    """R-FIVES: a play scores the count it leaves when that is a positive multiple of 5."""
+    assert fives_score(count) == points
 
 
 @pytest.mark.parametrize(("other", "rounded"), [

@@ -105,7 +105,7 @@ def test_a_view_no_game_can_show_is_a_value_error_not_a_crash():
     message = json.loads(ViewEncoder().encode(1, collect.views[-1]))
     assert view_from(message, BLOCK) == collect.views[-1]
     for key, value in [("hand", [[0, 0], [0, 0]]), ("ends", [7, 1]), ("seat", 2),
-                       ("hand_counts", [1]), ("end_counts", [1, 2, 3]),
+                       ("hand_counts", [1]), ("end_counts", [1, 2, 3]), ("end_counts", [13, 1]),
                        ("legal_moves", [{"tile": [9, 9], "end": 0}])]:
         with pytest.raises((ValueError, KeyError)):
             view_from({**message, key: value}, BLOCK)

@@ -14,6 +14,17 @@ pub fn round_to_five(points: i32) -> i32 {
     (points + 2).div_euclid(5) * 5
 }
 
+/// R-FIVES: what a play leaving the fives count `count` scores: the count when it is a multiple
+/// of 5 (0 scores nothing).
+#[inline]
+pub fn fives_points(count: i32) -> i32 {
+    if count != 0 && count % 5 == 0 {
+        count
+    } else {
+        0
+    }
+}
+
 /// R-KOZEL-25: a hand holding only 0-0 counts 25.
 pub fn kozel_value(hand: u32) -> i32 {
     if hand == LONE_ZERO {

@@ -18,10 +18,9 @@ use crate::belief::{Belief, PlayModel};
 use crate::game::Game;
 use crate::rng::Xoshiro;
 use crate::rules::{Rules, Scheme};
-use crate::state::{Table, DRAW, PASS, PLAY};
-use crate::tiles::{
-    fitting, heaviness, is_double, mask_pips, other_number, ALL_TILES, NUMBER_MASK,
-};
+use crate::scoring::fives_points;
+use crate::state::{Line, Table, DRAW, PASS, PLAY};
+use crate::tiles::{fitting, heaviness, mask_pips, other_number, ALL_TILES, NUMBER_MASK};
 use crate::view::View;
 
 /// Share of the target that winning (or losing) the match is worth on top of the hand's points.
@@ -181,11 +180,9 @@ impl Policy {
                 *other = fitting(numbers);
             }
         }
-        // In fives games a move's key puts first the points it makes (R-FIVES-COUNT), from the
-        // count before it; approximately in spinner games, where a short side opening or the
-        // spinner's own count are not followed.
+        // In fives games a move's key puts first the points it makes (R-FIVES-COUNT).
         let fives = t.rules.fives();
-        let total: i32 = t.end_counts[..t.n_ends as usize].iter().sum();
+        let line = Line::of(t);
         first_max_by(moves, |mv| {
             let (tile, end) = (mv >> 2, (mv & 3) as usize);
             let number = ends[end];
@@ -193,11 +190,7 @@ impl Policy {
             let fit = others[end] | NUMBER_MASK[shown as usize];
             let mut key = heaviness(tile) as f64;
             if fives {
-                let added = shown as i32 * if is_double(tile) { 2 } else { 1 };
-                let made = total - t.end_counts[end] + added;
-                if made % 5 == 0 {
-                    key += made as f64 * 1024.0;
-                }
+                key += fives_points(line.after(mv).count()) as f64 * 1024.0;
             }
             if after & fit == 0 {
                 key += self.block;

@@ -87,6 +87,82 @@ fn attach(tile: u8, number: u8) -> (u8, i32) {
     (shown, shown as i32 * if is_double(tile) { 2 } else { 1 })
 }
 
+/// The two ends a lead opens (`flipped` 1 lays it as "b-a"): the numbers they show and what
+/// each adds to the fives count (a double counts both halves).
+#[inline]
+fn lead_ends(tile: u8, flipped: u8) -> ([u8; 2], [i32; 2]) {
+    let (ta, tb) = (TILE_A[tile as usize], TILE_B[tile as usize]);
+    let (a, b) = if flipped == 1 { (tb, ta) } else { (ta, tb) };
+    let weight = if a == b { 2 } else { 1 };
+    ([a, b], [a as i32 * weight, b as i32 * weight])
+}
+
+/// The open ends of a line, all a seat sees of it that counts: the number each shows and what it
+/// adds to the fives count, the first `n` open (none before the lead); `lead_alone` while the
+/// lead is the only tile laid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub ends: [u8; 4],
+    pub counts: [i32; 4],
+    pub n: u8,
+    pub lead_alone: bool,
+}
+
+impl Line {
+    pub fn of(t: &Table) -> Line {
+        Line {
+            ends: t.ends,
+            counts: t.end_counts,
+            n: t.n_ends,
+            lead_alone: t.line_count == 1,
+        }
+    }
+
+    /// R-FIVES-COUNT / R-SPINNER: the open-end total: the lead alone counts its pips (a double
+    /// once), a longer line what each open end adds (a double across it both halves, a short
+    /// side of the spinner nothing until a tile is laid on it).
+    #[inline]
+    pub fn count(&self) -> i32 {
+        if self.lead_alone {
+            return self.ends[0] as i32 + self.ends[1] as i32;
+        }
+        self.counts[..self.n as usize].iter().sum()
+    }
+
+    /// Whether `mv` may be laid here: a lead either way (end 0 or 1), any other tile on an
+    /// open end showing one of its numbers.
+    pub fn fits(&self, mv: u8) -> bool {
+        let (tile, end) = (mv >> 2, mv & 3);
+        if tile >= 28 {
+            return false;
+        }
+        if self.n == 0 {
+            return end < 2;
+        }
+        end < self.n && NUMBER_MASK[self.ends[end as usize] as usize] >> tile & 1 == 1
+    }
+
+    /// The line once `mv` (which `fits`) is laid, as `Table::play` lays it; a spinner's short
+    /// sides opening are not followed (R-SPINNER: they count nothing until played on, so the
+    /// count is the same; only the table knows when they open).
+    #[inline]
+    pub fn after(&self, mv: u8) -> Line {
+        let (tile, end) = (mv >> 2, (mv & 3) as usize);
+        let mut line = *self;
+        if self.n == 0 {
+            let (ends, counts) = lead_ends(tile, end as u8);
+            line.ends[..2].copy_from_slice(&ends);
+            line.counts[..2].copy_from_slice(&counts);
+            line.n = 2;
+            line.lead_alone = true;
+        } else {
+            (line.ends[end], line.counts[end]) = attach(tile, self.ends[end]);
+            line.lead_alone = false;
+        }
+        line
+    }
+}
+
 impl Table {
     pub fn new(rules: Rules) -> Self {
         Table {
@@ -271,13 +347,10 @@ impl Table {
     }
 
     fn lay_lead(&mut self, tile: u8, flipped: u8) {
-        let (ta, tb) = (TILE_A[tile as usize], TILE_B[tile as usize]);
-        let (a, b) = if flipped == 1 { (tb, ta) } else { (ta, tb) };
+        let ([a, b], counts) = lead_ends(tile, flipped);
         self.ends[0] = a;
         self.ends[1] = b;
-        let weight = if a == b { 2 } else { 1 };
-        self.end_counts[0] = a as i32 * weight;
-        self.end_counts[1] = b as i32 * weight;
+        self.end_counts[..2].copy_from_slice(&counts);
         self.n_ends = 2;
         self.fit = two_ends_fit(a, b);
         self.plain_line = !(self.rules.spinner || self.rules.fives());
@@ -315,26 +388,18 @@ impl Table {
         }
     }
 
-    /// R-FIVES-COUNT / R-SPINNER: the open-end total after the last play.
+    /// R-FIVES-COUNT / R-SPINNER: the open-end total after the last play (`Line::count`).
     pub fn fives_count(&self) -> i32 {
-        if self.line_count == 1 {
-            return self.ends[0] as i32 + self.ends[1] as i32;
-        }
-        let c = &self.end_counts;
-        let mut total = c[0] + c[1];
-        if self.n_ends == 4 {
-            total += c[2] + c[3];
-        }
-        total
+        Line::of(self).count()
     }
 
     /// Score a multiple of 5; true when that reached the target (R-TARGET).
     fn score_fives(&mut self, seat: u8) -> bool {
-        let total = self.fives_count();
+        let points = scoring::fives_points(self.fives_count());
         let s = seat as usize;
-        if total != 0 && total % 5 == 0 {
-            self.hand_points[s] += total;
-            self.scores[s] += total;
+        if points != 0 {
+            self.hand_points[s] += points;
+            self.scores[s] += points;
             if self.scores[s] >= self.rules.target {
                 let outcome = scoring::settle_target(self, seat);
                 self.finish(outcome);

@@ -4,7 +4,7 @@
 
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::state::DRAW;
+use crate::state::{Line, DRAW, PLAY};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -74,7 +74,122 @@ impl View {
     pub fn seen(&self) -> u32 {
         self.actions
             .iter()
-            .filter(|&&a| a & 3 == crate::state::PLAY)
+            .filter(|&&a| a & 3 == PLAY)
             .fold(self.hand, |m, &a| m | 1 << (a >> 4 & 31))
+    }
+
+    /// The open ends as the view shows them.
+    pub fn line(&self) -> Line {
+        let mut plays = self.actions.iter().filter(|&&a| a & 3 == PLAY);
+        let lead_alone = plays.next().is_some() && plays.next().is_none();
+        Line {
+            ends: self.ends,
+            counts: self.end_counts,
+            n: self.n_ends,
+            lead_alone,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::belief::known_voids;
+    use crate::rng::{Mt19937, Xoshiro};
+    use crate::rules::presets;
+    use crate::state::Table;
+    use crate::tiles::{fitting, ALL_TILES};
+
+    /// Every decision of random hands of every variant, as the seat to move sees it.
+    fn decisions(mut each: impl FnMut(&Game, &View)) {
+        for rules in presets::all() {
+            let mut deals = Mt19937::new(5);
+            let mut picks = Xoshiro::new(5);
+            for _ in 0..40 {
+                let mut game = Game::new(Table::new(rules));
+                while !game.t.match_over && game.hand_number < 6 {
+                    game.start_next_hand(&mut deals);
+                    while !game.t.hand_over {
+                        if game.step_forced() {
+                            continue;
+                        }
+                        let legal = game.t.legal_vec();
+                        each(&game, &View::of(&game, legal.clone()));
+                        game.play(legal[picks.below(legal.len() as u64) as usize]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// R-FIVES-COUNT, R-SPINNER: the count and the ends a view reads off its line for each legal
+    /// move are those the table has once the move is played (a spinner's short sides opening
+    /// aside: they count nothing yet), and its count now is the table's.
+    #[test]
+    fn the_line_after_a_move_is_the_tables() {
+        let mut spinner_opened = 0;
+        decisions(|game, view| {
+            let line = view.line();
+            if line.n > 0 {
+                assert_eq!(line.count(), game.t.fives_count());
+            }
+            for &mv in &view.legal {
+                assert!(line.fits(mv));
+                let after = line.after(mv);
+                let mut t = game.t;
+                t.play(mv);
+                assert_eq!(after.count(), t.fives_count(), "{:?} {mv}", game.t.rules);
+                let n = after.n as usize;
+                assert_eq!(after.ends[..n], t.ends[..n]);
+                assert_eq!(after.counts[..n], t.end_counts[..n]);
+                if t.n_ends > after.n {
+                    spinner_opened += 1;
+                    assert_eq!(t.end_counts[n..t.n_ends as usize], [0, 0]);
+                }
+            }
+        });
+        assert!(spinner_opened > 100);
+    }
+
+    /// R-MUST, R-VIEW: the numbers a view says a seat lacks are in none of its tiles, and the
+    /// tiles it has not seen are exactly those in the other hands, undrawn or out of play.
+    #[test]
+    fn known_voids_and_unseen_tiles_hold_against_the_deal() {
+        let mut voids_seen = 0;
+        decisions(|game, view| {
+            let t = &game.t;
+            let voids = known_voids(view);
+            let mut elsewhere = 0u32;
+            let drew_last = game.history.last().is_some_and(|&a| a & 3 == DRAW);
+            let players = t.rules.players;
+            for (seat, (&hand, &void)) in t.hands.iter().zip(&voids).take(players).enumerate() {
+                let own = seat == view.seat as usize;
+                // A seat that just drew holds the tile it found (the only one it can play).
+                let found = if own && drew_last {
+                    t.playable(view.seat)
+                } else {
+                    0
+                };
+                assert_eq!(hand & !found & fitting(void), 0);
+                voids_seen += (void != 0) as usize;
+                if !own {
+                    elsewhere |= hand;
+                }
+            }
+            let undrawn = t.boneyard[t.drawn as usize..t.bone_len as usize]
+                .iter()
+                .fold(0u32, |m, &b| m | 1 << b);
+            let on_line = game
+                .history
+                .iter()
+                .filter(|&&a| a & 3 == PLAY)
+                .fold(0u32, |m, &a| m | 1 << (a >> 4 & 31));
+            let out_of_play = ALL_TILES & !(on_line | elsewhere | undrawn | view.hand);
+            assert_eq!(ALL_TILES & !view.seen(), elsewhere | undrawn | out_of_play);
+            if t.rules.draws || t.rules.players == 4 {
+                assert_eq!(out_of_play, 0);
+            }
+        });
+        assert!(voids_seen > 1000);
     }
 }

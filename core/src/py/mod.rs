@@ -31,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::by_lot, m)?)?;
     m.add_function(wrap_pyfunction!(state::random_play, m)?)?;
     m.add_function(wrap_pyfunction!(state::round_to_five, m)?)?;
+    m.add_function(wrap_pyfunction!(state::fives_points, m)?)?;
     m.add_function(wrap_pyfunction!(search::insane_move, m)?)?;
     m.add_function(wrap_pyfunction!(search::sample_deals, m)?)?;
     m.add_function(wrap_pyfunction!(search::play_out, m)?)?;

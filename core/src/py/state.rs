@@ -654,3 +654,10 @@ pub fn by_lot(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
 pub fn round_to_five(points: i32) -> i32 {
     crate::scoring::round_to_five(points)
 }
+
+/// What a play leaving the fives count `count` scores: the count when it is a multiple of 5
+/// (R-FIVES).
+#[pyfunction]
+pub fn fives_points(count: i32) -> i32 {
+    crate::scoring::fives_points(count)
+}

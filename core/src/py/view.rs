@@ -8,7 +8,9 @@ use pyo3::types::PyTuple;
 
 use super::state::{rules_from, PyState};
 use super::value_error;
+use crate::belief::known_voids;
 use crate::state::PLAY;
+use crate::tiles::{tile_id, ALL_TILES};
 use crate::view::{public_action, View};
 
 static TILES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
@@ -248,8 +250,8 @@ impl PlayerView {
             }
             *slot = e;
         }
-        if end_counts.len() != n_ends {
-            return Err(value_error("end_counts has one count per open end"));
+        if end_counts.len() != n_ends || end_counts.iter().any(|c| !(0..=12).contains(c)) {
+            return Err(value_error("end_counts has one count 0..12 per open end"));
         }
         let mut count_array = [0i32; 4];
         count_array[..n_ends].copy_from_slice(&end_counts);
@@ -310,6 +312,65 @@ impl PlayerView {
         })
     }
 
+    /// Per seat, the numbers it is known not to hold, as 7-bit masks (bit n: number n; R-MUST):
+    /// a pass adds the numbers open then; a draw sets them to the numbers open then (the seat
+    /// lacked them, and so do the tiles it drew and kept: it plays the first that fits), older
+    /// knowledge no longer covering the tiles drawn. The seat to move, having just drawn, holds
+    /// the tile it found.
+    #[getter]
+    fn void_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &known_voids(&self.data)[..self.data.players()])
+    }
+
+    /// The tiles this seat has not seen, as a tile mask (bit t: tile id t): in other hands, the
+    /// boneyard or out of play; neither in its hand nor on the line.
+    #[getter]
+    fn unseen_mask(&self) -> u32 {
+        ALL_TILES & !self.data.seen()
+    }
+
+    /// Own tiles as a tile mask (bit t: tile id t).
+    #[getter]
+    fn hand_mask(&self) -> u32 {
+        self.data.hand
+    }
+
+    /// The fives count (R-FIVES-COUNT, R-SPINNER) once `move` is laid, and then `reply` if
+    /// given, on the line as it stands: any tile on an open end showing one of its numbers (a
+    /// lead on end 0 as written, 1 flipped); a reply on an end open before `move` (or on a lead's
+    /// end), as a spinner's short sides opening are not followed (they count nothing yet).
+    /// Moves are `Move`s or `(Tile, end)` pairs; ValueError for one that does not fit.
+    #[pyo3(signature = (r#move, reply = None))]
+    fn count_after(
+        &self,
+        py: Python<'_>,
+        r#move: &Bound<'_, PyAny>,
+        reply: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<i32> {
+        let mut line = self.line_after(py, r#move)?;
+        if let Some(reply) = reply {
+            let mv = move_of(reply)?;
+            if !line.fits(mv) {
+                return Err(value_error(
+                    "the reply does not fit the line the move leaves",
+                ));
+            }
+            line = line.after(mv);
+        }
+        Ok(line.count())
+    }
+
+    /// The numbers on the open ends once `move` is laid (see `count_after`: a spinner's short
+    /// sides opening are not followed).
+    fn ends_after<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let line = self.line_after(py, r#move)?;
+        PyTuple::new(py, &line.ends[..line.n as usize])
+    }
+
     /// The partner's seat in team games, else None.
     fn partner(&self) -> Option<u8> {
         self.data.rules.teams.then_some((self.data.seat + 2) % 4)
@@ -336,7 +397,34 @@ impl PlayerView {
     }
 }
 
+/// `tile << 2 | end` of a `Move` or `(Tile, end)` pair (a `Tile` being a pair of numbers).
+fn move_of(value: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let ((a, b), end) = value
+        .extract::<((u8, u8), u8)>()
+        .map_err(|_| value_error("a move is a Move: (Tile, end)"))?;
+    if a > 6 || b > 6 || end > 3 {
+        return Err(value_error(
+            "a move's tile shows numbers 0..6, its end is 0..3",
+        ));
+    }
+    Ok(tile_id(a, b) << 2 | end)
+}
+
 impl PlayerView {
+    /// The line once `value` is laid on it; one of `legal_moves` is found without reading it.
+    fn line_after(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<crate::state::Line> {
+        let legal = self.legal_moves(py)?;
+        let mv = match legal.iter().position(|m| m.is(value)) {
+            Some(i) => self.data.legal[i],
+            None => move_of(value)?,
+        };
+        let line = self.data.line();
+        if !line.fits(mv) {
+            return Err(value_error("the move does not fit the line"));
+        }
+        Ok(line.after(mv))
+    }
+
     /// The core data of a Python `PlayerView`.
     pub fn data_of<'a>(view: &'a Bound<'_, PyAny>) -> PyResult<&'a View> {
         let view = view

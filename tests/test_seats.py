@@ -109,6 +109,11 @@ def test_a_view_no_game_can_show_is_a_value_error_not_a_crash():
                        ("legal_moves", [{"tile": [9, 9], "end": 0}])]:
         with pytest.raises((ValueError, KeyError)):
             view_from({**message, key: value}, BLOCK)
+    draw = {"seat": 0, "kind": "draw", "open_numbers": [1]}
+    for history, problem in [([draw] * 29, "draws more tiles"),
+                             (message["history"][:1] * 2, "plays a tile twice")]:
+        with pytest.raises(ValueError, match=problem):  # a search would replay it
+            view_from({**message, "history": history}, BLOCK)
     own = make_rules("block", 2)
     assert collect.views[-1].with_rules(own).rules is own
     assert collect.views[-1].with_rules(own) == collect.views[-1]

@@ -9,7 +9,7 @@ use pyo3::types::PyTuple;
 use super::state::{rules_from, PyState};
 use super::value_error;
 use crate::belief::known_voids;
-use crate::state::PLAY;
+use crate::state::{DRAW, PLAY};
 use crate::tiles::{tile_id, ALL_TILES};
 use crate::view::{public_action, View};
 
@@ -280,6 +280,7 @@ impl PlayerView {
         if actions.iter().any(bad) {
             return Err(value_error("not an action of the engine's encoding"));
         }
+        check_history(&actions)?;
         let actions: Vec<u32> = actions.into_iter().map(public_action).collect();
         let event_of = EVENT_OF.import(py, "domsim.view", "_event_of_cached")?;
         let events = actions
@@ -494,4 +495,28 @@ impl ViewBuilder {
             legal: PyOnceLock::new(),
         })
     }
+}
+
+/// A hand's history can only play each tile once and draw from one set of 28: anything else
+/// is refused here, before a search replays it.
+fn check_history(actions: &[u32]) -> PyResult<()> {
+    let mut played = 0u32;
+    let mut draws = 0;
+    for &a in actions {
+        match a & 3 {
+            PLAY => {
+                let tile = a >> 4 & 31;
+                if played >> tile & 1 == 1 {
+                    return Err(value_error("the history plays a tile twice"));
+                }
+                played |= 1 << tile;
+            }
+            DRAW => draws += 1,
+            _ => {}
+        }
+    }
+    if draws > 28 {
+        return Err(value_error("the history draws more tiles than a set holds"));
+    }
+    Ok(())
 }

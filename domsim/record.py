@@ -92,6 +92,7 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
         "options": rules.options(),
         "seats": list(seats),
         "seed": seed,
+        "dealt_from_seed": True,  # domsim dealt from `seed` (R-RNG): replay checks the deals
         "hands": hands,
         "result": match_result(state),
     }
@@ -325,19 +326,23 @@ class SeededDeals:
 
     @classmethod
     def of(cls, record: dict, game: int) -> SeededDeals | None:
-        """For a record that carries its run seed and game id (a tourney's), else None; with
+        """For a record domsim dealt from its seed (`dealt_from_seed`) or that carries its run
+        seed and game id (a tourney's, also one of 0.1), else None (another tool's); with
         `fixed_deal` its first hand is a deals file's (`tourney --deals`), not the seed's."""
         keys = ("run_seed", "game_id", "seed", "deal_id")
-        if not all(_is_int(record.get(key)) for key in keys):
+        of_tourney = all(_is_int(record.get(key)) for key in keys)
+        if not (of_tourney or record.get("dealt_from_seed") is True and
+                _is_int(record.get("seed"))):
             return None
         try:
             rules = rules_of(record, f"game {game}")
         except RecordError:
             return None  # replay_steps reports it
-        run_seed, deal_id, seed = record["run_seed"], record["deal_id"], record["seed"]
-        wrong = ([] if game_seed(run_seed, deal_id) == seed else
-                 [f"game {game}: seed {seed} is not the seed of deal {deal_id} of run seed "
-                  f"{run_seed}"])
+        seed = record["seed"]
+        wrong = []
+        if of_tourney and game_seed(record["run_seed"], record["deal_id"]) != seed:
+            wrong = [f"game {game}: seed {seed} is not the seed of deal {record['deal_id']} of "
+                     f"run seed {record['run_seed']}"]
         return cls(rules, seed, wrong, record.get("fixed_deal") is True)
 
     def check(self, state: State, hand: dict, where: str) -> list[str]:

@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 from clitools import invoke, one_line_error
 
-from domsim.results.pairings import default_name, parse_entrants, seat_specs, split_name
+from domsim.results.pairings import (
+    default_name,
+    parse_entrants,
+    seat_specs,
+    split_name,
+    team_members,
+)
 from domsim.rules import make_rules
 from domsim.strategy import StrategyError
 
 FAST = ["--variant", "classic", "--seed", "3", "--silent"]
+EXAMPLE_BOT = Path(__file__).resolve().parent.parent / "strategies" / "example_external.py"
 
 
 def test_a_name_is_the_text_before_the_first_equals_sign_unless_a_spec_parameter_holds_it():
@@ -39,6 +47,32 @@ def test_an_exec_spec_is_a_spec_whatever_its_command_holds_and_can_be_named():
     entrants = parse_entrants(["exec:./bot --x=1", "mybot=exec:./bot --x=1"], rules)
     assert [(e.name, e.members) for e in entrants] == [
         ("exec:./bot --x=1", ("exec:./bot --x=1",)), ("mybot", ("exec:./bot --x=1",))]
+
+
+def test_a_quoted_or_escaped_plus_belongs_to_its_exec_command_and_a_bare_one_joins_a_team():
+    assert team_members("medium+hard") == ("medium", "hard")
+    assert team_members("exec:./bot --x='a+b'") == ("exec:./bot --x='a+b'",)
+    assert team_members('exec:./bot "--x=a+b" + hard') == ('exec:./bot "--x=a+b"', "hard")
+    assert team_members("exec:./bot --x=a\\+b+hard") == ("exec:./bot --x=a\\+b", "hard")
+    assert team_members("exec:./bot 'it''s+'+easy") == ("exec:./bot 'it''s+'", "easy")
+    block, kozel = make_rules("block", 2), make_rules("kozel", 4)
+    one = parse_entrants(["exec:./bot --x='a+b'", "hard"], block)
+    assert one[0].members == ("exec:./bot --x='a+b'",)
+    team = parse_entrants(["exec:./bot --x='a+b'+hard", "easy"], kozel)
+    assert team[0].members == ("exec:./bot --x='a+b'", "hard")
+    with pytest.raises(StrategyError, match="is quoted"):
+        parse_entrants(["exec:./bot --x=a+b", "hard"], block)
+
+
+def test_an_exec_command_gets_its_quoted_plus_as_an_argument(tmp_path):
+    """End to end: the bot sees `--tag=a+b` (it writes its arguments to a file)."""
+    bot = tmp_path / "bot.py"
+    record = f"open({str(tmp_path / 'argv')!r}, 'w').write(repr(sys.argv[1:]))"
+    bot.write_text(EXAMPLE_BOT.read_text().replace("import sys", f"import sys\n{record}", 1))
+    result = invoke("play", "--variant", "block", "-p", f"exec:python3 {bot} '--tag=a+b'", "-p",
+                    "easy", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "argv").read_text() == repr(["--tag=a+b"])
 
 
 def test_unnamed_entrants_are_named_after_their_spec_with_a_file_by_its_stem():

@@ -75,12 +75,27 @@ def test_deals_that_are_not_the_seeds_are_found_without_the_run(run):
     assert problems[0].endswith(" are not what the record's seed deals")
 
 
-def test_a_record_without_run_seed_and_game_id_is_not_held_to_a_seed(run):
+def test_another_tools_record_is_not_held_to_a_seed(run):
+    """Without run seed, game id and `dealt_from_seed`, a record's seed says nothing of its
+    deals (R-RNG is domsim's generator)."""
     record = records(run)[0]
-    for key in ("run_seed", "game_id", "deal_id"):
+    for key in ("run_seed", "game_id", "deal_id", "dealt_from_seed"):
         del record[key]
     record["seed"] += 1
     assert verify(record, 0) == (verify(record, 0)[0], [])
+
+
+def test_a_played_games_record_is_held_to_its_seed(tmp_path):
+    """`domsim play --record` writes the game seed and `dealt_from_seed` (R-RNG): replay checks
+    that the deals are the seed's."""
+    out = tmp_path / "game.json"
+    assert invoke("play", "--variant", "draw", "-p", "easy", "-p", "medium", "--seed", "4",
+                  "--record", str(out)).exit_code == 0
+    record = json.loads(out.read_text())
+    assert record["dealt_from_seed"] is True and verify(record, 0)[1] == []
+    record["seed"] = 5
+    assert verify(record, 0)[1] == [
+        "game 0, hand 0: the deal's hands, boneyard are not what the record's seed deals"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [

@@ -49,12 +49,32 @@ def split_name(text: str) -> tuple[str | None, str]:
     return None, text.strip()
 
 
+def team_members(spec: str) -> tuple[str, ...]:
+    """The specs an entrant's `a+b` joins: split at every `+` outside shell quotes and not
+    escaped by a backslash, so an `exec:` command keeps a quoted `'a+b'` (or `a\\+b`) whole."""
+    members, current, quote, escaped = [], [], None, False
+    for char in spec:
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "+":
+            members.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    return (*members, "".join(current).strip())
+
+
 def default_name(spec: str) -> str:
     """An entrant's name when none is given: the spec, a strategy file by its stem (so a path
     does not widen every table) and a class defined in the session by the class's name."""
     names = []
-    for member in spec.split("+"):
-        member = member.strip()
+    for member in team_members(spec):
         path = spec_file(member)
         if path:
             member = Path(path).stem + member[len(path):]
@@ -71,9 +91,10 @@ def parse_entrants(texts: list[str] | tuple[str, ...], rules: Rules) -> list[Ent
     entrants = []
     for text in texts:
         name, spec = split_name(text)
-        members = tuple(part.strip() for part in spec.split("+"))
+        members = team_members(spec)
         if len(members) > 1 and not rules.variant.teams:
-            raise StrategyError(f"team entrant {spec!r}: {rules.name} is not a team game")
+            raise StrategyError(f"team entrant {spec!r}: {rules.name} is not a team game (a '+' "
+                                "that belongs to an exec: command is quoted: 'a+b')")
         if len(members) > 2 or not all(members):
             raise StrategyError(f"team entrant {spec!r} must be two specs joined by '+'")
         entrants.append(Entrant(name or default_name(spec), members))

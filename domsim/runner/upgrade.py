@@ -134,12 +134,14 @@ def upgrade_row(tourney: Tourney, row: dict) -> dict:
 
 
 def upgrade_record(tourney: Tourney, row: dict, line: str | None) -> str | None:
-    """A 0.1 record with the run seed, deal and entrants this version's records carry."""
+    """A 0.1 record with the run seed, deal and entrants this version's records carry, and the
+    mark that its deals are its seed's (0.1 dealt with the same generator)."""
     if line is None:
         return None
     record = json.loads(line)
     entrants = [row[f"entrant_{seat}"] for seat in range(tourney.rules.players)]
     return json.dumps({"game_id": record.pop("game_id"), "run_seed": tourney.config.seed,
-                       "deal_id": row["deal_id"], "entrants": entrants, **record})
+                       "deal_id": row["deal_id"], "entrants": entrants, **record,
+                       "dealt_from_seed": True})
 
 

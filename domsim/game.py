@@ -65,7 +65,8 @@ class PlayedGame:
     def record(self) -> dict:
         """The game record (GAME-RECORD.md); needs the hands kept."""
         record = game_record(self.rules, self.specs, self.seed, self.hands, self.state)
-        return {**record, "faults": self.faults, "timing": self.timing}
+        # Dealt from `seed` by domsim's generator (R-RNG): replay checks the deals against it.
+        return {**record, "dealt_from_seed": True, "faults": self.faults, "timing": self.timing}
 
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,

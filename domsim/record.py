@@ -92,7 +92,6 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
         "options": rules.options(),
         "seats": list(seats),
         "seed": seed,
-        "dealt_from_seed": True,  # domsim dealt from `seed` (R-RNG): replay checks the deals
         "hands": hands,
         "result": match_result(state),
     }

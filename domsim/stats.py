@@ -8,10 +8,13 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
 Z95 = 1.959963984540054
+#: Samples from this size on take the normal quantile: t differs from it by under 0.1%.
+T_UNTIL = 1000
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -25,8 +28,51 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return (centre - spread) / denominator, (centre + spread) / denominator
 
 
+def t_cdf(t: float, df: int) -> float:
+    """Student's t distribution function for a whole number of degrees of freedom, in closed
+    form (Abramowitz & Stegun 26.7.3-4: a finite series in cos^2 of atan(t / sqrt(df)))."""
+    theta = math.atan(t / math.sqrt(df))
+    c2, term, total = math.cos(theta) ** 2, 1.0, 1.0
+    for k in range(1 + df % 2, df - 2, 2):  # odd df: 2/3, 2*4/(3*5), ...; even: 1/2, 1*3/(2*4)
+        term *= c2 * k / (k + 1)
+        total += term
+    if df % 2:
+        inside = 2 / math.pi * (theta + (math.sin(theta) * math.cos(theta) * total
+                                         if df > 1 else 0.0))
+    else:
+        inside = math.sin(theta) * total
+    return (1 + inside) / 2
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The t with t_cdf(t, df) = p: Cornish-Fisher's expansion from the normal quantile (A&S
+    26.7.5), polished by Newton steps on `t_cdf`."""
+    x = NormalDist().inv_cdf(p)
+    t = x + sum(sum(c * x ** e for c, e in terms) / df ** k for k, terms in enumerate((
+        ((1 / 4, 3), (1 / 4, 1)),
+        ((5 / 96, 5), (16 / 96, 3), (3 / 96, 1)),
+        ((3 / 384, 7), (19 / 384, 5), (17 / 384, 3), (-15 / 384, 1)),
+        ((79 / 92160, 9), (776 / 92160, 7), (1482 / 92160, 5), (-1920 / 92160, 3),
+         (-945 / 92160, 1))), start=1))
+    log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - math.log(df * math.pi) / 2
+    for _ in range(3):
+        density = math.exp(log_norm - (df + 1) / 2 * math.log1p(t * t / df))
+        t -= (t_cdf(t, df) - p) / density
+    return t
+
+
+@functools.cache
+def critical_value(z: float, n: int) -> float:
+    """The multiple of the standard error a two-sided interval of normal quantile `z` takes
+    for the mean of `n` values: Student's t with n - 1 degrees of freedom, which tends to z as
+    n grows (a small sample's interval is wider than the normal one)."""
+    if n < 2:
+        return math.inf  # one value says nothing of the spread
+    return t_quantile(phi(z), n - 1) if n < T_UNTIL else z
+
+
 def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float, float]:
-    """Mean with a normal-approximation 95% interval: (mean, low, high)."""
+    """Mean with a 95% interval (Student's t): (mean, low, high)."""
     if not values:
         return 0.0, 0.0, 0.0
     return moments_interval(len(values), math.fsum(values), math.fsum(v * v for v in values), z)
@@ -35,14 +81,15 @@ def mean_interval(values: list[float], z: float = Z95) -> tuple[float, float, fl
 def moments_interval(n: int, total: float, total_squares: float,
                      z: float = Z95) -> tuple[float, float, float]:
     """`mean_interval` from running sums (n, sum, sum of squares), so a stream needs no list:
-    half-width z * s / sqrt(n) with the sample variance s^2 = (sum_sq - sum^2 / n) / (n - 1)."""
+    half-width t * s / sqrt(n) with the sample variance s^2 = (sum_sq - sum^2 / n) / (n - 1) and
+    t = `critical_value(z, n)`."""
     if n == 0:
         return 0.0, 0.0, 0.0
     mean = total / n
     if n < 2:
         return mean, mean, mean
     variance = max(0.0, (total_squares - total * total / n) / (n - 1))
-    half = z * math.sqrt(variance / n)
+    half = critical_value(z, n) * math.sqrt(variance / n)
     return mean, mean - half, mean + half
 
 
@@ -112,7 +159,8 @@ def elo_estimate(unit_scores: Sequence[float], games_per_unit: float = 1.0, ref:
     """Elo, normalized Elo and LOS from the mean score of each unit (fishtest's get_elo; with
     units of 2 seatings these are its pentanomial game pairs).
 
-    score interval: mu +/- z sigma_u / sqrt(N), mapped through `elo_from_score`;
+    score interval: mu +/- t sigma_u / sqrt(N), mapped through `elo_from_score` (t: Student's
+    for N - 1 degrees of freedom, `critical_value`; fishtest takes z);
     LOS = Phi((mu - ref) / (sigma_u / sqrt(N)));
     nElo = (mu - ref) / sigma_g * 800 / ln 10 with the per-game deviation
     sigma_g = sigma_u * sqrt(games per unit) (fishtest: sqrt(2 var_pair))."""
@@ -126,14 +174,15 @@ def elo_estimate(unit_scores: Sequence[float], games_per_unit: float = 1.0, ref:
     # in [0, 1] with this mean can have, so the interval is never narrower than the data allow.
     variance = variance or mean * (1 - mean)
     error = math.sqrt(variance / n)
-    low, high = mean - z * error, mean + z * error
+    half = critical_value(z, n) * error
+    low, high = max(mean - half, 0.0), min(mean + half, 1.0)
     los = phi((mean - ref) / error)
     sigma_game = math.sqrt(variance * games_per_unit)
 
     def nelo(score: float) -> float:
         return (score - ref) / sigma_game * NELO_PER_T
 
-    return EloEstimate(n, mean, max(low, 0.0), min(high, 1.0), elo_from_score(mean, ref),
+    return EloEstimate(n, mean, low, high, elo_from_score(mean, ref),
                        elo_from_score(low, ref), elo_from_score(high, ref), nelo(mean), nelo(low),
                        nelo(high), los)
 

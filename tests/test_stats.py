@@ -19,8 +19,10 @@ from handrun import GAMES, write_run
 from domsim.analysis import RunError, load_run, run_statistics
 from domsim.stats import (
     NELO_PER_T,
+    Z95,
     Sprt,
     bootstrap_ratings,
+    critical_value,
     deal_weights,
     elo_estimate,
     elo_from_score,
@@ -28,10 +30,13 @@ from domsim.stats import (
     gsprt_llr,
     gsprt_llr_t,
     histogram_percentile,
+    mean_interval,
     mle_with_mean,
     mle_with_t,
     outcome_counts,
     score_from_elo,
+    t_cdf,
+    t_quantile,
     time_bucket,
     time_histogram,
     variance_saving,
@@ -57,16 +62,20 @@ def test_elo_of_a_score_and_back():
     assert elo_from_score(1.0) == pytest.approx(400 * math.log10(999))  # clamped, finite
 
 
-def test_elo_estimate_of_two_pairs_by_hand():
-    """Pairs scoring 1 and 1/2: mean 3/4, variance 1/16, error sqrt(1/32)."""
+def test_elo_estimate_of_pairs_by_hand():
+    """Pairs scoring 1 and 1/2: mean 3/4, variance 1/16, error sqrt(1/32); two pairs leave one
+    degree of freedom (Student's t 12.706: the interval is the whole range), eight pairs 7
+    (t 2.365)."""
     estimate = elo_estimate([1.0, 0.5], games_per_unit=2)
     error = math.sqrt(1 / 32)
     assert estimate.units == 2 and estimate.score == 0.75
     assert estimate.elo == pytest.approx(ELO_3)
     assert estimate.los == pytest.approx(NormalDist().cdf(0.25 / error))
-    assert estimate.score_low == pytest.approx(0.75 - 1.959964 * error)
-    assert estimate.elo_low == pytest.approx(elo_from_score(0.75 - 1.959964 * error), rel=1e-5)
-    assert estimate.score_high == 1.0  # the interval is cut at a whole score
+    assert (estimate.score_low, estimate.score_high) == (0.0, 1.0)  # cut at whole scores
+    assert estimate.elo_low == elo_from_score(0.0)
+    eight = elo_estimate([1.0, 0.5] * 4, games_per_unit=2)
+    assert eight.score_low == pytest.approx(0.75 - 2.364624 * math.sqrt(1 / 16 / 8), rel=1e-6)
+    assert eight.elo_low == pytest.approx(elo_from_score(eight.score_low))
     # normalized Elo: per-game deviation sqrt(2 * 1/16)
     assert estimate.nelo == pytest.approx(0.25 / math.sqrt(1 / 8) * 800 / math.log(10))
     assert estimate.nelo_low < estimate.nelo < estimate.nelo_high
@@ -474,3 +483,20 @@ def test_decision_time_histograms_merge_and_give_percentiles_within_a_bucket():
     assert abs(histogram_percentile(counts, 95) / 100 - 1) < 0.16
     with pytest.raises(ValueError):
         histogram_percentile({}, 50)
+
+
+@pytest.mark.parametrize(("df", "quantile"), [(1, 12.706205), (2, 4.302653), (3, 3.182446),
+                                              (5, 2.570582), (10, 2.228139), (30, 2.042272),
+                                              (100, 1.983972)])
+def test_student_t_quantiles_match_the_tables(df, quantile):
+    assert t_quantile(0.975, df) == pytest.approx(quantile, abs=1e-6)
+    assert t_cdf(quantile, df) == pytest.approx(0.975, abs=1e-7)
+    assert t_cdf(-quantile, df) == pytest.approx(0.025, abs=1e-7)
+
+
+def test_small_samples_take_student_t_and_large_ones_the_normal_quantile():
+    assert critical_value(Z95, 4) == pytest.approx(3.182446, abs=1e-6)
+    assert critical_value(Z95, 1) == math.inf
+    assert critical_value(Z95, 5000) == Z95
+    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert (mean, high - mean) == (2.5, pytest.approx(3.182446 * math.sqrt(5 / 3 / 4)))

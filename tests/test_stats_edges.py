@@ -57,7 +57,7 @@ def test_units_that_all_split_still_get_an_interval():
     three = elo_estimate([0.5] * 3, games_per_unit=2)
     assert (three.score_low, three.score_high) == (0.0, 1.0)
     estimate = elo_estimate([0.5] * 12, games_per_unit=2)
-    half = 1.959964 * math.sqrt(0.25 / 12)
+    half = 2.200985 * math.sqrt(0.25 / 12)  # Student's t, 11 degrees of freedom
     assert estimate.score_low == pytest.approx(0.5 - half)
     assert estimate.score_high == pytest.approx(0.5 + half)
     assert estimate.elo_low < -100 and estimate.elo_high > 100 and estimate.los == 0.5

@@ -236,13 +236,45 @@ class BotProcess:
         return f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
 
     def close(self) -> None:
-        """Kill the bot's whole process group, reap it, and log the rest of its stderr."""
+        """Kill the bot with every process it started (its group, and the descendants that
+        left the group with setsid), reap it, and log the rest of its stderr."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGSTOP)  # nothing in the group forks now
+        for pid in [*stopped_tree(self.process.pid), self.process.pid]:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self._stderr.join(timeout=1)  # a child it forked may still hold the pipe: no longer
         self.process.stdin.close()
         self.process.stdout.close()
+
+
+def stopped_tree(root: int) -> list[int]:
+    """Every descendant of `root` (Linux: from /proc; elsewhere none), each stopped with
+    SIGSTOP as it is found, so that none forks or exits while the tree is read."""
+    found, frontier = [], [root]
+    while frontier:
+        children = [child for pid in frontier for child in _children(pid) if child not in found]
+        for child in children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(child, signal.SIGSTOP)
+        found += children
+        frontier = children
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    children = []
+    for task in tasks:
+        with contextlib.suppress(OSError):
+            children += map(int, Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+    return children
 
 
 class BotTimeout(BotFault):

@@ -12,6 +12,7 @@ import os
 import random
 import re
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import Future
@@ -434,6 +435,26 @@ def test_bot_threads_leave_the_alarm_to_the_game():
                                seed, move_time_limit=0.05)
             assert time.monotonic() - started < 2
             assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"
+
+
+def test_a_bots_children_die_with_it_even_out_of_its_process_group(tmp_path):
+    """A child the bot started in a session of its own (setsid), and that child's own child,
+    are killed when the bot is: nothing it started outlives the game."""
+    pids = tmp_path / "pids"
+    spec = f"exec:{sys.executable} {ROOT / 'tests' / 'hostile' / 'escaper.py'} {pids}"
+    record = play_game(BLOCK, [spec, "easy"], 2)
+    assert record["faults"][0]["first"] is None
+    escaped = [int(pid) for pid in pids.read_text().split()]
+    assert len(escaped) == 2 and all(not alive(pid) for pid in escaped)
+
+
+def alive(pid: int) -> bool:
+    """Running, or stopped; not a zombie (this container's init may never reap it) nor gone."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_the_alarm_reaches_the_game_when_other_threads_take_signals():

@@ -1,0 +1,19 @@
+"""Hostile on purpose: an exec: bot that first starts a child in a session of its own (out of
+its process group: the group kill misses it), and one more that the child starts, writes their
+pids to the file named by its first argument, then plays as the example bot."""
+
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+SLEEPER = ("import subprocess, time; print(subprocess.Popen(['sleep', '3600']).pid, flush=True); "
+           "time.sleep(3600)")
+
+child = subprocess.Popen([sys.executable, "-c", SLEEPER], start_new_session=True,
+                         stdout=subprocess.PIPE, text=True)
+grandchild = child.stdout.readline().strip()
+Path(sys.argv[1]).write_text(f"{child.pid}\n{grandchild}\n")
+sys.argv[1:] = []
+runpy.run_path(str(Path(__file__).parents[2] / "strategies" / "example_external.py"),
+               run_name="__main__")

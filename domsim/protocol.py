@@ -8,7 +8,7 @@ import json
 
 from .engine import DRAW, PASS, PLAY, HandResult
 from .rules import OPTION_SPECS, Rules, find_variant, make_rules
-from .tiles import Tile, tile_id
+from .tiles import TILES, Tile, tile_id
 from .view import Event, Move, PlayerView
 
 #: Bumped whenever a message changes in a way an existing bot could notice.
@@ -62,10 +62,21 @@ def _tile(tile: Tile | None) -> list[int] | None:
     return None if tile is None else [tile.a, tile.b]
 
 
+#: The JSON of every tile, and of every move as `legal_moves` lists it.
+_TILE_JSON = {tile: f"[{tile.a},{tile.b}]" for tile in TILES}
+_MOVE_JSON = {Move(tile, end): f'{{"tile":{text},"end":{end}}}'
+              for tile, text in _TILE_JSON.items() for end in range(4)}
+
+
+def _json_list(values) -> str:
+    return ",".join("null" if v is None else str(v) for v in values)
+
+
 class ViewEncoder:
     """`choose` messages for one seat, as bytes: every PlayerView field but `rules` (sent with
-    `game`), tiles as [a, b]. A view's history grows by a few events a decision, so each event
-    of a hand is encoded once."""
+    `game`), tiles as [a, b]. They are written without json.dumps, from precomputed pieces: the
+    round trip of a decision is mostly this. A view's history grows by a few events a decision,
+    so each event of a hand is encoded once."""
 
     def __init__(self) -> None:
         self._history: tuple[Event, ...] = ()
@@ -79,21 +90,18 @@ class ViewEncoder:
                                  "end": e.end, "open_numbers": list(e.open_numbers)})
                          for e in history[len(self._history):]]
         self._history = history
-        head = _dumps(_view_fields(request, view))
-        return f'{head[:-1]},"history":[{",".join(self._events)}]}}\n'.encode()
-
-
-def _view_fields(request: int, view: PlayerView) -> dict:
-    return {
-        "type": "choose", "id": request, "seat": view.seat,
-        "hand": [[t.a, t.b] for t in view.hand],
-        "ends": list(view.ends),
-        "hand_counts": list(view.hand_counts), "boneyard_count": view.boneyard_count,
-        "can_draw": view.can_draw, "scores": list(view.scores), "carry": view.carry,
-        "target": view.target, "hand_number": view.hand_number, "leader": view.leader,
-        "spinner": view.spinner, "end_counts": list(view.end_counts),
-        "legal_moves": [{"tile": [m.tile.a, m.tile.b], "end": m.end} for m in view.legal_moves],
-    }
+        spinner = "null" if view.spinner is None else view.spinner
+        return (
+            f'{{"type":"choose","id":{request},"seat":{view.seat},'
+            f'"hand":[{",".join(map(_TILE_JSON.__getitem__, view.hand))}],'
+            f'"ends":[{_json_list(view.ends)}],"hand_counts":[{_json_list(view.hand_counts)}],'
+            f'"boneyard_count":{view.boneyard_count},'
+            f'"can_draw":{"true" if view.can_draw else "false"},'
+            f'"scores":[{_json_list(view.scores)}],"carry":{view.carry},"target":{view.target},'
+            f'"hand_number":{view.hand_number},"leader":{view.leader},"spinner":{spinner},'
+            f'"end_counts":[{_json_list(view.end_counts)}],'
+            f'"legal_moves":[{",".join(map(_MOVE_JSON.__getitem__, view.legal_moves))}],'
+            f'"history":[{",".join(self._events)}]}}\n').encode()
 
 
 def hand_message(result: HandResult) -> dict:
@@ -132,24 +140,50 @@ def _action(event: dict) -> int:
     return action | sum(1 << n for n in set(event["open_numbers"])) << 11
 
 
+_TILE_IDS = [[tile_id(a, b) for b in range(7)] for a in range(7)]
+
+
 def _tile_id(pair: list[int]) -> int:
-    return tile_id(*pair)
+    a, b = pair
+    if not (0 <= a <= 6 and 0 <= b <= 6):
+        raise ValueError(f"not a tile: {pair!r}")
+    return _TILE_IDS[a][b]
+
+
+class ViewDecoder:
+    """PlayerViews from the `choose` messages of one game (a new one per game): within a hand
+    the history only grows, so each of its events is decoded once."""
+
+    def __init__(self) -> None:
+        self._hand: int | None = None
+        self._last: dict | None = None  # the last event decoded
+        self._actions: list[int] = []
+
+    def view(self, message: dict, rules: Rules) -> PlayerView:
+        """The PlayerView `message` describes, under `rules` (the game's: the core reads them;
+        PlayerView.with_rules gives a strategy its own copy). It is the core's PlayerView, so
+        a strategy in the host can use domsim.search on it as in process. ValueError for
+        values no view can hold; the `target` sent is the rules' own."""
+        history, known = message["history"], len(self._actions)
+        if (message["hand_number"] != self._hand or len(history) < known
+                or known and history[known - 1] != self._last):
+            self._hand, self._actions, known = message["hand_number"], [], 0
+        self._actions += [_action(e) for e in history[known:]]
+        self._last = history[-1] if history else None
+        return PlayerView.from_parts(
+            rules, seat=message["seat"], hand=[_tile_id(t) for t in message["hand"]],
+            ends=message["ends"], actions=self._actions,
+            hand_counts=message["hand_counts"], boneyard_count=message["boneyard_count"],
+            can_draw=message["can_draw"], scores=message["scores"], carry=message["carry"],
+            hand_number=message["hand_number"], leader=message["leader"],
+            spinner=message["spinner"], end_counts=message["end_counts"],
+            legal=[_tile_id(m["tile"]) << 2 | m["end"] for m in message["legal_moves"]],
+        )
 
 
 def view_from(message: dict, rules: Rules) -> PlayerView:
-    """The PlayerView a `choose` message describes, under `rules` (the game's: the core reads
-    them; PlayerView.with_rules gives a strategy its own copy). It is the core's PlayerView, so
-    a strategy in the host can use domsim.search on it as in process. ValueError for values no
-    view can hold; the `target` sent is the rules' own."""
-    return PlayerView.from_parts(
-        rules, seat=message["seat"], hand=[_tile_id(t) for t in message["hand"]],
-        ends=message["ends"], actions=[_action(e) for e in message["history"]],
-        hand_counts=message["hand_counts"], boneyard_count=message["boneyard_count"],
-        can_draw=message["can_draw"], scores=message["scores"], carry=message["carry"],
-        hand_number=message["hand_number"], leader=message["leader"],
-        spinner=message["spinner"], end_counts=message["end_counts"],
-        legal=[_tile_id(m["tile"]) << 2 | m["end"] for m in message["legal_moves"]],
-    )
+    """The PlayerView one `choose` message describes (`ViewDecoder.view`)."""
+    return ViewDecoder().view(message, rules)
 
 
 def move_message(request: int, choice: object) -> dict:

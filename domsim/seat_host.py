@@ -14,11 +14,11 @@ from typing import BinaryIO
 from .protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
+    ViewDecoder,
     decode,
     encode,
     move_message,
     rules_from,
-    view_from,
 )
 from .rules import Rules, private_copy
 from .seeding import seat_rng
@@ -35,6 +35,7 @@ class Host:
         self.strategy: Strategy | None = None
         self.rules: Rules | None = None  # the game's, as the `game` message gave them
         self.own_rules: Rules | None = None  # the strategy's copy, which it may change
+        self.views = ViewDecoder()
 
     def answer(self, message: dict) -> dict | None:
         handler = getattr(self, f"_on_{message['type']}", None)
@@ -58,13 +59,15 @@ class Host:
         self.strategy = None
         self.rules = rules_from(message["rules"])
         self.own_rules = private_copy(self.rules)  # as in process (domsim.seat.Seat)
+        self.views = ViewDecoder()
         strategy = self.factory(seat_rng(message["seed"], message["seat"]))
         strategy.start_game(message["seat"], self.own_rules)
         self.strategy = strategy
         return {"type": "ready"}
 
     def _on_choose(self, message: dict) -> dict:
-        choice = self.strategy.choose(view_from(message, self.rules).with_rules(self.own_rules))
+        view = self.views.view(message, self.rules).with_rules(self.own_rules)
+        choice = self.strategy.choose(view)
         return move_message(message["id"], choice)
 
     def _on_game_over(self, message: dict) -> dict:

@@ -92,6 +92,39 @@ impl Judge {
     }
 }
 
+/// What a playout plays on: a bare Table (the search's), or a Game that keeps its history
+/// and results (the Python API's).
+pub trait Playable {
+    fn table(&self) -> &Table;
+    /// Draw or pass for a seat with no play; false when the seat can play.
+    fn step_forced(&mut self) -> bool;
+    fn play(&mut self, mv: u8);
+}
+
+impl Playable for Table {
+    fn table(&self) -> &Table {
+        self
+    }
+    fn step_forced(&mut self) -> bool {
+        Table::step_forced(self).is_some()
+    }
+    fn play(&mut self, mv: u8) {
+        Table::play(self, mv);
+    }
+}
+
+impl Playable for Game {
+    fn table(&self) -> &Table {
+        &self.t
+    }
+    fn step_forced(&mut self) -> bool {
+        Game::step_forced(self)
+    }
+    fn play(&mut self, mv: u8) {
+        Game::play(self, mv);
+    }
+}
+
 /// How every seat plays in a playout, seeing the whole sampled deal (see the module's doc).
 pub struct Policy {
     random_share: f64,
@@ -120,31 +153,17 @@ impl Policy {
         }
     }
 
-    /// Play `t` to the end of the hand.
-    pub fn play_out(&self, t: &mut Table) {
+    /// Play `position` to the end of the hand (a Game: with its history and results).
+    pub fn play_out<P: Playable>(&self, position: &mut P) {
         let mut drawn = 0usize;
         let mut moves = [0u8; 112];
-        while !t.hand_over {
-            if t.step_forced().is_some() {
+        while !position.table().hand_over {
+            if position.step_forced() {
                 continue;
             }
-            let n = t.legal_moves(&mut moves);
-            let mv = self.choose(t, &moves[..n], &mut drawn);
-            t.play(mv);
-        }
-    }
-
-    /// `play_out` on a whole game, its history and results kept.
-    pub fn play_out_game(&self, game: &mut Game) {
-        let mut drawn = 0usize;
-        let mut moves = [0u8; 112];
-        while !game.t.hand_over {
-            if game.step_forced() {
-                continue;
-            }
-            let n = game.t.legal_moves(&mut moves);
-            let mv = self.choose(&game.t, &moves[..n], &mut drawn);
-            game.play(mv);
+            let n = position.table().legal_moves(&mut moves);
+            let mv = self.choose(position.table(), &moves[..n], &mut drawn);
+            position.play(mv);
         }
     }
 
@@ -685,7 +704,7 @@ mod tests {
             let mut g = crate::rng::Mt19937::new(9);
             let mut game = Game::new(Table::new(rules));
             game.start_next_hand(&mut g);
-            policy.play_out_game(&mut game);
+            policy.play_out(&mut game);
             // R-DEAL: every tile is in a hand, on the line or left undrawn (or out of play).
             let t = &game.t;
             let on_line = game.history.iter().filter(|&&a| a & 3 == PLAY).count() as u32;

@@ -158,7 +158,7 @@ pub fn play_out(
     let mut game = state.game.clone();
     let mut policy = Policy::new(random_share, block, follow);
     policy.new_stream(&mut Xoshiro::new(seed));
-    policy.play_out_game(&mut game);
+    policy.play_out(&mut game);
     Ok(PyState::from_parts(game, state.rules_ref(py)))
 }
 

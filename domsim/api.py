@@ -29,7 +29,7 @@ from .compare import (
 )
 from .game import MOVE_TIME_LIMIT, play_game
 from .results.config import TourneyConfig
-from .results.folder import MANIFEST
+from .results.folder import MANIFEST, legacy_problem
 from .rules import make_rules
 from .runner.console import Standings
 from .runner.local import default_workers
@@ -192,7 +192,10 @@ def load(path: str | Path) -> Results:
     path = Path(path)
     if not (path / MANIFEST).is_file():
         raise TourneyError(f"{path} holds no {MANIFEST}: give the folder of a run")
-    return Results(path, read_manifest(path))
+    manifest = read_manifest(path)
+    if problem := legacy_problem(manifest, path):
+        raise TourneyError(problem)
+    return Results(path, manifest)
 
 
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,

@@ -15,6 +15,8 @@ import pytest
 from clitools import invoke, one_line_error
 from test_tourney import table
 
+import domsim
+
 LEGACY = Path(__file__).parent / "data" / "legacy-0.1"
 
 
@@ -83,6 +85,8 @@ def test_readers_of_an_old_folder_say_to_upgrade_and_nothing_is_written(legacy, 
                  ("tourney", "--out", str(legacy / "partial"), "--resume"),
                  ("replay", "--run", str(legacy / "kozel"))):
         one_line_error(invoke(*args), "convert it with `domsim upgrade")
+    with pytest.raises(ValueError, match="convert it with `domsim upgrade"):
+        domsim.load(legacy / "kozel")
     assert tree_digest(legacy) == before
 
 

@@ -146,6 +146,10 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
                               command=list(command), notes=notes,
                               standings=Standings(standings_every, standings_seconds,
                                                   not progress))
+        if outcome.partial and not kept:
+            raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
+                               f"{outcome.total} games; give out= to keep a run that can be "
+                               "resumed")
         results = Results(folder, read_manifest(folder), kept, outcome.stopped)
         return results if kept else results.read_all()
 

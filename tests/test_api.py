@@ -126,3 +126,27 @@ def test_the_cli_tourney_and_run_commands_are_calls_of_the_api(tmp_path, monkeyp
     result = CliRunner().invoke(main, ["run", str(tmp_path / "s.toml"), "--silent", "--out",
                                        str(tmp_path / "r")])
     assert result.exit_code == 0 and len(calls) == 2 and calls[-1]["variant"] == "block"
+
+
+def test_an_interrupted_run_is_partial_when_kept_and_resumes_else_says_how_to_keep_it(
+        tmp_path, monkeypatch):
+    from domsim.runner import session
+    from domsim.runner import tourney as tourney_module
+
+    monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
+    calls = []
+
+    def interrupt(self, played, tally):
+        calls.append(played)
+        if len(calls) % 3 == 0:
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(session.ProgressBar, "__call__", interrupt)
+        with pytest.raises(TourneyError, match=r"interrupted after \d+ of 20 games; give out="):
+            domsim.tourney("block", ["easy", "medium"], games=20, seed=1, workers=1)
+        partial = domsim.tourney("block", ["easy", "medium"], games=20, seed=1, workers=1,
+                                 out=tmp_path / "run")
+    assert partial.partial and partial.stopped == "interrupted" and 0 < len(partial.games) < 20
+    finished = domsim.tourney(out=tmp_path / "run", resume=True, workers=1)
+    assert not finished.partial and len(finished.games) == 20

@@ -61,6 +61,12 @@ class Results:
     def partial(self) -> bool:
         return bool(self.manifest.get("partial"))
 
+    def __repr__(self) -> str:
+        m = self.manifest
+        where = f" in {self.path}" if self.path else ""
+        return (f"<{type(self).__name__}: {m.get('variant')}, {m.get('games_completed')} of "
+                f"{m.get('games')} games{' (partial)' if self.partial else ''}{where}>")
+
     @functools.cached_property
     def run(self) -> Run:
         """The run as the analysis reads it (its games table as Arrow)."""

@@ -99,6 +99,7 @@ def test_a_kept_run_reads_its_games_only_when_asked_and_resumes_through_the_api(
     run = domsim.tourney("block", ["easy", "medium"], games=8, seed=2, workers=1,
                          out=tmp_path / "run")
     assert "games" not in vars(run) and "run" not in vars(run)
+    assert repr(run) == f"<Results: block, 8 of 8 games in {tmp_path / 'run'}>"
     assert len(run.games) == 8 and run.manifest["games_completed"] == 8
     before = (tmp_path / "run" / "manifest.json").read_bytes()
     with pytest.raises(RunFinished, match="already complete"):

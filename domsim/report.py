@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from . import __version__
-from .analysis import ladder_line
+from .analysis import ladder_line, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from .stats import score_from_elo
 
@@ -84,7 +84,7 @@ def section_tables(stats: dict) -> list[Table]:
              for pair in stats["pairs"]]
     matrix = [{"entrant": a, **{b: ratings["p_better"][a][b] for b in names}} for a in names]
     tables = [
-        Table("ratings", f"Ratings (Elo, {ratings['anchor']} = 0, 95% bootstrap interval over "
+        Table("ratings", f"Ratings (Elo, {zero_label(ratings)}, 95% bootstrap interval over "
                          f"{ratings['samples']} resamplings of whole deals)",
               [("name", "entrant", text), ("elo", "Elo", signed), ("low", "low", signed),
                ("high", "high", signed),
@@ -189,7 +189,7 @@ def ladder_chart(stats: dict) -> Figure:
     axes.errorbar(elo, ys, xerr=errors, fmt="o", capsize=4, color="#1f5f9e")
     axes.set_yticks(ys, [line["name"] for line in lines])
     axes.axvline(0, color="#999", linewidth=0.8)
-    axes.set_xlabel(f"Elo ({stats['ratings']['anchor']} = 0), 95% interval")
+    axes.set_xlabel(f"Elo ({zero_label(stats['ratings'])}), 95% interval")
     axes.set_title(f"{stats['variant']}: rating ladder")
     axes.grid(axis="x", alpha=0.3)
     return figure
@@ -288,7 +288,7 @@ def dial_chart(stats: dict) -> Figure:
                   va="bottom", fontsize="small", color="#555")
     axes.set_xlim(-0.03, 1.03)
     axes.set_xlabel("dial strength (dial?strength=S)")
-    axes.set_ylabel(f"Elo ({stats['ratings']['anchor']} = 0)")
+    axes.set_ylabel(f"Elo ({zero_label(stats['ratings'])})")
     axes.legend(loc="lower right", fontsize="small")
     axes.set_title(f"{stats['variant']}: the dial's curve and the levels on it")
     axes.grid(alpha=0.3)
@@ -401,6 +401,10 @@ def write_report(runs: list[dict], out: Path) -> Path:
     Table("steps", "Every section's steps", [("section", "section", text), *STEP_COLUMNS],
           [{"section": key, **row} for stats, key in zip(runs, keys, strict=True)
            for row in step_rows(stats)]).write_csv(out / "steps.csv")
+    Table("levels", "Every section's levels", LEVEL_COLUMNS,
+          [{"section": key, **line, "zero": stats["ladder"]["zero"]}
+           for stats, key in zip(runs, keys, strict=True)
+           for line in stats["ladder"]["levels"]]).write_csv(out / "levels.csv")
     steps = chart_html(steps_chart(runs, keys), out / "steps.png", "Ladder steps")
     items = "".join(
         f'<li class="verdict {verdict_class(stats)}"><a href="#{html.escape(v["section"])}">'
@@ -411,14 +415,17 @@ def write_report(runs: list[dict], out: Path) -> Path:
             f"<body>\n<h1>domsim calibration report</h1>\n"
             f'<p class="meta">domsim {html.escape(__version__)}; a ladder step is significant '
             f"when the stronger entrant is rated higher in at least 97.5% of the bootstrap "
-            f'samples. All tables: <a href="verdicts.csv">verdicts.csv</a>, '
-            f'<a href="steps.csv">steps.csv</a> and the CSV links.</p>'
+            f'samples; a level\'s Elo is against the mean of the levels, with its 95% interval. '
+            f'All tables: <a href="verdicts.csv">verdicts.csv</a>, <a href="steps.csv">'
+            f'steps.csv</a>, <a href="levels.csv">levels.csv</a> and the CSV links.</p>'
             f'\n<ul>{items}</ul>\n<div class="charts">{steps}</div>\n{"".join(sections)}'
             "</body>\n</html>\n")
     (out / PAGE).write_text(page, encoding="utf-8")
     return out / PAGE
 
 
+LEVEL_COLUMNS = [("section", "section", text), ("name", "level", text), ("elo", "Elo", signed),
+                 ("low", "low", signed), ("high", "high", signed), ("zero", "Elo 0", text)]
 VERDICT_COLUMNS = [("section", "section", text), ("variant", "variant", text),
                    ("players", "players", text), ("games", "games", text),
                    ("increasing", "increasing", text), ("significant", "significant", text),

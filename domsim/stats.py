@@ -314,7 +314,7 @@ ELO_PER_NATURAL = 400 / math.log(10)
 
 @dataclass(frozen=True)
 class Ratings:
-    """Elo per entrant (the anchor entrant at 0) and per side (side 0 at 0: the advantage of
+    """Elo per entrant (the centre's mean at 0) and per side (side 0 at 0: the advantage of
     sitting on that side, i.e. the seat and lead term)."""
 
     elo: np.ndarray
@@ -323,7 +323,7 @@ class Ratings:
 
 def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
                 weights: np.ndarray | None = None, prior_draws: float = 1.0,
-                anchor: int = 0) -> Ratings:
+                centre: Sequence[int] = (0,)) -> Ratings:
     """Maximum-likelihood ratings of every entrant from every game.
 
     side_entrants[g, j] is the entrant on side j of game g, shares[g, j] that side's share of the
@@ -331,9 +331,10 @@ def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
     Plackett-Luce's first place for 3-4 sides): P(side j wins) = exp(u_j) / sum_k exp(u_k) with
     u_j = r[entrant on j] + theta_j; the log-likelihood sum_g w_g sum_j share_gj log P_gj is
     concave, maximized by Newton's method. `prior_draws` virtual drawn games of each entrant and
-    side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses."""
+    side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses.
+    Only differences are identified: the mean rating of the `centre` entrants is set to 0."""
     games = GameTypes.of(side_entrants, shares, entrants)
-    return games.ratings(games.maximize(games.counts(weights), prior_draws), anchor)
+    return games.ratings(games.maximize(games.counts(weights), prior_draws), centre)
 
 
 @dataclass(frozen=True)
@@ -382,10 +383,10 @@ class GameTypes:
                 break
         return params
 
-    def ratings(self, params: np.ndarray, anchor: int) -> Ratings:
+    def ratings(self, params: np.ndarray, centre: Sequence[int]) -> Ratings:
         elo = params[:self.entrants] * ELO_PER_NATURAL
         side_elo = np.concatenate([[0.0], params[self.entrants:] * ELO_PER_NATURAL])
-        return Ratings(elo - elo[anchor], side_elo)
+        return Ratings(elo - elo[list(centre)].mean(), side_elo)
 
 
 def _probabilities(design: np.ndarray, params: np.ndarray) -> np.ndarray:
@@ -408,6 +409,12 @@ def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
                  params: np.ndarray, prior: float) -> np.ndarray:
     """The Newton step, by least squares since without a prior a shift of every rating
     leaves the likelihood unchanged."""
+    gradient, hessian = _gradient_hessian(design, targets, counts, params, prior)
+    return np.linalg.lstsq(-hessian, gradient, rcond=None)[0]
+
+
+def _gradient_hessian(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
+                      params: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
     p = _probabilities(design, params)
     weight_sum = (counts[:, None] * targets).sum(axis=1, keepdims=True)
     residual = counts[:, None] * targets - weight_sum * p
@@ -419,7 +426,7 @@ def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
     sigmoid = 1 / (1 + np.exp(-params))
     gradient += prior * (0.5 - sigmoid)
     hessian -= np.diag(prior * sigmoid * (1 - sigmoid))
-    return np.linalg.lstsq(-hessian, gradient, rcond=None)[0]
+    return gradient, hessian
 
 
 # -- bootstrap over whole deals -----------------------------------------------------------------
@@ -443,21 +450,25 @@ class RatingIntervals:
     side_high: np.ndarray
     p_better: np.ndarray
     samples: int
+    centre: tuple[int, ...] = (0,)
 
 
 def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: np.ndarray,
                       entrants: int, samples: int = 1000, seed: int = 0,
-                      prior_draws: float = 1.0, anchor: int = 0) -> RatingIntervals:
-    """`fit_ratings` on the games and on `samples` resamplings of whole deals."""
+                      prior_draws: float = 1.0,
+                      centre: Sequence[int] = (0,)) -> RatingIntervals:
+    """`fit_ratings` on the games and on `samples` resamplings of whole deals. Each sample is
+    centred on its own mean of the `centre` entrants, so every one of them (a single anchor
+    aside) has an interval: how far it sits from their average level."""
     games = GameTypes.of(side_entrants, shares, entrants)
     best = games.maximize(games.counts(None), prior_draws)
-    point = games.ratings(best, anchor)
+    point = games.ratings(best, centre)
     rng = np.random.default_rng(seed)
     deals, deal_index = np.unique(deal_ids, return_inverse=True)
     elos, sides = [], []
     for _ in range(samples):
         weights = deal_weights(deal_index.ravel(), len(deals), rng)
-        fitted = games.ratings(games.maximize(games.counts(weights), prior_draws, best), anchor)
+        fitted = games.ratings(games.maximize(games.counts(weights), prior_draws, best), centre)
         elos.append(fitted.elo)
         sides.append(fitted.side_elo)
     elo = np.array(elos).reshape(samples, entrants)
@@ -467,7 +478,8 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     np.fill_diagonal(p_better, 0.5)
     low, high = percentile_interval(elo, point.elo)
     side_low, side_high = percentile_interval(side, point.side_elo)
-    return RatingIntervals(point, low, high, side_low, side_high, p_better, samples)
+    return RatingIntervals(point, low, high, side_low, side_high, p_better, samples,
+                           tuple(centre))
 
 
 def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

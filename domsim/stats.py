@@ -527,3 +527,72 @@ def histogram_percentile(counts: dict[int, int], q: float) -> float:
         if running >= rank:
             return 10 ** ((k + 0.5) / TIME_BUCKETS_PER_DECADE)
     raise ValueError("an empty histogram has no percentiles")
+
+
+# -- a score's logistic line in a covariate, and where it reaches a target ----------------------
+@dataclass(frozen=True)
+class ScoreLine:
+    """logit(score) = intercept + slope * x, fitted by maximum likelihood to game scores (a
+    shared win scores 1/2), with the covariance of (intercept, slope) robust to the games'
+    clustering (sandwich: the games of a deal are not independent draws)."""
+
+    intercept: float
+    slope: float
+    covariance: np.ndarray
+    games: int
+    clusters: int
+
+    def x_at(self, logit: float) -> float:
+        return (logit - self.intercept) / self.slope
+
+
+def fit_score_line(x: Sequence[float], scores: Sequence[float],
+                   clusters: Sequence[int]) -> ScoreLine | None:
+    """The line through game g's score at x[g], the games of cluster c[g] one independent unit.
+    None when the data cannot fix a line: fewer than two x values, two clusters, or both
+    outcomes. The fit is the two-sided multinomial logit of `fit_ratings` with the design
+    (1, x) for the scoring side, so one Newton solver serves both."""
+    x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    labels, cluster_index = np.unique(np.asarray(clusters), return_inverse=True)
+    if len(np.unique(x)) < 2 or len(labels) < 2 or not 0 < scores.mean() < 1:
+        return None
+    keys = np.stack([x, np.round(scores * 1e9)], axis=1)
+    unique, index = np.unique(keys, axis=0, return_inverse=True)
+    index = index.ravel()
+    design = np.zeros((len(unique), 2, 2))
+    design[:, 0, 0], design[:, 0, 1] = 1.0, unique[:, 0]
+    share = unique[:, 1] / 1e9
+    types = GameTypes(design, np.stack([share, 1 - share], axis=1), index, 0)
+    counts = types.counts(None)
+    params = types.maximize(counts, 0.0)
+    _, hessian = _gradient_hessian(types.design, types.targets, counts, params, 0.0)
+    residual = types.targets - _probabilities(types.design, params)
+    per_game = np.einsum("tj,tjp->tp", residual, types.design)[index]
+    per_cluster = np.zeros((len(labels), 2))
+    np.add.at(per_cluster, cluster_index.ravel(), per_game)
+    groups = len(labels)
+    meat = per_cluster.T @ per_cluster * groups / (groups - 1)
+    bread = np.linalg.inv(-hessian)
+    return ScoreLine(float(params[0]), float(params[1]), bread @ meat @ bread, len(x), groups)
+
+
+def fieller_interval(line: ScoreLine, logit: float, logit_variance: float = 0.0,
+                     z: float = Z95) -> tuple[float, float] | None:
+    """Fieller's interval for the x at which the line reaches `logit` (itself uncertain by
+    `logit_variance`, e.g. a target measured on games): every x where the test of
+    intercept + slope * x = logit does not reject, |a + b x - L| <= z sqrt(Var(a + b x) + Var L).
+    The quadratic A x^2 + B x + C <= 0 has a bounded solution only when the slope itself is
+    significant (A > 0); else None (the data cannot bound the setting)."""
+    a, b = line.intercept - logit, line.slope
+    (vaa, vab), (_, vbb) = line.covariance
+    quadratic = b * b - z * z * vbb
+    if quadratic <= 0:
+        return None
+    linear = 2 * (a * b - z * z * vab)
+    constant = a * a - z * z * (vaa + logit_variance)
+    root = math.sqrt(max(linear * linear - 4 * quadratic * constant, 0.0))
+    return (-linear - root) / (2 * quadratic), (-linear + root) / (2 * quadratic)
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))

@@ -200,7 +200,8 @@ def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypa
     assert saved["bracket"] == [0.296875, 0.3125] and len(saved["steps"]) == 6
     low, high = saved["interval"]
     assert low < saved["setting"] < high and low < 0.3 < high  # the line the fake draws from
-    assert saved["fit"]["games"] == 480 and saved["fit"]["deals"] == 40
+    assert saved["fit"]["games"] == 480 and saved["fit"]["deals"] == 240  # each step its own
+    assert len({step["seed"] for step in saved["steps"]}) == 6
     assert saved["fit"]["elo_per_strength"] > 0
 
 

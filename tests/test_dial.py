@@ -163,8 +163,8 @@ def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     assert set(shipped) == {"as strong as easy", "as strong as medium",
                             *(f"level {k} of 5" for k in range(1, 6))}
     assert all(0 <= float(row["setting"]) <= 1 for row in shipped.values())
-    assert (out / "block-2p-dial.png").is_file()
-    assert 'title="block-2p-dial.png"' in (out / "report.html").read_text(encoding="utf-8")
+    assert (out / "block-2p-dial.svg").is_file()
+    assert 'title="block-2p-dial.svg"' in (out / "report.html").read_text(encoding="utf-8")
 
 
 def read_rows(path):

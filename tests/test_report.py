@@ -18,7 +18,7 @@ from domsim.report import CHARTS, write_report
 from domsim.runner.calibrate import calibration_entrants
 
 VOID = {"meta", "img", "br", "hr", "link", "input"}
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SVG_START = b"<?xml"
 
 
 class PageChecker(HTMLParser):
@@ -71,11 +71,12 @@ def test_page_is_well_formed_and_embeds_every_chart(report):
     # two runs of the same variant: two sections, each with every chart
     assert len(checker.images) == 2 * len(CHARTS) + 1  # and the steps of every section
     for src in checker.images:
-        assert src.startswith("data:image/png;base64,")
-        assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
+        assert src.startswith("data:image/svg+xml;base64,")
+        chart = base64.b64decode(src.split(",", 1)[1])
+        assert chart.startswith(SVG_START) and b"<svg" in chart
     for section in ("block-2p", "block-2p-2"):
         for name, _, _ in CHARTS:
-            assert (report.parent / f"{section}-{name}.png").read_bytes().startswith(PNG_MAGIC)
+            assert (report.parent / f"{section}-{name}.svg").read_bytes().startswith(SVG_START)
     csv_links = [link for link in checker.links if link.endswith(".csv")]
     assert "verdicts.csv" in csv_links and "block-2p-pairs.csv" in csv_links
     for link in csv_links:

@@ -26,6 +26,7 @@ The bracket is kept, named as such."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -197,7 +198,7 @@ def run_tune(variant: str, players: int | None, options: dict[str, str], target:
 
 
 def search(play: Play, target: TuneTarget, out: Path, steps: int, games_per_step: int,
-           save, label: str = "") -> TuneResult:
+           save: Callable[[TuneResult], None], label: str = "") -> TuneResult:
     """The bisection, each step in out/step-K on the deals of (seed, label, K); `save(result)`
     after every step."""
     sprt = tune_sprt(target, play)
@@ -445,7 +446,7 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
         result.seconds = time.perf_counter() - started
         write_json(out / TUNE_FILE, levels_manifest(result, play))
 
-    def saver(level: Level):
+    def saver(level: Level) -> Callable[[TuneResult], None]:
         def save_level(searched: TuneResult) -> None:
             level.result = searched  # the search so far, in tune.json while it runs
             save()
@@ -503,8 +504,9 @@ def levels_lines(result: LevelsResult, play: Play, out: Path) -> list[str]:
             lines.append(f"{head}not searched ({result.stopped})")
         else:
             target = level.target
-            lines.append(f"{head}win {target.win_rate:.1%} against {target.level} (target "
-                         f"+- {target.elo_error:.0f} Elo): {setting_text(level.result)}, "
+            lines.append(f"{head}win {target.win_rate:.1%} against {target.level} (the "
+                         f"target's standard error {target.elo_error:.0f} Elo): "
+                         f"{setting_text(level.result)}, "
                          f"{level.result.games} games, {level.result.seconds:.1f} s")
     order = "increasing" if result.monotone else "NOT increasing (the searches disagree)"
     lines.append(f"settings {order}; {result.games} games, {result.seconds:.1f} s")

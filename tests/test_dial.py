@@ -172,8 +172,8 @@ def read_rows(path):
         return list(csv.DictReader(source))
 
 
-def _fake_compare(threshold, slope=8.0):
-    """A compare whose test says H1 (too strong) above `threshold` and H0 below it, with 40
+def _fake_compare(threshold, slope=30.0):
+    """A compare whose test says H1 (too strong) above `threshold` and H0 below it, with 150
     deals of two games won with the logistic chance slope * (strength - threshold) + logit(0.65)
     (drawn from a generator seeded by the strength, so the fake replays)."""
     def run(config, out, sprt, **_):
@@ -181,10 +181,10 @@ def _fake_compare(threshold, slope=8.0):
         verdict = "H1" if strength > threshold else "H0"
         chance = 1 / (1 + math.exp(-(slope * (strength - threshold) + math.log(0.65 / 0.35))))
         draw = random.Random(strength)
-        units = [[float(draw.random() < chance) for _ in range(2)] for _ in range(40)]
+        units = [[float(draw.random() < chance) for _ in range(2)] for _ in range(150)]
         pair = SimpleNamespace(win_rate=0.5, wilson_low=0.4, wilson_high=0.6)
-        progress = SimpleNamespace(games=80, verdict=verdict, statistics=lambda: pair,
-                                   units=units, unit_deals=list(range(40)))
+        progress = SimpleNamespace(games=300, verdict=verdict, statistics=lambda: pair,
+                                   units=units, unit_deals=list(range(150)))
         return SimpleNamespace(progress=progress, out=out, stopped=None)
     return run
 
@@ -195,12 +195,17 @@ def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypa
                       steps=6, games_per_step=100, workers=1, silent=True, command=[])
     assert [step.strength for step in result.steps] == [0.5, 0.25, 0.375, 0.3125, 0.28125,
                                                         0.296875]
-    assert result.low == 0.296875 and result.high == 0.3125 and result.games == 480
+    assert result.low == 0.296875 and result.high == 0.3125 and result.games == 1800
     saved = json.loads((tmp_path / "t" / "tune.json").read_text())
     assert saved["bracket"] == [0.296875, 0.3125] and len(saved["steps"]) == 6
     low, high = saved["interval"]
-    assert low < saved["setting"] < high and low < 0.3 < high  # the line the fake draws from
-    assert saved["fit"]["games"] == 480 and saved["fit"]["deals"] == 240  # each step its own
+    assert low < saved["setting"] < high
+    assert abs(saved["setting"] - 0.3) < 0.03  # the line the fake draws from, 8 errors wide
+    near = [step for step in saved["steps"]  # the fit is local to the bracket
+            if abs(step["strength"] - saved["bracket_middle"]) <= tune_module.LOCAL]
+    assert 1 < len(near) < 6 and saved["fit"]["strengths"] == len(near)
+    assert saved["fit"]["games"] == 300 * len(near)
+    assert saved["fit"]["deals"] == 150 * len(near)  # each step on deals of its own
     assert len({step["seed"] for step in saved["steps"]}) == 6
     assert saved["fit"]["elo_per_strength"] > 0
 

@@ -637,9 +637,10 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
          workers, out, options, silent) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
-    its 95% interval (Fieller's, from a logistic line in the strength fitted to every step's
-    games), the last bisection bracket, and the games and time it took. With --levels N: the
-    settings of N levels evenly spaced in Elo from easy to insane, each with its interval.
+    its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
+    steps near the last bracket), the bracket itself, and the games and time it took. With
+    --levels N: the settings of N levels evenly spaced in Elo from easy to insane, each with its
+    interval.
 
     Example: domsim tune --variant block --against medium --win-rate 0.65
 

@@ -2,13 +2,16 @@
 
     python bench/dial.py [--games 1000] [--variant V ...] [--settings 0,0.25,0.5,0.75,1]
                          [--workers 2] [--no-tune] [--tune-variant block] [--fresh-games 4000]
-                         [--tune-seed S ...]
+                         [--tune-seed S ...] [--reference-games 4000]
 
 Prints, per variant: each step up the dial (the stronger setting against the weaker one: not
 weaker when the interval's high end reaches the fair share), both ends against their levels
 (dial 0 against easy, dial 1 against insane: Elo within 100), and then `domsim tune`'s
-65%-against-medium search in block with its games and time, and the setting's win rate measured
-afterwards on fresh deals (other seeds than the tune's)."""
+65%-against-medium search in block with its games and time, its setting and 95% interval, and the
+setting's win rate measured afterwards on fresh deals (other seeds than the tune's). With
+--reference-games, first the setting itself on fresh deals: the dial at five strengths around
+it, the same line fitted to all their games, and where it reaches 65%; then how many tunes'
+intervals hold it."""
 
 from __future__ import annotations
 
@@ -21,10 +24,11 @@ from pathlib import Path
 
 from ladder import fair_share, play_pair, seatings
 
+from domsim.compare import run_compare
 from domsim.dialcurve import DEFAULT_SETTINGS, dial_spec
 from domsim.rules import VARIANTS, make_rules
 from domsim.stats import elo_from_score, wilson_interval
-from domsim.tune import TuneTarget, run_tune
+from domsim.tune import Play, TuneTarget, fitted_setting, run_tune
 
 FRESH_DEALS = 1_000_000  # fresh deals start at this deal index: no tune step plays them
 END_TOLERANCE = 100  # Elo
@@ -69,7 +73,36 @@ def dial_steps(pool, variant: str, settings: list[float], games: int) -> None:
               flush=True)
 
 
-def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int) -> None:
+REFERENCE_STRENGTHS = (0.48, 0.51, 0.54, 0.57, 0.60)
+
+
+def reference_setting(variant: str, games: int, workers: int) -> float:
+    """The 65%-against-medium setting measured on `games` fresh games at each of
+    REFERENCE_STRENGTHS (fixed counts, no test, no bisection), by the tune's own fit."""
+    target = TuneTarget("medium", 0.65)
+    play = Play(variant, None, {}, 7, workers, True, ["bench/dial.py"])
+    observations = []
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        for strength in REFERENCE_STRENGTHS:
+            config = play.config((dial_spec(strength), target.level), games, "reference",
+                                 strength)
+            progress = run_compare(config, Path(folder) / f"{strength:g}", None,
+                                   workers=workers, silent=True, command=play.command).progress
+            observations += [(strength, (config.seed, deal), score)
+                             for deal, unit in zip(progress.unit_deals, progress.units,
+                                                   strict=True) for score in unit]
+    estimate = fitted_setting(observations, target)
+    print(f"reference: {variant}, 65% against medium at {estimate.setting:.4f} "
+          f"[{estimate.low:.4f}, {estimate.high:.4f}] from {estimate.games} fresh games at "
+          f"{', '.join(map(str, REFERENCE_STRENGTHS))}, {time.perf_counter() - started:.0f} s",
+          flush=True)
+    return estimate.setting
+
+
+def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int,
+                  reference: float | None) -> bool | None:
+    """One tune, its setting measured on fresh deals; whether its interval holds `reference`."""
     target = TuneTarget("medium", 0.65)
     print(f"tune: {variant}, win {target.win_rate:.0%} against {target.level}, seed {seed}",
           flush=True)
@@ -79,8 +112,11 @@ def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int)
                           steps=7, games_per_step=20000, workers=workers, silent=True,
                           command=["bench/dial.py"])
         secs = time.perf_counter() - started
-    print(f"  setting {result.setting:.4f} [{result.low:.4f}, {result.high:.4f}] in "
-          f"{len(result.steps)} steps, {result.games} games, {secs:.0f} s", flush=True)
+    interval = result.estimate.interval if result.estimate else None
+    shown = "none" if interval is None else f"[{interval[0]:.4f}, {interval[1]:.4f}]"
+    print(f"  setting {result.setting:.4f}, 95% interval {shown}, bracket [{result.low:.4f}, "
+          f"{result.high:.4f}], {len(result.steps)} steps, {result.games} games, {secs:.0f} s",
+          flush=True)
     players = make_rules(variant).players
     started = time.perf_counter()
     figures = play(pool, variant, players, dial_spec(result.setting), target.level,
@@ -89,6 +125,9 @@ def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int)
     verdict = "ok" if abs(miss) <= 0.03 else "MISSED"
     print(line(f"fresh deals: {dial_spec(result.setting)} vs medium", players, figures,
                f"{miss:+.1%} {verdict}", time.perf_counter() - started), flush=True)
+    if reference is None or interval is None:
+        return None
+    return interval[0] <= reference <= interval[1]
 
 
 def main() -> None:
@@ -98,17 +137,26 @@ def main() -> None:
     parser.add_argument("--settings", default=",".join(f"{s:g}" for s in DEFAULT_SETTINGS))
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--no-tune", action="store_true")
+    parser.add_argument("--no-steps", action="store_true", help="only the tunes")
     parser.add_argument("--tune-variant", default="block", choices=list(VARIANTS))
     parser.add_argument("--fresh-games", type=int, default=4000)
     parser.add_argument("--tune-seed", type=int, action="append",
                         help="seed of a tune (repeat for several; default 20261201)")
+    parser.add_argument("--reference-games", type=int, default=0,
+                        help="games at each reference strength (0: no reference)")
     args = parser.parse_args()
     settings = sorted(float(s) for s in args.settings.split(","))
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        for variant in args.variant or list(VARIANTS):
+        for variant in [] if args.no_steps else args.variant or list(VARIANTS):
             dial_steps(pool, variant, settings, args.games)
-        for seed in [] if args.no_tune else args.tune_seed or [20261201]:
-            tune_accuracy(pool, args.tune_variant, args.fresh_games, args.workers, seed)
+        seeds = [] if args.no_tune else args.tune_seed or [20261201]
+        reference = (reference_setting(args.tune_variant, args.reference_games, args.workers)
+                     if args.reference_games and seeds else None)
+        held = [tune_accuracy(pool, args.tune_variant, args.fresh_games, args.workers, seed,
+                              reference) for seed in seeds]
+        if reference is not None:
+            print(f"the reference setting is inside {sum(h is True for h in held)} of "
+                  f"{len(held)} tunes' 95% intervals", flush=True)
 
 
 if __name__ == "__main__":

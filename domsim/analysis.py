@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .dialcurve import without_dial
+from .dialcurve import level_indices, without_dial
 from .results.config import TourneyConfig
 from .results.folder import (
     MANIFEST,
@@ -269,16 +269,18 @@ def head_to_head_of(a: str, b: str, scores: list[float], complete: list[list[flo
 
 
 # -- ratings --------------------------------------------------------------------------------------
-def ratings(run: Run, games: Outcomes, samples: int = 1000, seed: int = 0) -> RatingIntervals:
-    """Joint ratings of every entrant (the first at 0), bootstrapped over whole deals."""
+def ratings(run: Run, games: Outcomes, samples: int = 1000, seed: int = 0,
+            centre: tuple[int, ...] = (0,)) -> RatingIntervals:
+    """Joint ratings of every entrant (the mean of the `centre` entrants at 0: by default the
+    first), bootstrapped over whole deals."""
     return bootstrap_ratings(games.deal_id, games.side_entrants, games.shares,
-                             len(run.entrants), samples, seed)
+                             len(run.entrants), samples, seed, centre=centre)
 
 
 def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     names = run.names
     return {
-        "anchor": names[0],
+        "centre": [names[i] for i in fitted.centre],
         "samples": fitted.samples,
         "entrants": [{"name": name, "elo": float(fitted.ratings.elo[i]),
                       "low": float(fitted.low[i]), "high": float(fitted.high[i])}
@@ -289,6 +291,12 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
         "p_better": {a: {b: float(fitted.p_better[i, j]) for j, b in enumerate(names)}
                      for i, a in enumerate(names)},
     }
+
+
+def zero_label(rating: dict) -> str:
+    """What Elo 0 is in these ratings: one entrant, or the mean of several."""
+    centre = rating["centre"]
+    return f"{centre[0]} = 0" if len(centre) == 1 else f"mean of {', '.join(centre)} = 0"
 
 
 def ladder(rating: dict, deals: int) -> dict:
@@ -303,9 +311,11 @@ def ladder(rating: dict, deals: int) -> dict:
         steps.append({"from": lower["name"], "to": upper["name"],
                       "elo": upper["elo"] - lower["elo"], "p_stronger": p,
                       "significant": enough and p >= SIGNIFICANT})
+    levels = [{key: line[key] for key in ("name", "elo", "low", "high")} for line in rows]
     return {"increasing": all(step["elo"] > 0 for step in steps),
             "significant": all(step["significant"] for step in steps), "steps": steps,
-            "deals": deals, "enough_deals": enough}
+            "levels": levels, "zero": zero_label(rating), "deals": deals,
+            "enough_deals": enough}
 
 
 def ladder_line(verdict: dict) -> str:
@@ -319,7 +329,10 @@ def ladder_line(verdict: dict) -> str:
     steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo "
                       f"(P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
                       for s in verdict["steps"])
-    return f"ladder {shape}, {proof}: {steps}"
+    levels = ", ".join(f"{line['name']} {line['elo']:+.0f} [{line['low']:+.0f}, "
+                       f"{line['high']:+.0f}]" for line in verdict["levels"])
+    return (f"ladder {shape}, {proof}: {steps}; levels (Elo, {verdict['zero']}, 95% "
+            f"interval): {levels}")
 
 
 # -- summary, hands, points and time --------------------------------------------------------------
@@ -415,7 +428,11 @@ def decision_times(run: Run) -> list[dict]:
 def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
     """Every statistic of a run as plain values (what `domsim stats --json` prints)."""
     games = outcomes(run)
-    rating = ratings_dict(run, ratings(run, games, samples, seed))
+    # The levels' mean is 0, so the weakest level has an interval like every other (Ordo's
+    # and BayesElo's choice); the dial's settings stay out of the mean, so the zero is the
+    # same whichever settings a run played.
+    centre = tuple(level_indices(run.names))
+    rating = ratings_dict(run, ratings(run, games, samples, seed, centre))
     manifest = run.manifest
     return {
         "run": str(run.path),
@@ -445,7 +462,7 @@ def statistics_lines(stats: dict) -> list[str]:
               else f"{stats['games']} games (complete)")
     lines = [f"{stats['run']}: {stats['variant']}, {stats['players']} players, {played}, "
              f"{stats['seatings_per_deal']} seating(s) per deal", "",
-             f"Ratings (Elo, {stats['ratings']['anchor']} = 0; 95% bootstrap interval over "
+             f"Ratings (Elo, {zero_label(stats['ratings'])}; 95% bootstrap interval over "
              f"{stats['ratings']['samples']} resamplings of whole deals)"]
     ranked = stats["ratings"]["entrants"]
     if not stats["calibration"]:  # a ladder is read in entrant order, standings by strength

@@ -42,7 +42,17 @@ from .runner.tourney import RunFinished, TourneyError
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
-from .tune import DEFAULT_STEPS, DEFAULT_TOLERANCE, TuneTarget, run_tune, tune_lines
+from .tune import (
+    DEFAULT_GAP_GAMES,
+    DEFAULT_STEPS,
+    DEFAULT_TOLERANCE,
+    Play,
+    TuneTarget,
+    levels_lines,
+    run_levels,
+    run_tune,
+    tune_lines,
+)
 
 
 class Seconds(click.FloatRange):
@@ -602,15 +612,20 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
 @main.command()
 @click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
-@click.option("--against", "level", default="medium", show_default=True, metavar="SPEC",
-              help="The level the target win rate is against.")
+@click.option("--against", "level", default=None, metavar="SPEC",
+              help="The level the target win rate is against [medium].")
 @click.option("--win-rate", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.65, show_default=True, help="Target win rate against --against.")
+              default=None, help="Target win rate against --against [0.65].")
+@click.option("--levels", "count", type=int, default=None, metavar="N",
+              help="Instead of one target: N levels evenly spaced in Elo from easy (dial 0) to "
+                   "insane (dial 1), each inner one searched against the nearest built-in level.")
+@click.option("--gap-games", type=click.IntRange(min=1), default=None,
+              help=f"With --levels: games measuring each built-in step [{DEFAULT_GAP_GAMES}].")
 @click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True),
               default=DEFAULT_TOLERANCE, show_default=True,
               help="Width of the indifference zone around the target (the tests' H0 and H1).")
 @click.option("--steps", type=click.IntRange(min=1), default=DEFAULT_STEPS, show_default=True,
-              help="Most bisection steps.")
+              help="Most bisection steps (a search).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=COMPARE_LIMIT,
               show_default=True, help="Most games a step plays.")
 @SEED
@@ -620,27 +635,44 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
 @RULE_OPTIONS
 @SILENT
 @user_errors
-def tune(variant, players, level, win_rate, tolerance, steps, games, seed, workers, out,
-         options, silent) -> None:
+def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
+         workers, out, options, silent) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
-    its interval (the last bracket: a setting the tests found too weak and one they found too
-    strong) and the games and time it took.
+    its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
+    steps near the last bracket), the bracket itself, and the games and time it took. With
+    --levels N: the settings of N levels evenly spaced in Elo from easy to insane, each with its
+    interval.
 
     Example: domsim tune --variant block --against medium --win-rate 0.65
+
+    Example: domsim tune --variant block --levels 5
     """
-    given = {"variant": variant, "players": players, "entrants": ("dial", level),
+    if count is not None and (level is not None or win_rate is not None):
+        raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
+    if count is None and gap_games is not None:
+        raise click.ClickException("--gap-games goes with --levels N")
+    given = {"variant": variant, "players": players, "entrants": ("dial", level or "medium"),
              "options": parse_options(options)}
     config, out = resolve_config(given | ({} if seed is None else {"seed": seed}), out, False,
                                  name="tune")
     config.rules()  # a bad variant, player count or option fails here, before any game
-    result = run_tune(variant, players, config.options, TuneTarget(level, win_rate, tolerance),
-                      out, seed=config.seed, steps=steps, games_per_step=games,
-                      workers=workers, silent=silent, command=["domsim", *sys.argv[1:]])
-    for line in tune_lines(result, out, config.seed):
+    play = Play(variant, players, config.options, config.seed, workers, silent,
+                ["domsim", *sys.argv[1:]])
+    if count is not None:
+        levels = run_levels(play, count, out, steps=steps, games_per_step=games,
+                            gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance)
+        lines, stopped = levels_lines(levels, play, out), levels.stopped
+    else:
+        target = TuneTarget(level or "medium", 0.65 if win_rate is None else win_rate, tolerance)
+        result = run_tune(variant, players, config.options, target, out, seed=config.seed,
+                          steps=steps, games_per_step=games, workers=workers, silent=silent,
+                          command=play.command)
+        lines, stopped = tune_lines(result, out, config.seed), result.stopped
+    for line in lines:
         click.echo(line)
-    if result.stopped:
-        raise click.ClickException(f"{result.stopped}; what finished is in {out}")
+    if stopped:
+        raise click.ClickException(f"{stopped}; what finished is in {out}")
 
 
 @main.command()

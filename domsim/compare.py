@@ -62,6 +62,7 @@ class PairProgress:
     sprt: Sprt | None
     scores: list[float] = field(default_factory=list)
     units: list[list[float]] = field(default_factory=list)
+    unit_deals: list[int] = field(default_factory=list)  # the deal id of each unit
     counts: Counter = field(default_factory=Counter)
     current: list[float] = field(default_factory=list)
     games: int = 0
@@ -93,6 +94,7 @@ class PairProgress:
             return False
         if self.current:
             self.units.append(self.current)
+            self.unit_deals.append(row["deal_id"])
             self.counts[round(sum(self.current) / len(self.current), 9)] += 1
         self.current = []
         if self.sprt is not None:

@@ -1,6 +1,6 @@
 """The calibration report: one self-contained HTML page a game designer reads in a minute, its
-charts as PNG files and every table as CSV beside it, from the statistics of one or more runs
-(`domsim.analysis.run_statistics`, one section per run).
+charts as SVG files (vector: crisp at any zoom) and every table as CSV beside it, from the
+statistics of one or more runs (`domsim.analysis.run_statistics`, one section per run).
 
 Charts are drawn with matplotlib's object API on the Agg canvas (no pyplot, no display, no global
 backend state) and embedded in the page as base64 data, so the page stands alone."""
@@ -18,12 +18,13 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from . import __version__
-from .analysis import ladder_line
+from .analysis import ladder_line, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from .stats import score_from_elo
 
 PAGE = "report.html"
-DPI = 200  # crisp at twice the size; the page shows each chart at half its pixels
+#: The page shows a chart at 100 pixels an inch of its figure size.
+PIXELS_PER_INCH = 100
 Format = Callable[[object], str]
 
 
@@ -84,7 +85,7 @@ def section_tables(stats: dict) -> list[Table]:
              for pair in stats["pairs"]]
     matrix = [{"entrant": a, **{b: ratings["p_better"][a][b] for b in names}} for a in names]
     tables = [
-        Table("ratings", f"Ratings (Elo, {ratings['anchor']} = 0, 95% bootstrap interval over "
+        Table("ratings", f"Ratings (Elo, {zero_label(ratings)}, 95% bootstrap interval over "
                          f"{ratings['samples']} resamplings of whole deals)",
               [("name", "entrant", text), ("elo", "Elo", signed), ("low", "low", signed),
                ("high", "high", signed),
@@ -189,7 +190,7 @@ def ladder_chart(stats: dict) -> Figure:
     axes.errorbar(elo, ys, xerr=errors, fmt="o", capsize=4, color="#1f5f9e")
     axes.set_yticks(ys, [line["name"] for line in lines])
     axes.axvline(0, color="#999", linewidth=0.8)
-    axes.set_xlabel(f"Elo ({stats['ratings']['anchor']} = 0), 95% interval")
+    axes.set_xlabel(f"Elo ({zero_label(stats['ratings'])}), 95% interval")
     axes.set_title(f"{stats['variant']}: rating ladder")
     axes.grid(axis="x", alpha=0.3)
     return figure
@@ -216,7 +217,7 @@ def heatmap_chart(stats: dict) -> Figure:
         cells[j, i] = f"{1 - high:.0%}-{1 - low:.0%}\n{games} g"
     figure = Figure(figsize=(2.2 + 1.3 * size, 1.6 + 1.0 * size), layout="constrained")
     axes = figure.add_subplot()
-    image = axes.imshow(matrix, cmap="RdBu", vmin=0, vmax=1)
+    image = axes.imshow(matrix, cmap="RdBu", vmin=0, vmax=1, interpolation="none")
     axes.set_xticks(range(size), names, rotation=30, ha="right")
     axes.set_yticks(range(size), names)
     for i in range(size):
@@ -288,7 +289,7 @@ def dial_chart(stats: dict) -> Figure:
                   va="bottom", fontsize="small", color="#555")
     axes.set_xlim(-0.03, 1.03)
     axes.set_xlabel("dial strength (dial?strength=S)")
-    axes.set_ylabel(f"Elo ({stats['ratings']['anchor']} = 0)")
+    axes.set_ylabel(f"Elo ({zero_label(stats['ratings'])})")
     axes.legend(loc="lower right", fontsize="small")
     axes.set_title(f"{stats['variant']}: the dial's curve and the levels on it")
     axes.grid(alpha=0.3)
@@ -332,19 +333,20 @@ CHARTS = (("ladder", "Rating ladder", ladder_chart),
           ("timing", "Decision time", timing_chart))
 
 
-def png(figure: Figure) -> bytes:
+def svg(figure: Figure) -> bytes:
+    """The chart as SVG, its text as paths (the same glyphs in every browser) and no date, so
+    the same statistics give the same file."""
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=DPI)
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
 
 
 def chart_html(figure: Figure, path: Path, title: str) -> str:
-    """Write the chart's PNG to `path` and return its <img>, embedded, shown at 100 pixels an
-    inch (so a zoom up to DPI / 100 stays sharp)."""
-    data = png(figure)
+    """Write the chart's SVG to `path` and return its <img>, embedded."""
+    data = svg(figure)
     path.write_bytes(data)
-    width = round(figure.get_figwidth() * 100)
-    return (f'<img src="data:image/png;base64,{base64.b64encode(data).decode()}" '
+    width = round(figure.get_figwidth() * PIXELS_PER_INCH)
+    return (f'<img src="data:image/svg+xml;base64,{base64.b64encode(data).decode()}" '
             f'width="{width}" alt="{html.escape(title)}" title="{html.escape(path.name)}">')
 
 
@@ -387,7 +389,7 @@ def verdict_class(stats: dict) -> str:
 
 
 def write_report(runs: list[dict], out: Path) -> Path:
-    """Write report.html, one PNG per chart and one CSV per table into `out`; return the page.
+    """Write report.html, one SVG per chart and one CSV per table into `out`; return the page.
     `runs` are `run_statistics` results, one page section each."""
     out.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
@@ -401,7 +403,11 @@ def write_report(runs: list[dict], out: Path) -> Path:
     Table("steps", "Every section's steps", [("section", "section", text), *STEP_COLUMNS],
           [{"section": key, **row} for stats, key in zip(runs, keys, strict=True)
            for row in step_rows(stats)]).write_csv(out / "steps.csv")
-    steps = chart_html(steps_chart(runs, keys), out / "steps.png", "Ladder steps")
+    Table("levels", "Every section's levels", LEVEL_COLUMNS,
+          [{"section": key, **line, "zero": stats["ladder"]["zero"]}
+           for stats, key in zip(runs, keys, strict=True)
+           for line in stats["ladder"]["levels"]]).write_csv(out / "levels.csv")
+    steps = chart_html(steps_chart(runs, keys), out / "steps.svg", "Ladder steps")
     items = "".join(
         f'<li class="verdict {verdict_class(stats)}"><a href="#{html.escape(v["section"])}">'
         f'{html.escape(v["section"])}</a>: {html.escape(v["verdict"])}</li>'
@@ -411,14 +417,17 @@ def write_report(runs: list[dict], out: Path) -> Path:
             f"<body>\n<h1>domsim calibration report</h1>\n"
             f'<p class="meta">domsim {html.escape(__version__)}; a ladder step is significant '
             f"when the stronger entrant is rated higher in at least 97.5% of the bootstrap "
-            f'samples. All tables: <a href="verdicts.csv">verdicts.csv</a>, '
-            f'<a href="steps.csv">steps.csv</a> and the CSV links.</p>'
+            f'samples; a level\'s Elo is against the mean of the levels, with its 95% interval. '
+            f'All tables: <a href="verdicts.csv">verdicts.csv</a>, <a href="steps.csv">'
+            f'steps.csv</a>, <a href="levels.csv">levels.csv</a> and the CSV links.</p>'
             f'\n<ul>{items}</ul>\n<div class="charts">{steps}</div>\n{"".join(sections)}'
             "</body>\n</html>\n")
     (out / PAGE).write_text(page, encoding="utf-8")
     return out / PAGE
 
 
+LEVEL_COLUMNS = [("section", "section", text), ("name", "level", text), ("elo", "Elo", signed),
+                 ("low", "low", signed), ("high", "high", signed), ("zero", "Elo 0", text)]
 VERDICT_COLUMNS = [("section", "section", text), ("variant", "variant", text),
                    ("players", "players", text), ("games", "games", text),
                    ("increasing", "increasing", text), ("significant", "significant", text),
@@ -452,7 +461,7 @@ def section_html(stats: dict, key: str, out: Path) -> str:
              f"{html.escape(ladder_line(stats['ladder']))}</p>\n", '<div class="charts">']
     charts = CHARTS + ((("dial", "The dial's curve", dial_chart),) if dial_tables(stats) else ())
     for name, title, draw in charts:
-        parts.append(chart_html(draw(stats), out / f"{key}-{name}.png", title))
+        parts.append(chart_html(draw(stats), out / f"{key}-{name}.svg", title))
     parts.append("</div>\n")
     for table in section_tables(stats):
         csv_name = f"{key}-{table.name}.csv"

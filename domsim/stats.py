@@ -363,7 +363,7 @@ ELO_PER_NATURAL = 400 / math.log(10)
 
 @dataclass(frozen=True)
 class Ratings:
-    """Elo per entrant (the anchor entrant at 0) and per side (side 0 at 0: the advantage of
+    """Elo per entrant (the centre's mean at 0) and per side (side 0 at 0: the advantage of
     sitting on that side, i.e. the seat and lead term)."""
 
     elo: np.ndarray
@@ -372,7 +372,7 @@ class Ratings:
 
 def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
                 weights: np.ndarray | None = None, prior_draws: float = 1.0,
-                anchor: int = 0) -> Ratings:
+                centre: Sequence[int] = (0,)) -> Ratings:
     """Maximum-likelihood ratings of every entrant from every game.
 
     side_entrants[g, j] is the entrant on side j of game g, shares[g, j] that side's share of the
@@ -380,9 +380,10 @@ def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
     Plackett-Luce's first place for 3-4 sides): P(side j wins) = exp(u_j) / sum_k exp(u_k) with
     u_j = r[entrant on j] + theta_j; the log-likelihood sum_g w_g sum_j share_gj log P_gj is
     concave, maximized by Newton's method. `prior_draws` virtual drawn games of each entrant and
-    side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses."""
+    side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses.
+    Only differences are identified: the mean rating of the `centre` entrants is set to 0."""
     games = GameTypes.of(side_entrants, shares, entrants)
-    return games.ratings(games.maximize(games.counts(weights), prior_draws), anchor)
+    return games.ratings(games.maximize(games.counts(weights), prior_draws), centre)
 
 
 @dataclass(frozen=True)
@@ -431,10 +432,10 @@ class GameTypes:
                 break
         return params
 
-    def ratings(self, params: np.ndarray, anchor: int) -> Ratings:
+    def ratings(self, params: np.ndarray, centre: Sequence[int]) -> Ratings:
         elo = params[:self.entrants] * ELO_PER_NATURAL
         side_elo = np.concatenate([[0.0], params[self.entrants:] * ELO_PER_NATURAL])
-        return Ratings(elo - elo[anchor], side_elo)
+        return Ratings(elo - elo[list(centre)].mean(), side_elo)
 
 
 def _probabilities(design: np.ndarray, params: np.ndarray) -> np.ndarray:
@@ -457,6 +458,12 @@ def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
                  params: np.ndarray, prior: float) -> np.ndarray:
     """The Newton step, by least squares since without a prior a shift of every rating
     leaves the likelihood unchanged."""
+    gradient, hessian = _gradient_hessian(design, targets, counts, params, prior)
+    return np.linalg.lstsq(-hessian, gradient, rcond=None)[0]
+
+
+def _gradient_hessian(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
+                      params: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
     p = _probabilities(design, params)
     weight_sum = (counts[:, None] * targets).sum(axis=1, keepdims=True)
     residual = counts[:, None] * targets - weight_sum * p
@@ -468,7 +475,7 @@ def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
     sigmoid = 1 / (1 + np.exp(-params))
     gradient += prior * (0.5 - sigmoid)
     hessian -= np.diag(prior * sigmoid * (1 - sigmoid))
-    return np.linalg.lstsq(-hessian, gradient, rcond=None)[0]
+    return gradient, hessian
 
 
 # -- bootstrap over whole deals -----------------------------------------------------------------
@@ -492,21 +499,25 @@ class RatingIntervals:
     side_high: np.ndarray
     p_better: np.ndarray
     samples: int
+    centre: tuple[int, ...] = (0,)
 
 
 def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: np.ndarray,
                       entrants: int, samples: int = 1000, seed: int = 0,
-                      prior_draws: float = 1.0, anchor: int = 0) -> RatingIntervals:
-    """`fit_ratings` on the games and on `samples` resamplings of whole deals."""
+                      prior_draws: float = 1.0,
+                      centre: Sequence[int] = (0,)) -> RatingIntervals:
+    """`fit_ratings` on the games and on `samples` resamplings of whole deals. Each sample is
+    centred on its own mean of the `centre` entrants, so every one of them (a single anchor
+    aside) has an interval: how far it sits from their average level."""
     games = GameTypes.of(side_entrants, shares, entrants)
     best = games.maximize(games.counts(None), prior_draws)
-    point = games.ratings(best, anchor)
+    point = games.ratings(best, centre)
     rng = np.random.default_rng(seed)
     deals, deal_index = np.unique(deal_ids, return_inverse=True)
     elos, sides = [], []
     for _ in range(samples):
         weights = deal_weights(deal_index.ravel(), len(deals), rng)
-        fitted = games.ratings(games.maximize(games.counts(weights), prior_draws, best), anchor)
+        fitted = games.ratings(games.maximize(games.counts(weights), prior_draws, best), centre)
         elos.append(fitted.elo)
         sides.append(fitted.side_elo)
     elo = np.array(elos).reshape(samples, entrants)
@@ -516,7 +527,8 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     np.fill_diagonal(p_better, 0.5)
     low, high = percentile_interval(elo, point.elo)
     side_low, side_high = percentile_interval(side, point.side_elo)
-    return RatingIntervals(point, low, high, side_low, side_high, p_better, samples)
+    return RatingIntervals(point, low, high, side_low, side_high, p_better, samples,
+                           tuple(centre))
 
 
 def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -564,3 +576,72 @@ def histogram_percentile(counts: dict[int, int], q: float) -> float:
         if running >= rank:
             return 10 ** ((k + 0.5) / TIME_BUCKETS_PER_DECADE)
     raise ValueError("an empty histogram has no percentiles")
+
+
+# -- a score's logistic line in a covariate, and where it reaches a target ----------------------
+@dataclass(frozen=True)
+class ScoreLine:
+    """logit(score) = intercept + slope * x, fitted by maximum likelihood to game scores (a
+    shared win scores 1/2), with the covariance of (intercept, slope) robust to the games'
+    clustering (sandwich: the games of a deal are not independent draws)."""
+
+    intercept: float
+    slope: float
+    covariance: np.ndarray
+    games: int
+    clusters: int
+
+    def x_at(self, logit: float) -> float:
+        return (logit - self.intercept) / self.slope
+
+
+def fit_score_line(x: Sequence[float], scores: Sequence[float],
+                   clusters: Sequence[int]) -> ScoreLine | None:
+    """The line through game g's score at x[g], the games of cluster c[g] one independent unit.
+    None when the data cannot fix a line: fewer than two x values, two clusters, or both
+    outcomes. The fit is the two-sided multinomial logit of `fit_ratings` with the design
+    (1, x) for the scoring side, so one Newton solver serves both."""
+    x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    labels, cluster_index = np.unique(np.asarray(clusters), return_inverse=True)
+    if len(np.unique(x)) < 2 or len(labels) < 2 or not 0 < scores.mean() < 1:
+        return None
+    keys = np.stack([x, np.round(scores * 1e9)], axis=1)
+    unique, index = np.unique(keys, axis=0, return_inverse=True)
+    index = index.ravel()
+    design = np.zeros((len(unique), 2, 2))
+    design[:, 0, 0], design[:, 0, 1] = 1.0, unique[:, 0]
+    share = unique[:, 1] / 1e9
+    types = GameTypes(design, np.stack([share, 1 - share], axis=1), index, 0)
+    counts = types.counts(None)
+    params = types.maximize(counts, 0.0)
+    _, hessian = _gradient_hessian(types.design, types.targets, counts, params, 0.0)
+    residual = types.targets - _probabilities(types.design, params)
+    per_game = np.einsum("tj,tjp->tp", residual, types.design)[index]
+    per_cluster = np.zeros((len(labels), 2))
+    np.add.at(per_cluster, cluster_index.ravel(), per_game)
+    groups = len(labels)
+    meat = per_cluster.T @ per_cluster * groups / (groups - 1)
+    bread = np.linalg.inv(-hessian)
+    return ScoreLine(float(params[0]), float(params[1]), bread @ meat @ bread, len(x), groups)
+
+
+def fieller_interval(line: ScoreLine, logit: float, logit_variance: float = 0.0,
+                     z: float = Z95) -> tuple[float, float] | None:
+    """Fieller's interval for the x at which the line reaches `logit` (itself uncertain by
+    `logit_variance`, e.g. a target measured on games): every x where the test of
+    intercept + slope * x = logit does not reject, |a + b x - L| <= z sqrt(Var(a + b x) + Var L).
+    The quadratic A x^2 + B x + C <= 0 has a bounded solution only when the slope itself is
+    significant (A > 0); else None (the data cannot bound the setting)."""
+    a, b = line.intercept - logit, line.slope
+    (vaa, vab), (_, vbb) = line.covariance
+    quadratic = b * b - z * z * vbb
+    if quadratic <= 0:
+        return None
+    linear = 2 * (a * b - z * z * vab)
+    constant = a * a - z * z * (vaa + logit_variance)
+    root = math.sqrt(max(linear * linear - 4 * quadratic * constant, 0.0))
+    return (-linear - root) / (2 * quadratic), (-linear + root) / (2 * quadratic)
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))

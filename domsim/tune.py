@@ -1,44 +1,80 @@
-"""`domsim tune`: the dial strength (strategies/dial.py) that wins a target share against a level.
+"""`domsim tune`: the dial strength (strategies/dial.py) that wins a target share against a level,
+or N levels evenly spaced in Elo from easy to insane (`run_levels`).
 
-A bisection on the strength from [0, 1]: each step plays the dial at the middle of the bracket
-against the level on duplicate deals until a sequential test (domsim.compare, GSPRT)
+The search is a bisection on the strength from [0, 1]: each step plays the dial at the middle of
+the bracket against the level on duplicate deals until a sequential test (domsim.compare, GSPRT)
 decides between a win rate of target - tolerance / 2 (H0: too weak, the bracket's low end moves
 up) and target + tolerance / 2 (H1: too strong, its high end moves down). The tune stops after
-`steps` halvings, or at a step the test cannot decide within its games (the win rate there is
-inside the tolerance). Every step plays the same deals (the same seed), in its own run folder
-out/step-K; out/tune.json holds the whole search."""
+`steps` halvings, or at a step the test cannot decide within its games. Each step plays fresh
+deals (its own seed, derived from the tune's), in its own run folder out/step-K; out/tune.json
+holds the search. Fresh, because the target is absolute: deals shared by every step would add
+one common luck to all of them that no number of steps averages away (a tune that played the
+same 400-odd deals at every step spread 0.535-0.566 across seeds).
+
+The setting and its interval come from every step's games at once, not from the last bracket
+(each test may err, 5%, so the bracket is narrower than the setting's uncertainty): a line
+logit(win rate) = a + b * strength fitted by maximum likelihood (domsim.stats.fit_score_line),
+the setting where it reaches the target, and Fieller's 95% interval: the strengths at which the
+line's own test does not reject the target. Its covariance is robust to the deals: a deal's
+games, and the same deal at every step, are one unit, as everywhere in domsim. Fieller rather
+than the delta method, its linearization, because the slope is known poorly after few steps and
+the interval is then lopsided; rather than the binomial profile likelihood, because that treats
+the games of a deal as independent, which duplicate play makes them not. The line is local: it
+is fitted to the steps within LOCAL of the bracket's middle, where the bisection plays most of
+its games, since the far first steps would bend it where the curve is not straight (in
+`bench/tune_coverage.py`'s synthetic dials the interval held the true setting in 96 of 100
+tunes on a straight curve and 94 on a bent one; with every step, 97 and 90). The bracket is
+kept, named as such."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from . import __version__
 from .analysis import pair_reference
 from .compare import run_compare
 from .results.config import TourneyConfig
-from .results.pairings import make_pairings, parse_entrants
+from .results.pairings import builtin_levels, make_pairings, parse_entrants
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
 from .runner.output import write_json
 from .runner.tourney import TourneyError
-from .stats import Sprt, elo_from_score
+from .seeding import derive_seed
+from .stats import (
+    ELO_PER_NATURAL,
+    Z95,
+    Sprt,
+    elo_from_score,
+    fieller_interval,
+    fit_score_line,
+    logit,
+    score_from_elo,
+)
 from .strategy import load_strategy
 
 TUNE_FILE = "tune.json"
 DEFAULT_STEPS = 7
 DEFAULT_TOLERANCE = 0.03
+DEFAULT_GAP_GAMES = 2000
+#: The fit's steps lie within this distance of the bracket's middle (the bisection's fourth
+#: bracket's width).
+LOCAL = 1 / 16
 
 
 @dataclass(frozen=True)
 class TuneTarget:
     """Win `win_rate` of the games against `level` (a's share of the wins between the two; with
-    3-4 seats, as `domsim compare` scores a pair), give or take `tolerance`."""
+    3-4 seats, as `domsim compare` scores a pair), give or take `tolerance`. `elo_error` is the
+    target's own standard error in Elo when it was measured on games (`run_levels`)."""
 
     level: str
     win_rate: float
     tolerance: float = DEFAULT_TOLERANCE
+    elo_error: float = 0.0
 
     def check(self) -> None:
         low, high = self.bounds
@@ -52,6 +88,31 @@ class TuneTarget:
 
 
 @dataclass(frozen=True)
+class Play:
+    """How every game of a tune is played."""
+
+    variant: str
+    players: int | None
+    options: dict[str, str]
+    seed: int
+    workers: int
+    silent: bool
+    command: list[str]
+
+    def config(self, entrants: tuple[str, ...], games: int, *label: object) -> TourneyConfig:
+        """A run of its own deals: its seed derived from the tune's and the run's label."""
+        return TourneyConfig(variant=self.variant, players=self.players, games=games,
+                             entrants=entrants, seed=derive_seed("tune", self.seed, *label),
+                             options=self.options)
+
+    @property
+    def reference(self) -> float:
+        """The dial's score against an equal level."""
+        rules = make_rules(self.variant, self.players, self.options)
+        return pair_reference(make_pairings(2, rules.sides, "round-robin")[0], 0, 1)
+
+
+@dataclass(frozen=True)
 class TuneStep:
     strength: float
     games: int
@@ -60,91 +121,193 @@ class TuneStep:
     wilson_high: float
     verdict: str | None  # "H1": stronger than the target, "H0": weaker, None: undecided
     run: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The setting where the fitted line reaches the target, with its 95% interval (None: the
+    games do not bound it), clipped to the dial's range [0, 1]."""
+
+    setting: float
+    low: float | None
+    high: float | None
+    elo_per_strength: float
+    games: int
+    deals: int
+    strengths: int  # the steps' strengths the line was fitted to
+
+    @property
+    def interval(self) -> list[float] | None:
+        return None if self.low is None else [self.low, self.high]
 
 
 @dataclass
 class TuneResult:
     target: TuneTarget
     steps: list[TuneStep] = field(default_factory=list)
-    low: float = 0.0
+    low: float = 0.0  # the bisection bracket
     high: float = 1.0
     seconds: float = 0.0
     stopped: str | None = None  # why the search ended early (interrupted, a worker died)
+    estimate: Estimate | None = None
+    #: (strength, (step seed, deal id), the dial's score) of every counted game of every step
+    observations: list[tuple[float, tuple[int, int], float]] = field(default_factory=list,
+                                                                     repr=False)
+
+    @property
+    def bracket_middle(self) -> float:
+        """The next step's strength; an undecided step played it, since it kept its bracket."""
+        return round((self.low + self.high) / 2, 6)
 
     @property
     def setting(self) -> float:
-        """The bracket's middle: the strength an undecided step played, since it kept the
-        bracket it was the middle of."""
-        return round((self.low + self.high) / 2, 6)
+        """The fitted setting, or the bracket's middle when the games fix no line."""
+        return round(self.estimate.setting, 6) if self.estimate else self.bracket_middle
 
     @property
     def games(self) -> int:
         return sum(step.games for step in self.steps)
 
 
-def tune_sprt(target: TuneTarget, variant: str, players: int | None,
-              options: dict[str, str]) -> Sprt:
+def tune_sprt(target: TuneTarget, play: Play) -> Sprt:
     """The test between the target's two bounds, in the Elo of the pair's reference score."""
-    rules = make_rules(variant, players, options)
-    ref = pair_reference(make_pairings(2, rules.sides, "round-robin")[0], 0, 1)
     low, high = target.bounds
-    return Sprt(elo_from_score(low, ref), elo_from_score(high, ref))
+    return Sprt(elo_from_score(low, play.reference), elo_from_score(high, play.reference))
 
 
-def check_entrants(variant: str, players: int | None, options: dict[str, str],
-                   level: str) -> None:
+def check_entrants(play: Play, levels: tuple[str, ...]) -> None:
     """Load every spec a step will seat, so that a bad one fails before any folder is made."""
-    rules = make_rules(variant, players, options)
-    names = calibration_entrants(variant, players, (level,), (0.5,))
-    for entrant in parse_entrants(names, rules):
+    rules = make_rules(play.variant, play.players, play.options)
+    for entrant in parse_entrants(calibration_entrants(play.variant, play.players, levels, (0.5,)),
+                                  rules):
         for spec in entrant.members:
             load_strategy(spec)
+
+
+def new_folder(out: Path, play: Play, levels: tuple[str, ...]) -> None:
+    """Make `out` once every spec loads (a bad one leaves nothing behind)."""
+    if out.exists():
+        raise TourneyError(f"{out} already exists: choose another --out")
+    check_entrants(play, levels)
+    out.mkdir(parents=True)
 
 
 def run_tune(variant: str, players: int | None, options: dict[str, str], target: TuneTarget,
              out: Path, *, seed: int, steps: int, games_per_step: int, workers: int,
              silent: bool, command: list[str]) -> TuneResult:
-    """Bisect the dial's strength (module docstring); write out/tune.json after every step."""
+    """Tune the dial to one target (module docstring); write out/tune.json after every step."""
+    play = Play(variant, players, options, seed, workers, silent, command)
     target.check()
-    if out.exists():
-        raise TourneyError(f"{out} already exists: choose another --out")
-    check_entrants(variant, players, options, target.level)
-    out.mkdir(parents=True)
-    sprt = tune_sprt(target, variant, players, options)
+    new_folder(out, play, (target.level,))
+    return search(play, target, out, steps, games_per_step,
+                  lambda result: write_json(out / TUNE_FILE, tune_manifest(result, play)))
+
+
+def search(play: Play, target: TuneTarget, out: Path, steps: int, games_per_step: int,
+           save: Callable[[TuneResult], None], label: str = "") -> TuneResult:
+    """The bisection, each step in out/step-K on the deals of (seed, label, K); `save(result)`
+    after every step."""
+    sprt = tune_sprt(target, play)
     result = TuneResult(target)
     started = time.perf_counter()
     for k in range(steps):
-        strength = result.setting
-        dial, level = calibration_entrants(variant, players, (target.level,), (strength,))[::-1]
-        config = TourneyConfig(variant=variant, players=players, games=games_per_step,
-                               entrants=(dial, level), seed=seed, options=options)
-        compared = run_compare(config, out / f"step-{k + 1}", sprt, workers=workers,
-                               silent=silent, command=command)
-        pair = compared.progress.statistics()
-        verdict = compared.progress.verdict
-        result.steps.append(TuneStep(strength, compared.progress.games, pair.win_rate,
-                                     pair.wilson_low, pair.wilson_high, verdict,
-                                     str(compared.out)))
+        strength = result.bracket_middle
+        dial, level = calibration_entrants(play.variant, play.players, (target.level,),
+                                           (strength,))[::-1]
+        config = play.config((dial, level), games_per_step, label, k + 1)
+        compared = run_compare(config, out / f"step-{k + 1}", sprt, workers=play.workers,
+                               silent=play.silent, command=play.command)
+        progress = compared.progress
+        pair = progress.statistics()
+        verdict = progress.verdict
+        result.steps.append(TuneStep(strength, progress.games, pair.win_rate, pair.wilson_low,
+                                     pair.wilson_high, verdict, str(compared.out),
+                                     config.seed))
+        result.observations += [(strength, (config.seed, deal), score)
+                                for deal, unit in zip(progress.unit_deals, progress.units,
+                                                      strict=True) for score in unit]
         result.stopped = compared.stopped
         if verdict == "H1":
             result.high = strength
         elif verdict == "H0":
             result.low = strength
+        result.estimate = fitted_setting(local_observations(result), target)
         result.seconds = time.perf_counter() - started
-        write_json(out / TUNE_FILE, tune_manifest(result, variant, players, options, seed,
-                                                  command))
+        save(result)
         if verdict is None:  # undecided within its games, or stopped
             break
     return result
 
 
-def tune_manifest(result: TuneResult, variant: str, players: int | None,
-                  options: dict[str, str], seed: int, command: list[str]) -> dict:
-    return {"domsim": __version__, "command": command, "variant": variant, "players": players,
-            "options": options, "seed": seed, "target": asdict(result.target),
-            "setting": result.setting, "interval": [result.low, result.high],
+def local_observations(result: TuneResult) -> list[tuple[float, tuple[int, int], float]]:
+    """The games of the steps within LOCAL of the bracket's middle (all, if those played
+    fewer than two strengths)."""
+    near = [seen for seen in result.observations
+            if abs(seen[0] - result.bracket_middle) <= LOCAL]
+    return near if len({seen[0] for seen in near}) > 1 else result.observations
+
+
+def fitted_setting(observations: list[tuple[float, tuple[int, int], float]],
+                   target: TuneTarget) -> Estimate | None:
+    """Where the line fitted to every game reaches the target, with Fieller's interval (module
+    docstring); None while the games fix no rising line (one strength played, or no slope)."""
+    if not observations:
+        return None
+    strengths, deals, scores = zip(*observations, strict=True)
+    numbers: dict[tuple[int, int], int] = {}
+    line = fit_score_line(strengths, scores, [numbers.setdefault(deal, len(numbers))
+                                              for deal in deals])
+    if line is None or line.slope <= 0:
+        return None
+    goal = logit(target.win_rate)
+    interval = fieller_interval(line, goal, (target.elo_error / ELO_PER_NATURAL) ** 2)
+    low, high = (None, None) if interval is None else (clip(interval[0]), clip(interval[1]))
+    return Estimate(clip(line.x_at(goal)), low, high, line.slope * ELO_PER_NATURAL, line.games,
+                    line.clusters, len(set(strengths)))
+
+
+def clip(strength: float) -> float:
+    return min(max(float(strength), 0.0), 1.0)
+
+
+def search_dict(result: TuneResult) -> dict:
+    """A search in tune.json: the setting, its interval, the bracket, the games, every step."""
+    estimate = result.estimate
+    return {"target": asdict(result.target), "setting": result.setting,
+            "interval": estimate.interval if estimate else None,
+            "interval_method": "Fieller, logistic line in the strength, deals as clusters",
+            "fit": None if estimate is None else {
+                "elo_per_strength": estimate.elo_per_strength, "games": estimate.games,
+                "deals": estimate.deals, "strengths": estimate.strengths, "window": LOCAL},
+            "bracket": [result.low, result.high], "bracket_middle": result.bracket_middle,
             "games": result.games, "seconds": result.seconds, "stopped": result.stopped,
             "steps": [asdict(step) for step in result.steps]}
+
+
+def play_dict(play: Play) -> dict:
+    return {"domsim": __version__, "command": play.command, "variant": play.variant,
+            "players": play.players, "options": play.options, "seed": play.seed}
+
+
+def tune_manifest(result: TuneResult, play: Play) -> dict:
+    return play_dict(play) | search_dict(result)
+
+
+def setting_text(result: TuneResult) -> str:
+    """The setting with its interval and the bracket, as printed."""
+    estimate = result.estimate
+    if estimate is None:
+        interval = "no interval: the games fix no rising line yet (one strength played)"
+    elif estimate.low is None:
+        interval = "no interval: the games cannot bound it (the slope is not significant)"
+    else:
+        interval = (f"95% interval [{estimate.low:.4f}, {estimate.high:.4f}] (Fieller, a "
+                    f"logistic line fitted to {estimate.games} games on {estimate.deals} deals "
+                    f"at {estimate.strengths} strengths, {estimate.elo_per_strength:+.0f} Elo "
+                    "per unit of strength)")
+    return (f"dial?strength={result.setting:.4f}, {interval}; bisection bracket "
+            f"[{result.low:.4f}, {result.high:.4f}]")
 
 
 def tune_lines(result: TuneResult, out: Path, seed: int) -> list[str]:
@@ -153,14 +316,215 @@ def tune_lines(result: TuneResult, out: Path, seed: int) -> list[str]:
     low, high = target.bounds
     lines = [f"target: win {target.win_rate:.1%} against {target.level} "
              f"(each step: SPRT {low:.1%} vs {high:.1%} on duplicate deals), seed {seed}"]
-    for k, step in enumerate(result.steps, 1):
-        verdict = {"H1": "too strong", "H0": "too weak", None: "undecided"}[step.verdict]
-        lines.append(f"  step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "
-                     f"[{step.wilson_low:.1%}, {step.wilson_high:.1%}] in {step.games} games: "
-                     f"{verdict}")
-    lines.append(f"setting: dial?strength={result.setting:.4f} (bracket "
-                 f"[{result.low:.4f}, {result.high:.4f}]), {result.games} games, "
+    lines += step_lines(result, "  ")
+    lines.append(f"setting: {setting_text(result)}, {result.games} games, "
                  f"{result.seconds:.1f} s")
     lines.append(f"results: {out / TUNE_FILE}")
     return lines
 
+
+def step_lines(result: TuneResult, indent: str) -> list[str]:
+    lines = []
+    for k, step in enumerate(result.steps, 1):
+        verdict = {"H1": "too strong", "H0": "too weak", None: "undecided"}[step.verdict]
+        lines.append(f"{indent}step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "
+                     f"[{step.wilson_low:.1%}, {step.wilson_high:.1%}] in {step.games} games: "
+                     f"{verdict}")
+    return lines
+
+
+# -- N levels evenly spaced from easy to insane ---------------------------------------------------
+@dataclass(frozen=True)
+class Gap:
+    """How much stronger a built-in level is than the one below it, head to head on duplicate
+    deals (domsim.compare with a fixed number of games)."""
+
+    weaker: str
+    stronger: str
+    elo: float
+    low: float
+    high: float
+    games: int
+    seconds: float
+    run: str
+
+    @property
+    def error(self) -> float:
+        """The standard error the 95% interval implies."""
+        return (self.high - self.low) / (2 * Z95)
+
+
+@dataclass
+class Level:
+    """Level `number` of the spacing: `elo` above easy; an end is the dial's 0 or 1 (`end`: the
+    built-in level it is move for move), an inner level a search against `target`."""
+
+    number: int
+    elo: float
+    end: str | None = None
+    target: TuneTarget | None = None
+    result: TuneResult | None = None
+
+    @property
+    def setting(self) -> float:
+        return self.result.setting if self.result else (0.0 if self.number == 1 else 1.0)
+
+
+@dataclass
+class LevelsResult:
+    count: int
+    gaps: list[Gap] = field(default_factory=list)
+    levels: list[Level] = field(default_factory=list)
+    seconds: float = 0.0
+    stopped: str | None = None
+
+    @property
+    def ladder(self) -> list[tuple[str, float]]:
+        return ladder_of(self.gaps)
+
+    @property
+    def games(self) -> int:
+        return (sum(gap.games for gap in self.gaps)
+                + sum(level.result.games for level in self.levels if level.result))
+
+    @property
+    def monotone(self) -> bool:
+        settings = [level.setting for level in self.levels]
+        return all(a <= b for a, b in pairwise(settings))
+
+
+def ladder_of(gaps: list[Gap]) -> list[tuple[str, float]]:
+    """Each built-in level's Elo above easy: the sum of the gaps below it."""
+    if not gaps:
+        return []
+    ladder = [(gaps[0].weaker, 0.0)]
+    for gap in gaps:
+        ladder.append((gap.stronger, ladder[-1][1] + gap.elo))
+    return ladder
+
+
+def measure_gaps(play: Play, levels: list[str], games: int, out: Path) -> list[Gap]:
+    """Every step up the built-in levels, head to head on `games` duplicate games each."""
+    gaps = []
+    for weaker, stronger in pairwise(levels):
+        started = time.perf_counter()
+        low_name, high_name = calibration_entrants(play.variant, play.players, (weaker, stronger))
+        compared = run_compare(play.config((high_name, low_name), games, "gap", weaker),
+                               out / f"gap-{weaker}-{stronger}", None, workers=play.workers,
+                               silent=play.silent, command=play.command)
+        estimate = compared.progress.statistics().estimate
+        gaps.append(Gap(weaker, stronger, estimate.elo, estimate.elo_low, estimate.elo_high,
+                        compared.progress.games, time.perf_counter() - started, str(compared.out)))
+        if compared.stopped:
+            raise TourneyError(f"{compared.stopped} while measuring {stronger} against {weaker}; "
+                               f"what finished is in {out}")
+    return gaps
+
+
+def level_targets(gaps: list[Gap], count: int, reference: float,
+                  tolerance: float) -> list[Level]:
+    """Levels 1..count at Elo k / (count - 1) of insane's above easy; each inner one a target
+    against the nearest built-in level (the win rate its Elo gap predicts, and that gap's
+    error from the measured steps it sums)."""
+    ladder = ladder_of(gaps)
+    top = ladder[-1][1]
+    levels = [Level(1, 0.0, end=ladder[0][0])]
+    for k in range(1, count - 1):
+        elo = top * k / (count - 1)
+        nearest = min(range(len(ladder)), key=lambda i: abs(ladder[i][1] - elo))
+        # The target's Elo over the reference is sum_i c_i gap_i: c_i = k/(count-1) from
+        # insane's Elo, less 1 for each gap below the reference.
+        weights = [k / (count - 1) - (i < nearest) for i in range(len(gaps))]
+        error = sum((w * gap.error) ** 2 for w, gap in zip(weights, gaps, strict=True)) ** 0.5
+        win_rate = score_from_elo(elo - ladder[nearest][1], reference)
+        levels.append(Level(k + 1, elo, target=TuneTarget(ladder[nearest][0], win_rate,
+                                                          tolerance, error)))
+    levels.append(Level(count, top, end=ladder[-1][0]))
+    return levels
+
+
+def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step: int,
+               gap_games: int, tolerance: float) -> LevelsResult:
+    """`count` levels evenly spaced in Elo from easy to insane. The ends need no games: the dial
+    at 0 and at 1 is easy and insane move for move. The built-in levels' steps are measured on
+    duplicate deals (out/gap-*), then each inner level is searched against the nearest built-in
+    level (out/level-K/step-*); out/tune.json after every step."""
+    if count < 3:
+        raise TourneyError(f"--levels {count}: give at least 3 (the ends are easy and insane)")
+    levels = builtin_levels()
+    new_folder(out, play, tuple(levels))
+    started = time.perf_counter()
+    result = LevelsResult(count)
+    result.gaps = measure_gaps(play, levels, gap_games, out)
+    result.levels = level_targets(result.gaps, count, play.reference, tolerance)
+
+    def save() -> None:
+        result.seconds = time.perf_counter() - started
+        write_json(out / TUNE_FILE, levels_manifest(result, play))
+
+    def saver(level: Level) -> Callable[[TuneResult], None]:
+        def save_level(searched: TuneResult) -> None:
+            level.result = searched  # the search so far, in tune.json while it runs
+            save()
+        return save_level
+
+    save()
+    for level in result.levels:
+        if level.target is None:
+            continue
+        level.target.check()
+        level.result = search(play, level.target, out / f"level-{level.number}", steps,
+                              games_per_step, saver(level), f"level-{level.number}")
+        if level.result.stopped:
+            result.stopped = level.result.stopped
+            break
+    save()
+    return result
+
+
+def levels_manifest(result: LevelsResult, play: Play) -> dict:
+    return play_dict(play) | {
+        "levels_wanted": result.count, "spacing": "evenly in Elo from easy (dial 0) to insane "
+        "(dial 1), Elo from the built-in levels' steps head to head",
+        "ladder": [{"level": name, "elo_over_easy": elo} for name, elo in result.ladder],
+        "gaps": [asdict(gap) | {"error": gap.error} for gap in result.gaps],
+        "levels": [level_dict(level) for level in result.levels],
+        "monotone": result.monotone, "games": result.games, "seconds": result.seconds,
+        "stopped": result.stopped}
+
+
+def level_dict(level: Level) -> dict:
+    out = {"level": level.number, "elo_over_easy": level.elo, "setting": level.setting}
+    if level.end:
+        return out | {"interval": [level.setting, level.setting], "games": 0, "seconds": 0.0,
+                      "end": f"{level.end} move for move"}
+    if level.result is None:
+        return out | {"target": asdict(level.target), "interval": None, "games": 0,
+                      "seconds": 0.0}
+    return out | search_dict(level.result)
+
+
+def levels_lines(result: LevelsResult, play: Play, out: Path) -> list[str]:
+    """What `domsim tune --levels N` prints."""
+    lines = [f"levels: {result.count} evenly spaced in Elo from easy (dial 0) to insane "
+             f"(dial 1), {play.variant}, seed {play.seed}",
+             "built-in steps (head to head on duplicate deals, 95% interval):"]
+    for gap in result.gaps:
+        lines.append(f"  {gap.weaker} -> {gap.stronger}: {gap.elo:+.0f} Elo [{gap.low:+.0f}, "
+                     f"{gap.high:+.0f}], {gap.games} games, {gap.seconds:.1f} s")
+    for level in result.levels:
+        head = f"level {level.number}: {level.elo:+.0f} Elo over easy: "
+        if level.end:
+            lines.append(f"{head}dial?strength={level.setting:g} ({level.end} move for move)")
+        elif level.result is None:
+            lines.append(f"{head}not searched ({result.stopped})")
+        else:
+            target = level.target
+            lines.append(f"{head}win {target.win_rate:.1%} against {target.level} (the "
+                         f"target's standard error {target.elo_error:.0f} Elo): "
+                         f"{setting_text(level.result)}, "
+                         f"{level.result.games} games, {level.result.seconds:.1f} s")
+    order = "increasing" if result.monotone else "NOT increasing (the searches disagree)"
+    lines.append(f"settings {order}; {result.games} games, {result.seconds:.1f} s")
+    lines.append(f"results: {out / TUNE_FILE}")
+    return lines

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from clitools import invoke, one_line_error
 from domsim.strategies.dial import Dial
@@ -21,9 +23,9 @@ from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
 from domsim.rules import make_rules
 from domsim.runner.calibrate import calibration_entrants
-from domsim.stats import score_from_elo
+from domsim.stats import Z95, fieller_interval, fit_score_line, logit, score_from_elo
 from domsim.strategy import Strategy
-from domsim.tune import TuneTarget, run_tune
+from domsim.tune import Gap, TuneTarget, level_targets, run_tune
 from domsim.view import ViewBuilder
 
 
@@ -161,8 +163,8 @@ def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     assert set(shipped) == {"as strong as easy", "as strong as medium",
                             *(f"level {k} of 5" for k in range(1, 6))}
     assert all(0 <= float(row["setting"]) <= 1 for row in shipped.values())
-    assert (out / "block-2p-dial.png").is_file()
-    assert 'title="block-2p-dial.png"' in (out / "report.html").read_text(encoding="utf-8")
+    assert (out / "block-2p-dial.svg").is_file()
+    assert 'title="block-2p-dial.svg"' in (out / "report.html").read_text(encoding="utf-8")
 
 
 def read_rows(path):
@@ -170,13 +172,19 @@ def read_rows(path):
         return list(csv.DictReader(source))
 
 
-def _fake_compare(threshold):
-    """A compare whose test says H1 (too strong) above `threshold` and H0 below it."""
+def _fake_compare(threshold, slope=30.0):
+    """A compare whose test says H1 (too strong) above `threshold` and H0 below it, with 150
+    deals of two games won with the logistic chance slope * (strength - threshold) + logit(0.65)
+    (drawn from a generator seeded by the strength, so the fake replays)."""
     def run(config, out, sprt, **_):
         strength = strength_of(config.entrants[0])
         verdict = "H1" if strength > threshold else "H0"
+        chance = 1 / (1 + math.exp(-(slope * (strength - threshold) + math.log(0.65 / 0.35))))
+        draw = random.Random(strength)
+        units = [[float(draw.random() < chance) for _ in range(2)] for _ in range(150)]
         pair = SimpleNamespace(win_rate=0.5, wilson_low=0.4, wilson_high=0.6)
-        progress = SimpleNamespace(games=10, verdict=verdict, statistics=lambda: pair)
+        progress = SimpleNamespace(games=300, verdict=verdict, statistics=lambda: pair,
+                                   units=units, unit_deals=list(range(150)))
         return SimpleNamespace(progress=progress, out=out, stopped=None)
     return run
 
@@ -187,9 +195,50 @@ def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypa
                       steps=6, games_per_step=100, workers=1, silent=True, command=[])
     assert [step.strength for step in result.steps] == [0.5, 0.25, 0.375, 0.3125, 0.28125,
                                                         0.296875]
-    assert result.low == 0.296875 and result.high == 0.3125 and result.games == 60
+    assert result.low == 0.296875 and result.high == 0.3125 and result.games == 1800
     saved = json.loads((tmp_path / "t" / "tune.json").read_text())
-    assert saved["interval"] == [0.296875, 0.3125] and len(saved["steps"]) == 6
+    assert saved["bracket"] == [0.296875, 0.3125] and len(saved["steps"]) == 6
+    low, high = saved["interval"]
+    assert low < saved["setting"] < high
+    assert abs(saved["setting"] - 0.3) < 0.03  # the line the fake draws from, 8 errors wide
+    near = [step for step in saved["steps"]  # the fit is local to the bracket
+            if abs(step["strength"] - saved["bracket_middle"]) <= tune_module.LOCAL]
+    assert 1 < len(near) < 6 and saved["fit"]["strengths"] == len(near)
+    assert saved["fit"]["games"] == 300 * len(near)
+    assert saved["fit"]["deals"] == 150 * len(near)  # each step on deals of its own
+    assert len({step["seed"] for step in saved["steps"]}) == 6
+    assert saved["fit"]["elo_per_strength"] > 0
+
+
+def test_tune_interval_widens_with_the_targets_own_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(tune_module, "run_compare", _fake_compare(0.3))
+    widths = []
+    for error in (0.0, 60.0):
+        result = run_tune("block", None, {}, TuneTarget("medium", 0.65, elo_error=error),
+                          tmp_path / f"t{error:g}", seed=1, steps=4, games_per_step=100,
+                          workers=1, silent=True, command=[])
+        widths.append(result.estimate.high - result.estimate.low)
+    assert widths[1] > widths[0]
+
+
+def test_fieller_interval_covers_the_setting_of_a_known_line():
+    """Games drawn from logit p = -1 + 2 x at five strengths, in deals of two: the interval
+    holds the x where p = 0.6 in about 95% of 200 replications (at least 88%), and Fieller's
+    interval needs a significant slope."""
+    goal = logit(0.6)
+    truth = (goal + 1) / 2
+    rng = np.random.default_rng(5)
+    x = np.repeat(np.linspace(0.4, 0.9, 5), 300)
+    deals = np.arange(len(x)) // 2
+    covered = 0
+    for _ in range(200):
+        scores = (rng.random(len(x)) < 1 / (1 + np.exp(1 - 2 * x))).astype(float)
+        low, high = fieller_interval(fit_score_line(x, scores, deals), goal)
+        covered += low <= truth <= high
+    assert covered >= 176
+    flat = fit_score_line([0, 1] * 20, [1, 0, 0, 1] * 10, list(range(40)))
+    assert fieller_interval(flat, goal) is None
+    assert fit_score_line([0.5] * 10, [1, 0] * 5, list(range(10))) is None
 
 
 def test_tune_command_plays_steps_and_writes_its_search(tmp_path):
@@ -200,7 +249,10 @@ def test_tune_command_plays_steps_and_writes_its_search(tmp_path):
     assert result.exit_code == 0, result.output
     saved = json.loads((out / "tune.json").read_text())
     assert saved["steps"][0]["strength"] == 0.5 and saved["command"][0] == "domsim"
-    assert saved["interval"][0] <= saved["setting"] <= saved["interval"][1]
+    low, high = saved["bracket"]
+    assert low <= saved["bracket_middle"] <= high
+    assert saved["interval"] is None or saved["interval"][0] <= saved["setting"] <= (
+        saved["interval"][1])
     assert saved["games"] == sum(step["games"] for step in saved["steps"])
     assert (out / "step-1" / "manifest.json").is_file()
     assert result.stdout.splitlines()[-2].startswith("setting: dial?strength=")
@@ -219,3 +271,63 @@ def test_tune_errors(tmp_path):
     one_line_error(invoke("tune", "--variant", "block", "--against", "dial?strength=2",
                           "--out", str(tmp_path / "d")), "strength must be between 0 and 1")
     assert not (tmp_path / "c").exists() and not (tmp_path / "d").exists()
+
+
+# -- tune --levels --------------------------------------------------------------------------------
+def _gap(weaker, stronger, elo, error):
+    half = error * Z95
+    return Gap(weaker, stronger, elo, elo - half, elo + half, 100, 1.0, "")
+
+
+def test_level_targets_space_the_ladder_evenly_against_the_nearest_level():
+    gaps = [_gap("easy", "medium", 400, 20), _gap("medium", "hard", 250, 16),
+            _gap("hard", "insane", 200, 12)]
+    levels = level_targets(gaps, 5, 0.5, 0.03)
+    assert [level.elo for level in levels] == pytest.approx([0, 212.5, 425, 637.5, 850])
+    assert (levels[0].end, levels[-1].end) == ("easy", "insane")
+    assert [level.target.level for level in levels[1:-1]] == ["medium", "medium", "hard"]
+    assert levels[1].target.win_rate == pytest.approx(score_from_elo(212.5 - 400))
+    assert levels[3].target.win_rate == pytest.approx(score_from_elo(637.5 - 650))
+    # level 2 is 1/4 of insane's Elo less medium's: 0.25 (g1 + g2 + g3) - g1
+    assert levels[1].target.elo_error == pytest.approx(
+        math.hypot(0.75 * 20, 0.25 * 16, 0.25 * 12))
+
+
+def test_tune_levels_searches_each_inner_level_and_writes_them(tmp_path):
+    out = tmp_path / "levels"
+    result = invoke("tune", "--variant", "block", "--levels", "4", "--gap-games", "40",
+                    "--games", "200", "--steps", "3", "--tolerance", "0.2", "--seed", "4",
+                    "-j", "1", "--silent", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    saved = json.loads((out / "tune.json").read_text())
+    assert [gap["weaker"] for gap in saved["gaps"]] == ["easy", "medium", "hard"]
+    ladder = [line["elo_over_easy"] for line in saved["ladder"]]
+    levels = saved["levels"]
+    assert [level["level"] for level in levels] == [1, 2, 3, 4]
+    assert [level["elo_over_easy"] for level in levels] == pytest.approx(
+        [ladder[-1] * k / 3 for k in range(4)])
+    assert (levels[0]["setting"], levels[-1]["setting"]) == (0.0, 1.0)
+    settings = [level["setting"] for level in levels]
+    assert settings == sorted(settings) and saved["monotone"]
+    for level in levels[1:-1]:
+        assert level["steps"] and level["games"] == sum(s["games"] for s in level["steps"])
+        assert level["seconds"] > 0 and level["target"]["level"] in ("easy", "medium", "hard",
+                                                                      "insane")
+        if level["interval"] is not None:
+            assert level["interval"][0] <= level["setting"] <= level["interval"][1]
+        assert (out / f"level-{level['level']}" / "step-1" / "manifest.json").is_file()
+    assert saved["games"] == (sum(gap["games"] for gap in saved["gaps"])
+                              + sum(level["games"] for level in levels))
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("levels: 4 evenly spaced") and lines[-2].startswith("settings ")
+    assert sum(line.startswith("level ") for line in lines) == 4
+
+
+def test_tune_levels_errors(tmp_path):
+    one_line_error(invoke("tune", "--variant", "block", "--levels", "2", "--out",
+                          str(tmp_path / "a")), "give at least 3")
+    one_line_error(invoke("tune", "--variant", "block", "--levels", "5", "--against", "hard",
+                          "--out", str(tmp_path / "b")), "sets its own targets")
+    one_line_error(invoke("tune", "--variant", "block", "--gap-games", "5", "--out",
+                          str(tmp_path / "c")), "goes with --levels")
+    assert not any((tmp_path / name).exists() for name in "abc")

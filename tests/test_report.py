@@ -18,7 +18,7 @@ from domsim.report import CHARTS, write_report
 from domsim.runner.calibrate import calibration_entrants
 
 VOID = {"meta", "img", "br", "hr", "link", "input"}
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SVG_START = b"<?xml"
 
 
 class PageChecker(HTMLParser):
@@ -71,11 +71,12 @@ def test_page_is_well_formed_and_embeds_every_chart(report):
     # two runs of the same variant: two sections, each with every chart
     assert len(checker.images) == 2 * len(CHARTS) + 1  # and the steps of every section
     for src in checker.images:
-        assert src.startswith("data:image/png;base64,")
-        assert base64.b64decode(src.split(",", 1)[1]).startswith(PNG_MAGIC)
+        assert src.startswith("data:image/svg+xml;base64,")
+        chart = base64.b64decode(src.split(",", 1)[1])
+        assert chart.startswith(SVG_START) and b"<svg" in chart
     for section in ("block-2p", "block-2p-2"):
         for name, _, _ in CHARTS:
-            assert (report.parent / f"{section}-{name}.png").read_bytes().startswith(PNG_MAGIC)
+            assert (report.parent / f"{section}-{name}.svg").read_bytes().startswith(SVG_START)
     csv_links = [link for link in checker.links if link.endswith(".csv")]
     assert "verdicts.csv" in csv_links and "block-2p-pairs.csv" in csv_links
     for link in csv_links:
@@ -112,15 +113,24 @@ def test_hand_point_and_time_tables_hold_the_hand_computed_numbers(report):
 def test_rating_table_and_verdicts(report):
     ratings = read_csv(report.parent / "block-2p-ratings.csv")
     assert [r["name"] for r in ratings] == ["easy", "medium", "hard"]
-    assert float(ratings[0]["elo"]) == 0 and ratings[0]["p_stronger_than_previous"] == ""
-    for row in ratings:
+    assert sum(float(r["elo"]) for r in ratings) == pytest.approx(0, abs=1e-3)
+    assert ratings[0]["p_stronger_than_previous"] == ""
+    for row in ratings:  # the weakest level too: no anchor without an interval
         assert float(row["low"]) <= float(row["elo"]) <= float(row["high"])
+        assert float(row["low"]) < float(row["high"])
+    levels = read_csv(report.parent / "levels.csv")
+    assert [(r["section"], r["name"]) for r in levels] == [
+        (section, name) for section in ("block-2p", "block-2p-2")
+        for name in ("easy", "medium", "hard")]
+    assert [r["low"] for r in levels[:3]] == [r["low"] for r in ratings]
     matrix = {r["entrant"]: r for r in read_csv(report.parent / "block-2p-p_better.csv")}
     assert float(matrix["hard"]["easy"]) + float(matrix["easy"]["hard"]) == pytest.approx(1)
     verdicts = read_csv(report.parent / "verdicts.csv")
     assert [v["section"] for v in verdicts] == ["block-2p", "block-2p-2"]
     assert verdicts[0]["verdict"].startswith("ladder strictly increasing")
     assert "easy -> medium" in verdicts[0]["verdict"]
+    assert f"easy {float(ratings[0]['elo']):+.0f} [{float(ratings[0]['low']):+.0f}, " in (
+        verdicts[0]["verdict"])
 
 
 # -- the commands --------------------------------------------------------------------------------

@@ -319,7 +319,13 @@ def test_pair_statistics_of_the_hand_run(hand_stats):
 def test_ratings_of_the_hand_run(hand_stats):
     rating = hand_stats["ratings"]
     elo = {line["name"]: line["elo"] for line in rating["entrants"]}
-    assert elo["easy"] == 0 and elo["easy"] < elo["medium"] < elo["hard"]
+    assert sum(elo.values()) == pytest.approx(0, abs=1e-9)  # centred on the levels' mean
+    assert rating["centre"] == ["easy", "medium", "hard"]
+    assert elo["easy"] < elo["medium"] < elo["hard"]
+    for line in rating["entrants"]:  # the weakest level too: no anchor without an interval
+        assert line["low"] <= line["elo"] <= line["high"] and line["low"] < line["high"]
+    assert hand_stats["ladder"]["levels"] == [
+        {key: line[key] for key in ("name", "elo", "low", "high")} for line in rating["entrants"]]
     assert rating["p_better"]["hard"]["easy"] + rating["p_better"]["easy"]["hard"] == 1
     assert hand_stats["ladder"]["increasing"]
     assert [step["to"] for step in hand_stats["ladder"]["steps"]] == ["medium", "hard"]

@@ -93,7 +93,9 @@ def test_bootstrap_intervals_hold_the_estimate_by_construction(data, deals, samp
 
 
 def rating(p_stronger: float) -> dict:
-    return {"entrants": [{"name": "easy", "elo": 0.0}, {"name": "hard", "elo": 80.0}],
+    return {"entrants": [{"name": "easy", "elo": -40.0, "low": -60.0, "high": -20.0},
+                         {"name": "hard", "elo": 40.0, "low": 20.0, "high": 60.0}],
+            "centre": ["easy", "hard"],
             "p_better": {"hard": {"easy": p_stronger}, "easy": {"hard": 1 - p_stronger}}}
 
 

@@ -564,7 +564,8 @@ def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | N
 @click.option("--all", "every", is_flag=True, help="Calibrate every rule set.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games per rule set, spread over the pairings of levels.")
+              help="Games per rule set, spread over the pairings of levels, rounded up to whole "
+                   "deal sets (every pairing on every deal in every seating).")
 @click.option("--level", "levels", multiple=True, metavar="SPEC",
               help="A level to calibrate, weakest first (repeat; default: every built-in one).")
 @click.option("--dial", "with_dial", is_flag=True,
@@ -595,9 +596,10 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
                                  out, False, name="calibrate")
     command = ["domsim", *sys.argv[1:]]
 
-    def run(config, folder):
+    def run(config, folder, notes):
         return run_session(config, folder, resume=False, workers=workers, backend="local",
-                           scheduler=None, silent=silent, command=command, purpose="calibration")
+                           scheduler=None, silent=silent, command=command, purpose="calibration",
+                           notes=notes)
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
                                        players=players, levels=levels, run=run,

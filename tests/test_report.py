@@ -143,9 +143,11 @@ def test_kozel_levels_play_with_a_partner_of_at_least_hard():
 
 
 def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
+    """Its games are rounded up to whole deal sets (here 1 pairing x 2 seatings), and the
+    run's log says so."""
     out = tmp_path / "cal"
     result = invoke("calibrate", "--variant", "classic", "--variant", "kozel", "--level", "easy",
-                    "--level", "medium", "--games", "4", "--seed", "3", "-j", "1", "--silent",
+                    "--level", "medium", "--games", "3", "--seed", "3", "-j", "1", "--silent",
                     "--samples", "10", "--out", str(out))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
@@ -154,6 +156,8 @@ def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
     kozel = json.loads((out / "kozel" / "manifest.json").read_text())
     assert [e["name"] for e in kozel["entrants"]] == ["easy+hard", "medium+hard"]
     assert kozel["games_completed"] == 4
+    assert "3 games rounded up to 4: whole deal sets (1 pairings x 2 seatings)" in (
+        out / "kozel" / "run.log").read_text()
     assert len(read_csv(out / "verdicts.csv")) == 2
     checker = PageChecker()
     checker.feed((out / "report.html").read_text(encoding="utf-8"))

@@ -10,7 +10,7 @@ from ..dialcurve import dial_spec, strength_of
 from ..results.config import TourneyConfig
 from ..results.pairings import builtin_levels
 from ..rules import VARIANTS, RulesError, make_rules
-from .tourney import Outcome, TourneyError
+from .tourney import Outcome, TourneyError, whole_deal_sets
 
 #: R-LEVEL: in kozel the player's partner plays at least hard (insane at insane).
 PARTNER_FLOOR = "hard"
@@ -44,9 +44,12 @@ def calibration_entrants(variant: str, players: int | None, levels: tuple[str, .
 
 def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
-                    run: Callable[[TourneyConfig, Path], Outcome]) -> tuple[list[Path], Outcome]:
-    """One tourney per variant in out/<variant>, played by `run` (a session runner); stops at
-    the first run that ends early. Returns the finished run folders and the last outcome."""
+                    run: Callable[[TourneyConfig, Path, list[str]], Outcome]
+                    ) -> tuple[list[Path], Outcome]:
+    """One tourney per variant in out/<variant>, its games rounded up to whole deal sets (every
+    level meets every other on the same deals), played by `run` (a session runner, given what
+    was rounded to say); stops at the first run that ends early. Returns the finished run
+    folders and the last outcome."""
     if out.exists():
         raise TourneyError(f"{out} already exists: choose another --out")
     done: list[Path] = []
@@ -56,7 +59,8 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                                entrants=tuple(calibration_entrants(variant, players, levels,
                                                                     dial)),
                                seed=seed)
-        outcome = run(config, out / variant)
+        config, note = whole_deal_sets(config)
+        outcome = run(config, out / variant, [note] if note else [])
         done.append(out / variant)
         if outcome.partial:
             break

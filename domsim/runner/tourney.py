@@ -122,6 +122,19 @@ def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | Non
     return rounded * len(tourney.pairings), note
 
 
+def whole_deal_sets(config: TourneyConfig) -> tuple[TourneyConfig, str | None]:
+    """`config` with its games rounded up to whole deal sets (every pairing plays every deal in
+    every seating), and a note saying what was rounded (None: nothing)."""
+    tourney = Tourney(config, Path())
+    deal_set = tourney.schedule.seatings_per_deal * len(tourney.pairings)
+    games = -(-config.games // deal_set) * deal_set
+    if games == config.games:
+        return config, None
+    return replace(config, games=games), (
+        f"{config.games} games rounded up to {games}: whole deal sets ({len(tourney.pairings)} "
+        f"pairings x {tourney.schedule.seatings_per_deal} seatings)")
+
+
 @dataclass
 class Outcome:
     """How a session ended: games done of the total, and why it stopped early if it did."""

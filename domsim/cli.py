@@ -56,15 +56,17 @@ from .tune import (
 
 
 class Seconds(click.FloatRange):
-    """A number of seconds >= 0: finite (click's FloatRange lets nan through)."""
+    """A number of seconds >= 0: finite (click's FloatRange lets nan through); `zero` says what
+    0 means."""
 
-    def __init__(self) -> None:
+    def __init__(self, zero: str = "no limit") -> None:
         super().__init__(min=0)
+        self.zero = zero
 
     def convert(self, value, param, ctx):
         seconds = super().convert(value, param, ctx)
         if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a finite number of seconds (0: no limit)", param, ctx)
+            self.fail(f"{value!r} is not a finite number of seconds (0: {self.zero})", param, ctx)
         return seconds
 
 
@@ -287,7 +289,7 @@ STANDINGS_GAMES = click.option(
     help="Show the standings (W-L-S, points, Elo with its interval, strongest first) every N "
          "games, above the bar and in run.log. 0: never.")
 STANDINGS_SECONDS = click.option(
-    "--standings-seconds", type=click.FloatRange(min=0), default=0, metavar="T",
+    "--standings-seconds", type=Seconds("never"), default=0, metavar="T",
     help="Also every T seconds. 0: never.")
 
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)

@@ -155,7 +155,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
 
         stopped = None
         try:
-            stream(lambda: local_executor(workers),
+            stream(lambda: local_executor(workers, config.games),
                    compare_batches(tourney, progress.per_unit, singles=workers),
                    2 * workers + 2, keep)
         except Decided:

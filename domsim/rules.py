@@ -68,6 +68,9 @@ OPTION_SPECS: dict[str, tuple[object, tuple[str, ...] | None, int]] = {
     "fish": ("lower", ("lower", "maker"), 0),
     "lead": ("winner", ("winner", "fid"), 0),
 }
+#: The highest integer option: the core keeps targets, bonuses and scores in 32 bits, and a game
+#: to a million points already takes thousands of hands.
+HIGHEST_OPTION = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +135,9 @@ def _coerce_option(variant: Variant, key: str, value: object) -> object:
         number = int(str(value))
     except ValueError:
         raise RulesError(f"option {key}={value!r} must be an integer >= {lowest}") from None
-    if number < lowest:
-        raise RulesError(f"option {key}={number} must be an integer >= {lowest}")
+    if not lowest <= number <= HIGHEST_OPTION:
+        raise RulesError(f"option {key}={number} must be an integer from {lowest} to "
+                         f"{HIGHEST_OPTION}")
     return number
 
 

@@ -52,6 +52,9 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def local_executor(workers: int) -> ProcessPoolExecutor:
+def local_executor(workers: int, games: int | None = None) -> ProcessPoolExecutor:
+    """A pool of `workers` processes, but never more than the `games` to play: a fork pool starts
+    every worker at once, so `--workers 100000000` for two games would fork a hundred million."""
+    workers = max(1, min(workers, games)) if games is not None else workers
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_start_worker, initargs=(os.getpid(),))

@@ -115,7 +115,7 @@ def executors(tourney: Tourney, workers: int,
     """What makes the executor: local worker processes, or the Dask cluster readied for the
     tourney."""
     if cluster is None:
-        yield lambda: local_executor(workers)
+        yield lambda: local_executor(workers, tourney.config.games)
     else:
         with cluster.serving(tourney) as factory:
             yield factory

@@ -25,7 +25,7 @@ from .analysis import (
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, ELO_LIMITS
 from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
@@ -55,19 +55,27 @@ from .tune import (
 )
 
 
-class Seconds(click.FloatRange):
-    """A number of seconds >= 0: finite (click's FloatRange lets nan through); `zero` says what
-    0 means."""
+class Finite(click.FloatRange):
+    """A finite number in the range (click's FloatRange lets nan through, and inf); `what` names
+    it in the message."""
 
-    def __init__(self, zero: str = "no limit") -> None:
-        super().__init__(min=0)
-        self.zero = zero
+    def __init__(self, *args, what: str = "number", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.what = what
 
     def convert(self, value, param, ctx):
-        seconds = super().convert(value, param, ctx)
-        if not math.isfinite(seconds):
-            self.fail(f"{value!r} is not a finite number of seconds (0: {self.zero})", param, ctx)
-        return seconds
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite {self.what}", param, ctx)
+        return number
+
+
+def Seconds(zero: str = "no limit") -> Finite:  # noqa: N802 (a parameter type, as click's)
+    """A number of seconds >= 0; `zero` says what 0 means."""
+    return Finite(min=0, what=f"number of seconds (0: {zero})")
+
+
+PROBABILITY = Finite(0, 1, min_open=True, max_open=True)
 
 
 # Option bundles several commands share.
@@ -500,18 +508,18 @@ def stats(run_dir, as_json, samples) -> None:
 @click.argument("b", metavar="B")
 @click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
-@click.option("--elo0", type=float, default=None,
+@click.option("--elo0", type=Finite(), default=None,
               help=f"Elo of A over B under H0 [{DEFAULT_BOUNDS[0]:g}].")
-@click.option("--elo1", type=float, default=None,
+@click.option("--elo1", type=Finite(), default=None,
               help=f"Elo of A over B under H1 [{DEFAULT_BOUNDS[1]:g}].")
 @click.option("--elo-model", type=click.Choice(ELO_MODELS), default="logistic",
               show_default=True, help="Unit of --elo0/--elo1 (normalized: fishtest's nElo).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=None,
               help="Without --elo0/--elo1: play exactly this many games, no test; with them: "
                    f"the most to play [{COMPARE_LIMIT}].")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--alpha", type=PROBABILITY,
               default=0.05, show_default=True, help="SPRT: the chance of accepting H1 under H0.")
-@click.option("--beta", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--beta", type=PROBABILITY,
               default=0.05, show_default=True, help="SPRT: the chance of accepting H0 under H1.")
 @SEED
 @WORKERS
@@ -531,7 +539,7 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, s
 
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
     """
-    elo0, elo1 = _sprt_bounds(elo0, elo1, games)
+    elo0, elo1 = _sprt_bounds(elo0, elo1, games, elo_model)
     out = out or default_out("compare")
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
@@ -546,9 +554,10 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, s
                                    f"games; what finished is in {out}")
 
 
-def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | None]:
-    """The bounds --elo0/--elo1 ask for (both or neither; the defaults without --games); none
-    (no test) for --games alone."""
+def _sprt_bounds(elo0, elo1, games: int | None,
+                 model: str = "logistic") -> tuple[float | None, float | None]:
+    """The bounds --elo0/--elo1 ask for (both or neither; the defaults without --games, each
+    within ELO_LIMITS of the model); none (no test) for --games alone."""
     if (elo0 is None) != (elo1 is None):
         raise click.ClickException("give --elo0 and --elo1 together")
     if elo0 is None:
@@ -557,6 +566,11 @@ def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | N
         elo0, elo1 = DEFAULT_BOUNDS
     if elo1 <= elo0:
         raise click.ClickException(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
+    limit = ELO_LIMITS[model]
+    if max(abs(elo0), abs(elo1)) > limit:
+        raise click.ClickException(f"--elo0 and --elo1 must lie within -{limit:g} and {limit:g} "
+                                   f"({model} Elo), got {elo0:g} and {elo1:g}: choose bounds "
+                                   f"such as {DEFAULT_BOUNDS[0]:g} and {DEFAULT_BOUNDS[1]:g}")
     return elo0, elo1
 
 
@@ -573,7 +587,7 @@ def _sprt_bounds(elo0, elo1, games: int | None) -> tuple[float | None, float | N
 @click.option("--dial", "with_dial", is_flag=True,
               help="Also play the dial strategy at strengths "
                    f"{', '.join(f'{s:g}' for s in DEFAULT_SETTINGS)} and fit its curve.")
-@click.option("--setting", "settings", multiple=True, type=click.FloatRange(0, 1),
+@click.option("--setting", "settings", multiple=True, type=Finite(0, 1),
               metavar="STRENGTH", help="A dial strength to play instead (repeat; implies --dial).")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random).")
 @WORKERS
@@ -618,14 +632,14 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--against", "level", default=None, metavar="SPEC",
               help="The level the target win rate is against [medium].")
-@click.option("--win-rate", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+@click.option("--win-rate", type=PROBABILITY,
               default=None, help="Target win rate against --against [0.65].")
 @click.option("--levels", "count", type=int, default=None, metavar="N",
               help="Instead of one target: N levels evenly spaced in Elo from easy (dial 0) to "
                    "insane (dial 1), each inner one searched against the nearest built-in level.")
 @click.option("--gap-games", type=click.IntRange(min=1), default=None,
               help=f"With --levels: games measuring each built-in step [{DEFAULT_GAP_GAMES}].")
-@click.option("--tolerance", type=click.FloatRange(0, 1, min_open=True),
+@click.option("--tolerance", type=Finite(0, 1, min_open=True),
               default=DEFAULT_TOLERANCE, show_default=True,
               help="Width of the indifference zone around the target (the tests' H0 and H1).")
 @click.option("--steps", type=click.IntRange(min=1), default=DEFAULT_STEPS, show_default=True,

@@ -47,6 +47,10 @@ DEALS_PER_BATCH = 10
 COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays
 #: The default (elo0, elo1): dominoes has much luck, and a 20 Elo edge is worth finding.
 DEFAULT_BOUNDS = (0.0, 20.0)
+#: The farthest SPRT bound from 0 per Elo model: beyond, the test's most likely distributions
+#: cannot be computed (a score of 1 - 1e-16, a t-value no scores on [0, 1] reach in the
+#: fixed-point iteration with 4 games a deal), and no test needs bounds that far apart.
+ELO_LIMITS = {"logistic": 1000.0, "normalized": 100.0}
 
 
 class Decided(Exception):

@@ -431,3 +431,72 @@ def test_a_huge_worker_count_forks_no_more_workers_than_games(workspace, monkeyp
         result = holds(where, [*command, "--games", "2", "--workers", "100000000", "--silent",
                                "--out", "fresh"])
     assert result.exit_code == 0 and sizes and max(sizes) <= 2, (sizes, result.output)
+
+
+# -- every bad value alone, refused ----------------------------------------------------------------
+NOT_INT = ["", "x", "1.5", "1e3", "0x10"]
+NOT_FLOAT = ["", "x", "1,5", "nan", "inf", "-inf"]
+BLOCK = ["--variant", "block"]
+BAD = {  # command -> (base arguments, {option: values it must refuse} or [extra arguments])
+    "tourney": (["tourney", *arguments(RUN_BASE)], {
+        "--games": ["0", "-1", *NOT_INT], "--games-per-pairing": ["0", "-1", *NOT_INT],
+        "--players": ["0", "1", "5", "-1", str(2**63), str(10**30), *NOT_INT],
+        "--seed": NOT_INT, "--workers": ["0", "-1", *NOT_INT],
+        "--move-time-limit": ["-1", *NOT_FLOAT], "--seat-memory": ["-1", *NOT_INT],
+        "--target": ["0", "-1", str(2**31), str(10**30), *NOT_INT],
+        "--standings-every": ["-1", *NOT_INT], "--standings-seconds": ["-1", *NOT_FLOAT],
+    }, [[*BLOCK, "-o", "target=2147483648"], [*BLOCK, "--target", "1000001"],
+        [*BLOCK, "-o", "target=0"], [*BLOCK, "-o", "target=x"], ["--variant", "partnership",
+        "-p", "c=easy", "-p", "d=easy", "-o", f"capicu_bonus={2**70}"]]),
+    "run": (["run", "s.toml", "--silent"], {
+        "--games": ["0", "-1", *NOT_INT], "--seed": NOT_INT, "-j": ["0", "-1", *NOT_INT],
+        "--standings-every": ["-1", *NOT_INT], "--standings-seconds": ["-1", *NOT_FLOAT],
+    }, []),
+    "compare": (["compare", "easy", "b=easy", "--variant", "classic", "--games", "2", "-j", "1",
+                 "--silent", "--out", "fresh"], {
+        "--games": ["0", "-1", *NOT_INT], "--players": ["0", "5", str(10**30)],
+        "--alpha": ["0", "1", "-1", *NOT_FLOAT], "--beta": ["0", "1", "2", *NOT_FLOAT],
+        "--seat-memory": ["-1", *NOT_INT], "-j": ["0", *NOT_INT], "--seed": NOT_INT,
+    }, [["--elo0", "nan", "--elo1", "5"], ["--elo0", "0", "--elo1", "inf"],
+        ["--elo0", "-inf", "--elo1", "0"], ["--elo0", "0", "--elo1", "1e308"],
+        ["--elo0", "-1e4", "--elo1", "0"], ["--elo0", "5", "--elo1", "5"], ["--elo0", "1"],
+        ["--elo-model", "normalized", "--elo0", "0", "--elo1", "150"],
+        ["--elo0", "x", "--elo1", "1"], [*BLOCK, "-o", "target=2147483648"]]),
+    "calibrate": (["calibrate", "--variant", "classic", "--level", "easy", "--level", "medium",
+                   "--games", "2", "-j", "1", "--samples", "2", "--silent", "--out", "fresh"], {
+        "--games": ["0", "-1", *NOT_INT], "--players": ["0", "5"],
+        "--setting": ["-0.1", "1.5", *NOT_FLOAT], "--samples": ["-1", *NOT_INT],
+        "-j": ["0", *NOT_INT], "--seed": NOT_INT,
+    }, []),
+    "tune": (["tune", "--variant", "classic", "--against", "easy", "--games", "2", "--steps",
+              "1", "-j", "1", "--silent", "--out", "fresh"], {
+        "--win-rate": ["0", "1", "-0.5", *NOT_FLOAT], "--tolerance": ["0", "1.5", *NOT_FLOAT],
+        "--steps": ["0", "-1", *NOT_INT], "--games": ["0", *NOT_INT], "--players": ["0", "5"],
+        "-j": ["0", *NOT_INT], "--seed": NOT_INT,
+    }, [[*BLOCK, "-o", "target=2147483648"], [*BLOCK, "-o", "target=-1"]]),
+    "play": (["play", "--variant", "classic"], {
+        "--players": ["0", "-1", "5", str(10**30), *NOT_INT], "--seed": NOT_INT,
+        "--move-time-limit": ["-1", *NOT_FLOAT], "--seat-memory": ["-1", *NOT_INT],
+    }, [[*BLOCK, "-o", "target=2147483648"], [*BLOCK, "-o", f"target={2**63 - 1}"],
+        ["--variant", "partnership", "-o", f"capicu_bonus={2**70}"], ["-o", "x"],
+        ["-o", "=1"], ["--variant", "nope"], ["--variant", ""]]),
+    "stats": (["stats", "run"], {"--samples": ["-1", *NOT_INT]}, []),
+    "report": (["report", "run", "--out", "fresh"], {"--samples": ["-1", *NOT_INT]}, []),
+}
+SCENARIO = 'variant = "classic"\nentrants = ["easy", "b=easy"]\ngames = 2\nworkers = 1\n'
+
+
+@pytest.mark.parametrize("command", sorted(BAD))
+def test_every_bad_number_alone_is_refused_in_one_line(workspace, command):
+    """What the properties draw only now and then, each on its own: a value out of range, not a
+    number, not finite, or more than the core holds is a one-line error, never a run."""
+    base, values, extras = BAD[command]
+    cases = [[option, value] for option, refused in values.items() for value in refused]
+    wrong = []
+    for case in cases + extras:
+        with workspace() as where:
+            (where / "s.toml").write_text(SCENARIO)
+            result = holds(where, [*base, *case])
+            if result.exit_code == 0:
+                wrong.append(case)
+    assert not wrong, f"accepted: {wrong}"

@@ -323,7 +323,8 @@ def test_calibrate_options_run_or_fail_in_one_line(workspace, args):
         holds(where, ["calibrate", *args])
 
 
-TUNE = {"--variant": variants, "--players": ints, "--against": specs,
+TUNE = {"--variant": variants, "--players": ints, "--against": specs | st.just(False),
+        "--levels": st.sampled_from(["3", "2", "0", "-1"]) | junk, "--gap-games": small,
         "--win-rate": probabilities, "--tolerance": probabilities, "--steps": ints,
         "--games": small, "--seed": ints, "-j": small, "--out": paths,
         "-o": st.lists(rule_options, max_size=2)}
@@ -472,7 +473,8 @@ BAD = {  # command -> (base arguments, {option: values it must refuse} or [extra
               "1", "-j", "1", "--silent", "--out", "fresh"], {
         "--win-rate": ["0", "1", "-0.5", *NOT_FLOAT], "--tolerance": ["0", "1.5", *NOT_FLOAT],
         "--steps": ["0", "-1", *NOT_INT], "--games": ["0", *NOT_INT], "--players": ["0", "5"],
-        "-j": ["0", *NOT_INT], "--seed": NOT_INT,
+        "-j": ["0", *NOT_INT], "--seed": NOT_INT, "--levels": ["0", "2", "-1", *NOT_INT],
+        "--gap-games": ["0", "-1", *NOT_INT],
     }, [[*BLOCK, "-o", "target=2147483648"], [*BLOCK, "-o", "target=-1"]]),
     "play": (["play", "--variant", "classic"], {
         "--players": ["0", "-1", "5", str(10**30), *NOT_INT], "--seed": NOT_INT,

@@ -568,7 +568,7 @@ def _sprt_bounds(elo0, elo1, games: int | None,
         raise click.ClickException(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
     limit = ELO_LIMITS[model]
     if max(abs(elo0), abs(elo1)) > limit:
-        raise click.ClickException(f"--elo0 and --elo1 must lie within -{limit:g} and {limit:g} "
+        raise click.ClickException(f"--elo0 and --elo1 must lie between -{limit:g} and {limit:g} "
                                    f"({model} Elo), got {elo0:g} and {elo1:g}: choose bounds "
                                    f"such as {DEFAULT_BOUNDS[0]:g} and {DEFAULT_BOUNDS[1]:g}")
     return elo0, elo1

@@ -33,7 +33,7 @@ from .record import RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS
 from .results.summary import summary_table
-from .rules import OPTION_SPECS, VARIANTS, RulesError, parse_options
+from .rules import HIGHEST_OPTION, OPTION_SPECS, VARIANTS, RulesError, parse_options
 from .runner.calibrate import calibration_variants, run_calibration
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
@@ -139,7 +139,7 @@ def _option_help(name: str) -> str:
     default, choices, lowest = OPTION_SPECS[name]
     if choices:
         return f"{name}={'|'.join(choices)}"
-    return f"{name}=INT>={lowest}"
+    return f"{name}=INT {lowest}..{HIGHEST_OPTION}"
 
 
 @main.command()

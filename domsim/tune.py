@@ -57,6 +57,9 @@ from .stats import (
 from .strategy import load_strategy
 
 TUNE_FILE = "tune.json"
+#: The most levels `--levels` spaces: in block easy to insane spans about 960 Elo, so 21 levels
+#: are 48 Elo apart, about what a tune's interval spans.
+MOST_LEVELS = 21
 DEFAULT_STEPS = 7
 DEFAULT_TOLERANCE = 0.03
 DEFAULT_GAP_GAMES = 2000
@@ -449,8 +452,9 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
     at 0 and at 1 is easy and insane move for move. The built-in levels' steps are measured on
     duplicate deals (out/gap-*), then each inner level is searched against the nearest built-in
     level (out/level-K/step-*); out/tune.json after every step."""
-    if count < 3:
-        raise TourneyError(f"--levels {count}: give at least 3 (the ends are easy and insane)")
+    if not 3 <= count <= MOST_LEVELS:
+        raise TourneyError(f"--levels {count}: give 3 to {MOST_LEVELS} (the ends are easy and "
+                           "insane; more levels than that lie closer than the tests can tell)")
     levels = builtin_levels()
     new_folder(out, play, tuple(levels))
     started = time.perf_counter()

@@ -324,8 +324,9 @@ def test_tune_levels_searches_each_inner_level_and_writes_them(tmp_path):
 
 
 def test_tune_levels_errors(tmp_path):
-    one_line_error(invoke("tune", "--variant", "block", "--levels", "2", "--out",
-                          str(tmp_path / "a")), "give at least 3")
+    for count in ("2", "22", str(10**20)):  # 10^20 once hung before any game
+        one_line_error(invoke("tune", "--variant", "block", "--levels", count, "--out",
+                              str(tmp_path / "a")), "give 3 to 21")
     one_line_error(invoke("tune", "--variant", "block", "--levels", "5", "--against", "hard",
                           "--out", str(tmp_path / "b")), "sets its own targets")
     one_line_error(invoke("tune", "--variant", "block", "--gap-games", "5", "--out",

@@ -33,6 +33,7 @@ class State:
     match_over: bool
     match_winners: tuple[int, ...]
     hand_results: list[Any]
+    last_hand_result: Any | None
     lead_tile: int
     fit: int
     draws: bool

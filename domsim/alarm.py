@@ -12,6 +12,7 @@ on another thread does not wake the main thread from the strategy's `time.sleep`
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import threading
@@ -86,8 +87,10 @@ class MoveAlarm:
 class AlarmClock:
     """The thread that rings the watched alarm's main thread when its armed call's time is up.
 
-    Between rings it sleeps until the armed call's deadline, or for one time limit when no call
-    is armed: a call armed meanwhile is due later than that, so `arm` never has to wake it."""
+    It never has to be woken for a call or a game (waking it costs the game's thread the GIL,
+    every few actions, for as long as it waits for it): between rings it sleeps until the
+    armed call's deadline, or for one time limit (`period`), and a call armed meanwhile is due
+    later than that. Only an alarm with a shorter limit than the last wakes it."""
 
     def __init__(self) -> None:
         self._reset()
@@ -95,6 +98,7 @@ class AlarmClock:
 
     def _reset(self) -> None:
         self.alarm: MoveAlarm | None = None
+        self.period = math.inf  # the longest the clock sleeps
         self.lock = threading.Lock()  # held while ringing, so that unwatch waits for a ring
         self.changed = threading.Event()
         self.thread: threading.Thread | None = None
@@ -102,11 +106,13 @@ class AlarmClock:
     def watch(self, alarm: MoveAlarm) -> None:
         with self.lock:
             self.alarm = alarm
+        shorter, self.period = alarm.seconds < self.period, alarm.seconds
         if self.thread is None:
             self.thread = threading.Thread(target=self._run, args=(threading.main_thread().ident,),
                                            name="domsim-move-alarm", daemon=True)
             start_without_signals(self.thread)
-        self.changed.set()
+        elif shorter:
+            self.changed.set()
 
     def unwatch(self) -> None:
         with self.lock:
@@ -115,21 +121,17 @@ class AlarmClock:
     def _run(self, main: int) -> None:
         rung = None  # the (alarm, call) last rung for: a call is rung once
         while True:
-            alarm = self.alarm
-            if alarm is None:
-                self.changed.wait()
-                self.changed.clear()
-                continue
-            call, deadline = alarm.calls, alarm.deadline
-            due = alarm.armed and (alarm, call) != rung
-            left = deadline - time.perf_counter() if due else alarm.seconds
-            if due and left <= 0:
-                rung = alarm, call
-                with self.lock:
-                    if self.alarm is alarm:
-                        signal.pthread_kill(main, signal.SIGALRM)
-                continue
-            self.changed.wait(max(left, 0.0))
+            alarm, wait = self.alarm, self.period
+            if alarm is not None and alarm.armed and (alarm, alarm.calls) != rung:
+                call, left = alarm.calls, alarm.deadline - time.perf_counter()
+                if left <= 0:
+                    rung = alarm, call
+                    with self.lock:
+                        if self.alarm is alarm:
+                            signal.pthread_kill(main, signal.SIGALRM)
+                    continue
+                wait = min(wait, left)
+            self.changed.wait(None if wait == math.inf else wait)
             self.changed.clear()
 
 

@@ -140,10 +140,11 @@ def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
             start_next_hand(state, rng)
         deal = (state.hands[:], state.boneyard[:], state.leader) if keep_hands else None
         play_hand(state, seats, views)
+        result = state.last_hand_result
         for seat in seats:
-            seat.end_hand(state.hand_results[-1])
+            seat.end_hand(result)
         if keep_hands:
-            hands.append(hand_record(*deal, state.history, state.hand_results[-1]))
+            hands.append(hand_record(*deal, state.history, result))
     for seat in seats:
         seat.end_game(tuple(state.scores), state.match_winners)
     return state, hands

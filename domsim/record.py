@@ -209,7 +209,7 @@ def replay_steps(record: dict, game: int) -> Iterator[tuple[str, int, int, State
             yield "action", h, i, state, action
         if not state.hand_over:
             raise RecordError(f"{at}: the actions stop before the hand is over")
-        yield "result", h, -1, state, state.hand_results[-1]
+        yield "result", h, -1, state, state.last_hand_result
 
 
 def _leader(state: State, hand: dict, hands: list[int], at: str) -> tuple[int, int]:

@@ -558,6 +558,18 @@ impl PyState {
         PyList::new(py, items)
     }
 
+    /// The last finished hand's result (None before the first ends): `hand_results[-1]`
+    /// without building every earlier one.
+    #[getter]
+    fn last_hand_result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let sides = self.sides();
+        self.game
+            .results
+            .last()
+            .map(|o| hand_result(py, o, sides))
+            .transpose()
+    }
+
     #[getter]
     fn lead_tile(&self) -> i8 {
         self.t().lead_tile

@@ -7,8 +7,9 @@ flipped. Its attributes: `rules`, `n`, `hands`, `boneyard` (draw order), `drawn`
 not open), `end_counts`, `n_ends`, `line_count`, `to_move`, `passes`, `history` (action ints),
 `hand_over`, `hand_points`, `scores`, `carry`, `leader`, `hand_number`, `match_over`,
 `match_winners`, `hand_results`, `last_hand_result`, `lead_tile`, `spinner`, `fit`, `draws`,
-`fives`, `spins`, `plain_line`; the rules are applied by `play`, `draw`, `pass_turn`, `step_forced`, `advance`
-and `start_next_hand`, which raise ValueError for what the rules do not allow."""
+`fives`, `spins`, `plain_line`; the rules are applied by `play`, `draw`, `pass_turn`,
+`step_forced`, `advance` and `start_next_hand`, which raise ValueError for what the rules do
+not allow."""
 
 from __future__ import annotations
 

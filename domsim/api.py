@@ -24,6 +24,7 @@ from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
     CompareResult,
+    check_bounds,
     compare_lines,
     run_compare,
 )
@@ -189,6 +190,8 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
                      options=options, isolate=isolate, seat_memory=seat_memory)
+    if sequential:
+        check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
     with _folder(out) as (folder, kept):
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),

@@ -25,7 +25,7 @@ from .analysis import (
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, ELO_LIMITS
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
@@ -564,13 +564,7 @@ def _sprt_bounds(elo0, elo1, games: int | None,
         if games is not None:
             return None, None
         elo0, elo1 = DEFAULT_BOUNDS
-    if elo1 <= elo0:
-        raise click.ClickException(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
-    limit = ELO_LIMITS[model]
-    if max(abs(elo0), abs(elo1)) > limit:
-        raise click.ClickException(f"--elo0 and --elo1 must lie between -{limit:g} and {limit:g} "
-                                   f"({model} Elo), got {elo0:g} and {elo1:g}: choose bounds "
-                                   f"such as {DEFAULT_BOUNDS[0]:g} and {DEFAULT_BOUNDS[1]:g}")
+    check_bounds(elo0, elo1, model)
     return elo0, elo1
 
 

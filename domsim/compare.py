@@ -34,6 +34,7 @@ from .runner.signals import stops_ignored
 from .runner.tourney import (
     Outcome,
     Tourney,
+    TourneyError,
     finish,
     new_manifest,
     now,
@@ -51,6 +52,18 @@ DEFAULT_BOUNDS = (0.0, 20.0)
 #: cannot be computed (a score of 1 - 1e-16, a t-value no scores on [0, 1] reach in the
 #: fixed-point iteration with 4 games a deal), and no test needs bounds that far apart.
 ELO_LIMITS = {"logistic": 1000.0, "normalized": 100.0}
+
+
+def check_bounds(elo0: float, elo1: float, model: str) -> None:
+    """Bounds a sequential test can use (TourneyError, one line, if not): finite, elo0 below
+    elo1, both within the model's ELO_LIMITS."""
+    limit = ELO_LIMITS[model]
+    if not elo0 < elo1:
+        raise TourneyError(f"--elo1 ({elo1:g}) must be above --elo0 ({elo0:g})")
+    if not max(abs(elo0), abs(elo1)) <= limit:  # also refuses nan
+        raise TourneyError(f"--elo0 and --elo1 must lie between -{limit:g} and {limit:g} "
+                           f"({model} Elo), got {elo0:g} and {elo1:g}: choose bounds such as "
+                           f"{DEFAULT_BOUNDS[0]:g} and {DEFAULT_BOUNDS[1]:g}")
 
 
 class Decided(Exception):

@@ -75,6 +75,15 @@ def test_compare_runs_the_sequential_test_with_the_given_error_rates():
     assert duel.lines[0].startswith("hard vs light") and len(duel.games) < 400
 
 
+def test_compare_refuses_bounds_no_test_can_use_before_playing():
+    for elo0, elo1 in [(10, 0), (float("-inf"), float("inf")), (0, 1e308), (0, float("nan"))]:
+        with pytest.raises(TourneyError, match="--elo"):
+            domsim.compare("easy", "medium", "block", elo0=elo0, elo1=elo1, seed=1, workers=1)
+    with pytest.raises(TourneyError, match="normalized Elo"):
+        domsim.compare("easy", "medium", "block", elo0=0, elo1=150, elo_model="normalized",
+                       seed=1, workers=1)
+
+
 def test_play_returns_a_record_that_replays():
     record = domsim.play("fives", [Lightest(bias=1), "easy"], seed=3)
     assert record["seats"][1] == "easy" and record["seats"][0].startswith("session:Lightest")

@@ -57,6 +57,8 @@ from .stats import (
 from .strategy import load_strategy
 
 TUNE_FILE = "tune.json"
+#: The narrowest indifference zone: at 0.002 a step needs some 370,000 games to decide.
+MIN_TOLERANCE = 0.002
 #: The most levels `--levels` spaces: in block easy to insane spans about 960 Elo, so 21 levels
 #: are 48 Elo apart, about what a tune's interval spans.
 MOST_LEVELS = 21
@@ -81,6 +83,9 @@ class TuneTarget:
 
     def check(self) -> None:
         low, high = self.bounds
+        if not self.tolerance >= MIN_TOLERANCE:
+            raise TourneyError(f"--tolerance {self.tolerance:g} is too narrow for any test to "
+                               f"decide: give at least {MIN_TOLERANCE:g}")
         if not 0 < low < high < 1:
             raise TourneyError(f"target win rate {self.win_rate:g} +- {self.tolerance / 2:g} "
                                "must lie inside (0, 1): choose a target such as 0.65")

@@ -331,4 +331,6 @@ def test_tune_levels_errors(tmp_path):
                           "--out", str(tmp_path / "b")), "sets its own targets")
     one_line_error(invoke("tune", "--variant", "block", "--gap-games", "5", "--out",
                           str(tmp_path / "c")), "goes with --levels")
+    one_line_error(invoke("tune", "--variant", "block", "--tolerance", "1e-300", "--out",
+                          str(tmp_path / "c")), "too narrow for any test to decide")
     assert not any((tmp_path / name).exists() for name in "abc")

@@ -27,7 +27,7 @@ class MoveTimeout(BaseException):
 
 class MoveAlarm:
     """A context that installs the SIGALRM handler for one game when it can (module docstring);
-    `arm(now)` before a strategy call, `disarm()` after: two attribute writes, no system call.
+    `arm(now)` before a strategy call, `disarm()` after: attribute writes, no system call.
     Inactive, both do nothing. It also turns a real SIGINT during the game into
     `interrupted`, so that a strategy's own KeyboardInterrupt is told from the user's."""
 

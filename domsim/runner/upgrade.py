@@ -32,8 +32,9 @@ from .tourney import (
     read_manifest,
 )
 
-#: The 0.1 columns that held text for what is now a list or a map.
-LEGACY_TEXT = ("winners", "hand_points")
+#: The 0.1 CSV columns read as text: what is now a list or a map, and names (a hash or a spec
+#: of digits alone would otherwise be read as a number).
+LEGACY_TEXT = ("winners", "hand_points", "pairing", "variant", "options_hash")
 BATCH = 1000
 
 

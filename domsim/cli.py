@@ -448,9 +448,9 @@ def upgrade(old_dir, new_dir) -> None:
     from .runner.upgrade import upgrade_run
 
     outcome = upgrade_run(old_dir, new_dir, ["domsim", *sys.argv[1:]])
-    state = (f"partial: resume with domsim tourney --out {new_dir} --resume"
-             if outcome.partial else "complete")
-    click.echo(f"{outcome.done} of {outcome.total} games written to {new_dir} ({state})")
+    written = f"{outcome.done} of {outcome.total} games written to {new_dir}"
+    click.echo(f"{written} (partial): {resume_hint(new_dir)}" if outcome.partial else
+               f"{written} (complete)")
 
 
 @main.command()

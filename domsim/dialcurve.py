@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
-from .stats import score_from_elo
+from .stats import Z95, score_from_elo
 from .strategies.dial import Dial
 from .strategy import StrategyError, load_strategy
 
@@ -17,7 +17,6 @@ from .strategy import StrategyError, load_strategy
 DEFAULT_SETTINGS = (0.0, 0.25, 0.5, 0.75, 1.0)
 #: The levels a designer asks for by default: five, evenly spaced in Elo from easy to insane.
 DEFAULT_SPACING = 5
-Z95 = 1.959964
 
 
 def dial_spec(strength: float) -> str:

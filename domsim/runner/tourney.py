@@ -115,19 +115,23 @@ def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | Non
     (each in every seating), and a note saying what was rounded (None: nothing)."""
     tourney = Tourney(TourneyConfig.from_dict(settings), Path())
     seatings = tourney.schedule.seatings_per_deal
-    rounded = -(-per_pairing // seatings) * seatings
+    rounded = round_up(per_pairing, seatings)
     note = None if rounded == per_pairing else (
         f"{per_pairing} games per pairing rounded up to {rounded}: whole deals, each in "
         f"{seatings} seatings")
     return rounded * len(tourney.pairings), note
 
 
+def round_up(count: int, unit: int) -> int:
+    """`count` rounded up to a whole number of `unit`s."""
+    return -(-count // unit) * unit
+
+
 def whole_deal_sets(config: TourneyConfig) -> tuple[TourneyConfig, str | None]:
     """`config` with its games rounded up to whole deal sets (every pairing plays every deal in
     every seating), and a note saying what was rounded (None: nothing)."""
     tourney = Tourney(config, Path())
-    deal_set = tourney.schedule.seatings_per_deal * len(tourney.pairings)
-    games = -(-config.games // deal_set) * deal_set
+    games = round_up(config.games, tourney.schedule.seatings_per_deal * len(tourney.pairings))
     if games == config.games:
         return config, None
     return replace(config, games=games), (

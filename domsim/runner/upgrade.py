@@ -19,7 +19,13 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..results.config import TourneyConfig
-from ..results.folder import MANIFEST, PARTS, TIMING_PREFIX, legacy_problem
+from ..results.folder import (
+    MANIFEST,
+    TIMING_PREFIX,
+    game_parts,
+    legacy_problem,
+    records_part,
+)
 from .output import entrant_columns, write_part
 from .tourney import (
     Outcome,
@@ -78,9 +84,8 @@ def legacy_games(old: Path, manifest: dict) -> Iterator[tuple[dict, str | None]]
         for row in table.to_pylist():
             yield row, next(lines) if lines else None
         return
-    for part in sorted((old / PARTS).glob("games-*.parquet")):
-        lines = _lines(part.with_name(part.name.replace("games-", "records-")
-                                      .replace(".parquet", ".jsonl"))) if records else None
+    for part in game_parts(old):
+        lines = _lines(records_part(part)) if records else None
         for row in pq.read_table(part).to_pylist():
             yield row, next(lines) if lines else None
 

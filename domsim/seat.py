@@ -35,8 +35,8 @@ from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_
 from .engine import HandResult
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
-from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
+from .timing import time_histogram
 from .view import Move, PlayerView
 
 log = logging.getLogger("domsim.faults")

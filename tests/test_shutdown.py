@@ -6,6 +6,7 @@ within seconds, the games already written are kept, and the run stays partial an
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.runner.console import LOGGER, WorkerLogHandler, renew_worker_logging, run_logging
 
 #: Generous: an ended run exits in a few seconds; only a hang takes this long.
 DEADLINE = 30.0
@@ -115,17 +117,26 @@ def exits(process: subprocess.Popen) -> int:
     return process.returncode
 
 
+def state_and_parent(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent (None: gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for its reaper is dead)."""
+    found = state_and_parent(pid)
+    return found is not None and found[0] != "Z"
+
+
 def children(pid: int) -> set[int]:
     """The live processes whose parent is `pid`."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError, IndexError):
-            continue
-        if fields[0] != "Z" and int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
+    pids = (int(path.name) for path in Path("/proc").iterdir() if path.name.isdigit())
+    return {child for child in pids
+            if (found := state_and_parent(child)) and found[0] != "Z" and found[1] == pid}
 
 
 def parts(out: Path) -> list[Path]:
@@ -176,7 +187,7 @@ def test_a_second_stop_signal_abandons_the_running_games_and_the_run_ends(tmp_pa
     partial_run(out, (tmp_path / "stderr").read_text(),
                 "interrupted twice (the running games were abandoned)", games)
     assert kept <= {part.name for part in parts(out)}
-    assert workers and not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    assert workers and not any(map(alive, workers))
     (tmp_path / "hold").unlink()
     resumes(out, games)
 
@@ -200,8 +211,44 @@ def test_a_run_whose_worker_is_killed_twice_ends(tmp_path, start):
     os.kill(min(second), signal.SIGKILL)
     assert exits(tourney) == 1
     partial_run(out, (tmp_path / "stderr").read_text(), "a worker process died", games)
-    assert not any(Path(f"/proc/{pid}").exists() for pid in first | second)
+    assert not any(map(alive, first | second))
     with log.open(errors="replace") as lines:  # the parent's own record of the first death
         assert any("a worker process died while playing" in line for line in lines)
     (tmp_path / "flood").unlink()
     resumes(out, games)
+
+
+def fork(child) -> None:
+    """Run `child` in a forked process, as a pool's worker, and wait for it to end."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            child()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def worker_log_handlers() -> list[WorkerLogHandler]:
+    return [h for h in logging.getLogger(LOGGER).handlers if isinstance(h, WorkerLogHandler)]
+
+
+def test_a_worker_that_dies_holding_the_log_queue_silences_neither_the_parent_nor_the_next_pool(
+        tmp_path):
+    """A worker killed while it wrote a record leaves its queue's lock held for good (here it
+    takes the lock and exits): the parent's records and the next pool's still reach run.log."""
+    log, run_log = logging.getLogger("domsim.test"), tmp_path / "run.log"
+
+    def next_worker():
+        log.info("from the next pool")
+        for handler in worker_log_handlers():
+            handler.queue.close()
+            handler.queue.join_thread()  # sent
+
+    with run_logging(run_log, quiet=True):
+        fork(lambda: [handler.queue._wlock.acquire() for handler in worker_log_handlers()])
+        log.info("from the parent")
+        renew_worker_logging()
+        fork(next_worker)
+        wait_for(lambda: "from the next pool" in run_log.read_text(), DEADLINE)
+    assert "from the parent" in run_log.read_text()

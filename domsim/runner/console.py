@@ -64,7 +64,8 @@ class WorkerLogHandler(MultiProcessingHandler):
     made safe against a worker killed outright. Such a worker may die holding the queue's lock,
     or half way through a record: the queue then carries nothing more. So the parent writes its
     own records at once, never through the queue (else they would be lost and its exit would
-    wait for them forever), and each pool of workers gets a queue of its own (`renew`)."""
+    wait for them forever), and each pool of workers gets a queue of its own
+    (`renew_worker_logging`)."""
 
     def __init__(self, handler: logging.Handler, retired: tuple[WorkerLogHandler, ...] = ()):
         super().__init__(f"domsim-log-{type(handler).__name__}", sub_handler=_OneAtATime(handler))

@@ -55,9 +55,11 @@ def die_with_parent(parent: int) -> None:
 
 
 class LocalPool(ProcessPoolExecutor):
+    """The pool of forked workers, which can be ended at once."""
+
     def kill_workers(self) -> None:
-        """SIGKILL every worker (they ignore the stop signals) and shut down without waiting:
-        ProcessPoolExecutor.kill_workers of Python 3.14."""
+        """SIGKILL every worker (they ignore the stop signals) and shut down without waiting, as
+        Python 3.14's ProcessPoolExecutor.kill_workers does."""
         for process in list((self._processes or {}).values()):
             process.kill()
         self.shutdown(wait=False, cancel_futures=True)

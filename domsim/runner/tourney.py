@@ -324,6 +324,11 @@ def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], wind
     except BrokenProcessPool:
         batches.abandon(keep)  # the running batches failed with the pool: nothing to wait for
         raise
+    except KeyboardInterrupt:
+        log.warning("stopping: the running games finish and are written (stop again to give "
+                    "them up)")
+        batches.stop(keep)
+        raise
     except BaseException:
         batches.stop(keep)
         raise

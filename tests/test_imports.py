@@ -194,3 +194,13 @@ def test_the_probe_sees_a_heavy_library_and_the_api_still_loads_on_first_use():
     assert domsim.load is domsim.api.load
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         domsim.nothing  # noqa: B018
+
+
+def test_domsim_compare_stays_the_api_function_when_its_namesake_module_loads():
+    """The submodule domsim.compare (the runner of `domsim compare`) loads first here, as when
+    the command line or the tuner loads it before the API."""
+    code = ("import domsim.compare, domsim.tune, domsim.api\n"
+            "print(domsim.compare is domsim.api.compare, domsim.tune.run_compare.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["True", "domsim.compare"]

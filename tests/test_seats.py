@@ -172,7 +172,8 @@ def test_the_python_api_isolates_too(tmp_path):
 
 @pytest.mark.parametrize("spec, words", [
     ("exec:./missing-bot", "not an executable file"),
-    (bad_bot("version"), "speaks protocol 1, domsim speaks 2 (docs/seat-protocol.md, Versions): update the bot"),
+    (bad_bot("version"),
+     "speaks protocol 1, domsim speaks 2 (docs/seat-protocol.md, Versions): update the bot"),
     ("tests/hostile/nothere.py", "not found"),
 ])
 def test_a_bot_that_cannot_play_is_a_one_line_error(spec, words, monkeypatch):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Hostile seat-protocol bot on purpose (imports nothing of domsim): misbehaves as argv[1] says,
 else plays the first legal move. Cases: version (speaks the old protocol 1), garbage (writes
-lines that are not JSON, then a move), silent (never answers `choose`), noread (never reads stdin after
-hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`), illegal
+lines that are not JSON, then a move), silent (never answers `choose`), noread (never reads
+stdin after hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`), illegal
 (answers a tile it does not hold), error (answers `error`), late (answers after `late` s)."""
 
 import json

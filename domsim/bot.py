@@ -265,13 +265,14 @@ class BotProcess:
         """Send one message, or its encoding (BotFault if the bot does not take it within
         `seconds`)."""
         data = message if isinstance(message, bytes) else encode(message)
-        deadline = time.monotonic() + seconds
-        fd = self.process.stdin.fileno()
+        fd, deadline = self.process.stdin.fileno(), None
         while data:
-            if not _wait(fd, select.POLLOUT, deadline):
-                raise BotFault(f"did not read its input for {seconds:g} s")
             try:
-                data = data[os.write(fd, data):]
+                data = data[os.write(fd, data):]  # stdin is non-blocking: no wait unless full
+            except BlockingIOError:
+                deadline = deadline or time.monotonic() + seconds
+                if not _wait(fd, select.POLLOUT, deadline):
+                    raise BotFault(f"did not read its input for {seconds:g} s") from None
             except BrokenPipeError:
                 raise BotFault(self._ended()) from None
 

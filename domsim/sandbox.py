@@ -148,7 +148,7 @@ def _binds(readable: list[Path], hide: tuple[str, ...]) -> list[str]:
     for folder in hide:
         folder = Path(folder).resolve()
         if any(folder.is_relative_to(path) for path in readable):
-            binds += ["--tmpfs", str(folder)]
+            binds += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
     return binds
 
 

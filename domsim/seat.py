@@ -334,7 +334,8 @@ class BotSeat(GuardedSeat):
         return move
 
     def end_hand(self, result: HandResult) -> None:
-        if self.bot is not None:
+        # domsim's own host (compact) has no use for `hand`: a Strategy has no hand hook.
+        if self.bot is not None and not self.bot.compact:
             _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
             try:
                 self.bot.tell(hand_message(result))

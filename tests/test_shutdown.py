@@ -83,15 +83,15 @@ class Flood(Strategy):
 
 @pytest.fixture
 def start(tmp_path: Path):
-    """Starts `domsim tourney` of `bot` against easy in its own process group, its stderr in a
-    file; whatever of it still runs after the test is killed."""
+    """Starts `domsim tourney` of `bot` (in process) against easy in its own process group, its
+    stderr in a file; whatever of it still runs after the test is killed."""
     started = []
 
     def start(bot: str, *args: str) -> subprocess.Popen:
         (tmp_path / "bot.py").write_text(bot)
         command = [str(Path(sys.executable).with_name("domsim")), "tourney", "--silent",
                    "--variant", "block", "-p", "easy", "-p", str(tmp_path / "bot.py"),
-                   "--seed", "7", "-j", "2", "--out", str(tmp_path / "run"), *args]
+                   "--seed", "7", "-j", "2", "--in-process", "--out", str(tmp_path / "run"), *args]
         with open(tmp_path / "stderr", "w") as stderr:
             started.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr,
                                             start_new_session=True))

@@ -105,11 +105,15 @@ def renew_worker_logging() -> None:
                        if isinstance(h, WorkerLogHandler) else h for h in logger.handlers]
 
 
-def log_header(command: list[str], seed: int, entrants: list[str]) -> None:
-    """What starts a session in run.log: the command, the version, the seed and the entrants."""
+def log_header(command: list[str], seed: int, entrants: list[str], runs: dict[str, str]
+               ) -> None:
+    """What starts a session in run.log: the command, the version, the seed, the entrants and
+    how each strategy runs (`runs`: spec -> in process, or in its own sandboxed process)."""
     log.info("command: %s", " ".join(command))
     log.info("domsim %s, seed %d", __version__, seed)
     log.info("entrants: %s", "; ".join(entrants))
+    for spec, how in runs.items():
+        log.info("%s: %s", spec, how)
 
 
 @dataclass

@@ -6,9 +6,8 @@ that a run with it can be compared with one with that honest twin.
 
 - peek: looks for a way to the deals: a seed in a message it is sent or in its environment, a
   process whose command line names a seed (`--seed`) or a scenario it can read, a run's
-  manifest under any
-  process's working folder, a scenario or a manifest in its own folder; reports `attacker: found ...` for each, or `attacker: found
-  nothing`;
+  manifest under any process's working folder, a scenario or a manifest in its own folder;
+  reports `attacker: found ...` for each, or `attacker: found nothing`;
 - write RUN_DIR: tries to rewrite the run's files (the manifest, every part) and to create one,
   and reports `attacker: wrote ...` or `attacker: wrote nothing`;
 - kill PID...: SIGKILLs each PID (its worker, the tourney) and every process it can see but

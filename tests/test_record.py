@@ -337,7 +337,7 @@ def test_replay_rejects_a_draw_in_a_block_game():
     seat = record["hands"][h]["actions"][i]["seat"]
     record["hands"][h]["actions"][i] = {"seat": seat, "draw": record["hands"][h]["deal"][
         "boneyard"][0]}
-    assert f"hand {h}, action {i}: a draw with nothing to draw" in rejection(record)
+    assert f"hand {h}, action {i}: a draw in a game that passes when stuck" in rejection(record)
 
 
 def test_replay_rejects_a_wrong_first_leader():

@@ -1,8 +1,10 @@
 //! domsim's core: the rules of every variant (R-… of the rule book) and the insane search.
 //! Single-threaded by design: the runner forks worker processes.
 
+pub mod action;
 pub mod belief;
 pub mod deal;
+pub mod error;
 pub mod game;
 pub mod rng;
 pub mod rules;

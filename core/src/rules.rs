@@ -52,6 +52,14 @@ impl Scheme {
     }
 }
 
+impl Scheme {
+    /// R-KOZEL: the points a hand awards count against the side that gets them (the losers
+    /// record their pips), and the side that reaches the target loses the match.
+    pub fn points_against(self) -> bool {
+        self == Scheme::Kozel
+    }
+}
+
 impl FirstLead {
     pub fn parse(name: &str) -> Result<Self, String> {
         Ok(match name {

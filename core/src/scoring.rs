@@ -248,7 +248,7 @@ pub fn match_winners(t: &Table, last: &Outcome) -> Option<u8> {
     if scores.iter().all(|&s| s < target) {
         return None;
     }
-    if t.rules.scheme == Scheme::Kozel {
+    if t.rules.scheme.points_against() {
         // The team that reached the target has lost.
         return Some(TEAM_SEATS[if scores[0] >= target { 1 } else { 0 }]);
     }
@@ -261,4 +261,15 @@ pub fn match_winners(t: &Table, last: &Outcome) -> Option<u8> {
     } else {
         1 << side
     })
+}
+
+/// Whether a team match was won "dry" (R-KOZEL, R-PARTNERSHIP): the side that did not reach
+/// the target has 0 (kozel: the winners recorded no points against them, a dry goat; elsewhere
+/// the losers scored nothing). None before the match is over and outside team games.
+pub fn won_dry(t: &Table) -> Option<bool> {
+    if !t.rules.teams || !t.match_over {
+        return None;
+    }
+    let reached = if t.scores[0] >= t.rules.target { 0 } else { 1 };
+    Some(t.scores[1 - reached] == 0)
 }

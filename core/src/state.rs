@@ -3,16 +3,20 @@
 //! will; `crate::game::Game` adds the history and the finished hands' results.
 //!
 //! Moves are `tile << 2 | end`. For the lead, `end` 0 lays the tile as "a-b" (end 0 shows a) and
-//! 1 lays it flipped. Actions are ints: `kind | seat << 2 | tile << 4 | end << 9 | open << 11`,
-//! where `open` (draws and passes) is the bitmask of the numbers the ends showed.
+//! 1 lays it flipped. What was done is an `Action` (crate::action). The unchecked `play`, `draw`
+//! and `pass_turn` are the search's; `check_play`, `check_draw` and `check_pass` say why the
+//! rules refuse an action, and `Game` never makes one they refuse.
 
+use crate::action::{Action, Kind};
+use crate::error::{CoreError, CoreResult};
 use crate::rules::Rules;
 use crate::scoring;
-use crate::tiles::{is_double, other_number, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
+use crate::tiles::{is_double, other_number, tile_name, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
 
-pub const PLAY: u32 = 0;
-pub const DRAW: u32 = 1;
-pub const PASS: u32 = 2;
+/// An action's kind as the raw bits hold it (`Action::bits() & 3`), for code reading raw bits.
+pub const PLAY: u32 = Kind::Play as u32;
+pub const DRAW: u32 = Kind::Draw as u32;
+pub const PASS: u32 = Kind::Pass as u32;
 
 /// How a hand ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -248,6 +252,8 @@ impl Table {
         })
     }
 
+    /// Whether the variant draws and the boneyard holds a tile: what a seat with no play does
+    /// then (a seat with a play may not draw: `check_draw`).
     #[inline]
     pub fn can_draw(&self) -> bool {
         self.rules.draws && self.drawn < self.bone_len
@@ -302,13 +308,84 @@ impl Table {
         end < self.n_ends && NUMBER_MASK[self.ends[end as usize] as usize] >> tile & 1 == 1
     }
 
-    /// Lay a tile; the caller guarantees the move is legal. Returns the action.
-    pub fn play(&mut self, mv: u8) -> u32 {
+    /// The open ends `tile` fits, as a bitmask of end indices (before the lead: both ways,
+    /// when the tile may lead).
+    pub fn ends_fitting(&self, tile: u8) -> u8 {
+        if tile >= 28 {
+            return 0;
+        }
+        if self.n_ends == 0 {
+            return if self.fit >> tile & 1 == 1 { 0b11 } else { 0 };
+        }
+        (0..self.n_ends)
+            .filter(|&e| NUMBER_MASK[self.ends[e as usize] as usize] >> tile & 1 == 1)
+            .fold(0, |m, e| m | 1 << e)
+    }
+
+    fn check_in_play(&self, what: &'static str) -> CoreResult<()> {
+        if self.hand_over {
+            return Err(CoreError::NoHandInPlay(what));
+        }
+        Ok(())
+    }
+
+    /// Why the rules refuse `mv` for the seat to move now (R-LINE, R-LEAD), if they do.
+    pub fn check_play(&self, mv: u8) -> CoreResult<()> {
+        self.check_in_play("play")?;
+        if self.is_legal(mv) {
+            return Ok(());
+        }
+        let (tile, end) = (mv >> 2, mv & 3);
+        let why = if tile >= 28 {
+            format!("move {mv} is not tile << 2 | end of a tile 0..27")
+        } else if self.hands[self.to_move as usize] >> tile & 1 == 0 {
+            format!("seat {} does not hold {}", self.to_move, tile_name(tile))
+        } else if self.n_ends == 0 && self.lead_tile >= 0 && tile as i8 != self.lead_tile {
+            format!("the lead must be {}", tile_name(self.lead_tile as u8))
+        } else if self.n_ends == 0 {
+            format!("a lead is laid on end 0 (as written) or 1 (flipped), not {end}")
+        } else {
+            format!("{} does not fit end {end}", tile_name(tile))
+        };
+        Err(CoreError::IllegalMove(why))
+    }
+
+    /// Why the rules refuse a draw now, if they do (R-MUST, R-DRAW-THEN-PLAY).
+    pub fn check_draw(&self) -> CoreResult<()> {
+        self.check_in_play("draw")?;
+        let why = if self.playable(self.to_move) != 0 {
+            "a draw while able to play"
+        } else if !self.rules.draws {
+            "a draw in a game that passes when stuck"
+        } else if !self.can_draw() {
+            "a draw with nothing to draw"
+        } else {
+            return Ok(());
+        };
+        Err(CoreError::IllegalDraw(why.into()))
+    }
+
+    /// Why the rules refuse a pass now, if they do (R-MUST: only a seat that can neither play
+    /// nor draw passes).
+    pub fn check_pass(&self) -> CoreResult<()> {
+        self.check_in_play("pass")?;
+        let why = if self.playable(self.to_move) != 0 {
+            "a pass while able to play"
+        } else if self.can_draw() {
+            "a pass while able to draw"
+        } else {
+            return Ok(());
+        };
+        Err(CoreError::IllegalPass(why.into()))
+    }
+
+    /// Lay a tile; the caller guarantees the move is legal (`check_play`). Returns the action.
+    pub fn play(&mut self, mv: u8) -> Action {
         let seat = self.to_move;
         let (tile, end) = (mv >> 2, mv & 3);
         let hand = self.hands[seat as usize] & !(1u32 << tile);
         self.hands[seat as usize] = hand;
-        let action = (seat as u32) << 2 | (tile as u32) << 4 | (end as u32) << 9;
+        let action = Action::play(seat, tile, end);
         self.passes = 0;
         self.line_count += 1;
         if self.plain_line {
@@ -409,21 +486,22 @@ impl Table {
         false
     }
 
-    /// The seat to move draws the next boneyard tile (only when it cannot play).
-    pub fn draw(&mut self) -> u32 {
+    /// The seat to move draws the next boneyard tile; the caller guarantees it may
+    /// (`check_draw`).
+    pub fn draw(&mut self) -> Action {
         let seat = self.to_move;
         let tile = self.boneyard[self.drawn as usize];
         self.drawn += 1;
-        let action =
-            DRAW | (seat as u32) << 2 | (tile as u32) << 4 | (self.open_numbers() as u32) << 11;
+        let action = Action::draw(seat, tile, self.open_numbers());
         self.hands[seat as usize] |= 1 << tile;
         action
     }
 
-    /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES).
-    pub fn pass_turn(&mut self) -> u32 {
+    /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES). The caller
+    /// guarantees it may (`check_pass`).
+    pub fn pass_turn(&mut self) -> Action {
         let seat = self.to_move;
-        let action = PASS | (seat as u32) << 2 | (self.open_numbers() as u32) << 11;
+        let action = Action::pass(seat, self.open_numbers());
         self.passes += 1;
         if self.passes as usize == self.rules.players {
             let outcome = scoring::settle_block(self);
@@ -436,7 +514,7 @@ impl Table {
 
     /// Draw or pass for a seat with no play: the action, or None when the seat can play.
     #[inline]
-    pub fn step_forced(&mut self) -> Option<u32> {
+    pub fn step_forced(&mut self) -> Option<Action> {
         if self.playable(self.to_move) != 0 {
             return None;
         }

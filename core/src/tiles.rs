@@ -64,6 +64,11 @@ pub const fn tile_id(a: u8, b: u8) -> u8 {
     lo * (15 - lo) / 2 + (hi - lo)
 }
 
+/// A tile as records spell it: "a-b", the smaller number first.
+pub fn tile_name(tile: u8) -> String {
+    format!("{}-{}", TILE_A[tile as usize], TILE_B[tile as usize])
+}
+
 /// The number on `tile` that is not the touching `number` (a double shows it twice).
 #[inline]
 pub fn other_number(tile: u8, number: u8) -> u8 {

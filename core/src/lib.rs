@@ -6,6 +6,8 @@ pub mod belief;
 pub mod deal;
 pub mod error;
 pub mod game;
+#[cfg(test)]
+mod perft;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

@@ -12,6 +12,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
+use crate::action::{Action, Kind};
 use crate::game::Game;
 use crate::rng::{Bits, Mt19937};
 use crate::rules::{presets, Rules};
@@ -106,8 +107,11 @@ fn random_lines(rules: Rules, seed: u64, hands: u32) -> String {
             .map(|&p| p as i64)
             .sum::<i64>();
         actions += game.history.len();
-        draws += game.history.iter().filter(|&&a| a & 3 == 1).count();
-        passes += game.history.iter().filter(|&&a| a & 3 == 2).count();
+        let kinds = game.history.iter().filter_map(|&a| Action::from_bits(a));
+        for kind in kinds.map(Action::kind) {
+            draws += (kind == Kind::Draw) as usize;
+            passes += (kind == Kind::Pass) as usize;
+        }
     }
     let wins: Vec<String> = wins[..rules.players].iter().map(u32::to_string).collect();
     format!(

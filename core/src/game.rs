@@ -343,3 +343,65 @@ pub fn random_play(rules: crate::rules::Rules, hands: u64, seed: u64) -> u64 {
     }
     actions
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{Mt19937, Xoshiro};
+    use crate::rules::presets;
+
+    fn position_of(g: &Game) -> Game {
+        let t = &g.t;
+        let sides = t.rules.sides();
+        let before: Vec<i32> = (0..sides).map(|s| t.scores[s] - t.hand_points[s]).collect();
+        let p = Position {
+            hands: &t.hands[..t.rules.players],
+            boneyard: &t.boneyard[..t.bone_len as usize],
+            leader: t.leader,
+            lead_tile: t.lead_tile,
+            history: &g.history,
+            scores: &before,
+            carry: t.carry,
+            hand_number: g.hand_number,
+            check_must: true,
+        };
+        Game::from_position(t.rules, &p).expect("a position of real play")
+    }
+
+    /// Every position of random play of every variant rebuilds into the same table.
+    #[test]
+    fn from_position_rebuilds_every_position_of_play() {
+        for rules in presets::all() {
+            let mut deals = Mt19937::new(21);
+            let mut picks = Xoshiro::new(21);
+            let mut g = Game::new(Table::new(rules));
+            for _ in 0..12 {
+                if g.t.match_over {
+                    g = Game::new(Table::new(rules));
+                }
+                g.start_next_hand(&mut deals);
+                while !g.t.hand_over {
+                    let rebuilt = position_of(&g);
+                    assert_eq!(format!("{:?}", rebuilt.t), format!("{:?}", g.t));
+                    if g.step_forced() {
+                        continue;
+                    }
+                    let legal = g.t.legal_vec();
+                    g.play(legal[picks.below(legal.len() as u64) as usize]);
+                }
+                assert_eq!(position_of(&g).t.outcome, g.t.outcome);
+            }
+        }
+    }
+
+    /// The checked calls refuse what the unchecked ones would do anyway (R-MUST).
+    #[test]
+    fn the_checked_calls_never_change_a_refused_position() {
+        let mut g = Game::new(Table::new(presets::rules("draw", 2)));
+        g.start_next_hand(&mut Mt19937::new(1));
+        let before = format!("{:?}", g.t);
+        assert!(g.try_draw().is_err() && g.try_pass().is_err() && g.try_play(0xff).is_err());
+        assert_eq!(format!("{:?}", g.t), before);
+        assert!(g.history.is_empty());
+    }
+}

@@ -3,6 +3,8 @@
 
 pub mod action;
 pub mod belief;
+#[cfg(test)]
+mod belief_tests;
 pub mod deal;
 pub mod error;
 pub mod game;

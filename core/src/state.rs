@@ -546,3 +546,149 @@ impl Table {
             .sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::CoreError;
+    use crate::rules::presets;
+    use crate::tiles::{id, mask};
+
+    /// A hand of `variant` dealt as written, seat 0 leading.
+    fn table(variant: &str, hands: &[&str], boneyard: &str) -> Table {
+        let rules = presets::rules(variant, hands.len());
+        let mut t = Table::new(rules);
+        let masks: Vec<u32> = hands.iter().map(|h| mask(h)).collect();
+        let bones: Vec<u8> = boneyard.split_whitespace().map(id).collect();
+        t.start_hand(&masks, &bones, 0, -1);
+        t
+    }
+
+    fn mv(tile: &str, end: u8) -> u8 {
+        id(tile) << 2 | end
+    }
+
+    /// R-MUST: a seat with a play may neither draw nor pass; a stuck seat draws while it can,
+    /// then passes; a block game never draws.
+    #[test]
+    fn r_must_draws_and_passes_only_when_stuck() {
+        let mut t = table("draw", &["6-6 0-0", "6-1 1-1"], "2-3");
+        assert!(t.can_draw() && t.playable(0) != 0);
+        assert!(matches!(t.check_draw(), Err(CoreError::IllegalDraw(_))));
+        assert!(matches!(t.check_pass(), Err(CoreError::IllegalPass(_))));
+        t.play(mv("6-6", 0));
+        t.play(mv("1-6", 0));
+        assert_eq!(t.playable(0), 0);
+        assert_eq!(
+            t.check_pass(),
+            Err(CoreError::IllegalPass("a pass while able to draw".into()))
+        );
+        assert_eq!(t.check_draw(), Ok(()));
+        assert_eq!(t.draw(), Action::draw(0, id("2-3"), 1 << 1 | 1 << 6));
+        assert_eq!(
+            t.check_draw(),
+            Err(CoreError::IllegalDraw("a draw with nothing to draw".into()))
+        );
+        assert_eq!(t.check_pass(), Ok(()));
+        let mut block = table("block", &["6-6 0-0", "1-2 3-4"], "2-3");
+        block.play(mv("6-6", 0));
+        assert_eq!(
+            block.check_draw(),
+            Err(CoreError::IllegalDraw(
+                "a draw in a game that passes when stuck".into()
+            ))
+        );
+    }
+
+    /// R-LINE, R-LEAD: a play names a held tile on an end it fits; the forced lead is the lead.
+    #[test]
+    fn r_line_check_play_says_why() {
+        let mut t = table("draw", &["0-0 0-1 2-3", "0-2 4-4"], "");
+        t.lead_tile = id("0-0") as i8;
+        t.fit = 1 << id("0-0");
+        let refusal = |t: &Table, m| match t.check_play(m) {
+            Err(CoreError::IllegalMove(why)) => why,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(refusal(&t, mv("0-1", 0)), "the lead must be 0-0");
+        assert_eq!(
+            refusal(&t, mv("0-0", 2)),
+            "a lead is laid on end 0 (as written) or 1 (flipped), not 2"
+        );
+        assert_eq!(refusal(&t, mv("4-4", 0)), "seat 0 does not hold 4-4");
+        assert_eq!(t.ends_fitting(id("0-0")), 0b11);
+        assert_eq!(t.ends_fitting(id("0-1")), 0);
+        t.play(mv("0-0", 0));
+        assert_eq!(t.ends_fitting(id("0-2")), 0b11);
+        t.play(mv("0-2", 1));
+        assert_eq!(t.ends[..2], [0, 2]);
+        assert_eq!(t.ends_fitting(id("2-3")), 0b10);
+        assert_eq!(refusal(&t, mv("2-3", 0)), "2-3 does not fit end 0");
+        assert_eq!(t.check_play(mv("2-3", 1)), Ok(()));
+        assert_eq!(
+            refusal(&t, 28 << 2),
+            "move 112 is not tile << 2 | end of a tile 0..27"
+        );
+    }
+
+    /// R-SPINNER: the first double is the spinner; once both long sides hold a tile its short
+    /// sides open as ends 2 and 3, showing its number and counting nothing yet.
+    #[test]
+    fn r_spinner_opens_four_ends() {
+        let mut t = table("allfives", &["5-5 0-5 1-1", "3-5 2-2 4-4"], "");
+        t.play(mv("5-5", 0));
+        assert_eq!((t.spinner, t.spinner_arm, t.n_ends), (5, 2, 2));
+        t.play(mv("3-5", 0));
+        assert_eq!(t.n_ends, 2);
+        t.play(mv("0-5", 1));
+        assert_eq!(t.n_ends, 4);
+        assert_eq!(t.ends, [3, 0, 5, 5]);
+        assert_eq!(t.end_counts[2..], [0, 0]);
+        assert_eq!(t.fives_count(), 3);
+        assert_eq!(t.ends_fitting(id("0-5")), 0b1110);
+    }
+
+    /// R-FIVES-COUNT, R-FIVES: a lead alone counts its pips (5-5: 10); a multiple of 5 scores
+    /// at once, in fives only.
+    #[test]
+    fn r_fives_the_lead_scores_its_count() {
+        let mut t = table("fives", &["5-5 1-1", "0-1 2-2"], "");
+        t.play(mv("5-5", 0));
+        assert_eq!(t.fives_count(), 10);
+        assert_eq!((t.hand_points[0], t.scores[0]), (10, 10));
+        let mut plain = table("draw", &["5-5 1-1", "0-1 2-2"], "");
+        plain.play(mv("5-5", 0));
+        assert!(plain.plain_line && plain.scores[0] == 0);
+    }
+
+    /// R-BLOCK-PASSES: n passes in a row block the hand, the last seat that played its maker.
+    #[test]
+    fn r_block_passes_end_the_hand() {
+        let mut t = table("block", &["6-6 0-0", "1-2 3-4", "1-3 2-4"], "");
+        t.play(mv("6-6", 0));
+        for seat in [1, 2] {
+            assert_eq!(t.to_move, seat);
+            assert!(!t.hand_over);
+            assert_eq!(t.pass_turn(), Action::pass(seat, 1 << 6));
+        }
+        assert!(!t.hand_over);
+        t.pass_turn();
+        assert!(t.hand_over);
+        let outcome = t.outcome.expect("blocked");
+        assert_eq!((outcome.end, outcome.maker), (End::Blocked, 0));
+    }
+
+    /// R-END: the seat playing its last tile ends the hand; no action is asked after it.
+    #[test]
+    fn r_end_domino_ends_the_hand() {
+        let mut t = table("draw", &["0-0", "1-1"], "");
+        assert_eq!(t.play(mv("0-0", 1)), Action::play(0, id("0-0"), 1));
+        assert!(t.hand_over);
+        assert_eq!(
+            t.check_play(mv("1-1", 0)),
+            Err(CoreError::NoHandInPlay("play"))
+        );
+        assert_eq!(t.check_draw(), Err(CoreError::NoHandInPlay("draw")));
+        assert_eq!(t.outcome.expect("over").end, End::Domino);
+    }
+}

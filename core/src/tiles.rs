@@ -122,6 +122,19 @@ pub fn tiles_of(mask: u32) -> impl Iterator<Item = u8> {
     })
 }
 
+/// Tiles written "a-b c-d" as a mask, for the tests' hand-made positions.
+#[cfg(test)]
+pub fn mask(text: &str) -> u32 {
+    text.split_whitespace().fold(0, |m, t| m | 1 << id(t))
+}
+
+/// The id of a tile written "a-b", for the tests.
+#[cfg(test)]
+pub fn id(text: &str) -> u8 {
+    let (a, b) = text.split_once('-').expect("a-b");
+    tile_id(a.parse().expect("0..6"), b.parse().expect("0..6"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

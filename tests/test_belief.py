@@ -140,6 +140,7 @@ def test_true_deal_and_samples_respect_every_constraint():
     for name, variant in VARIANTS.items():
         for players in variant.player_counts:
             rules = make_rules(name, players)
+            checked = 0
             for deal in range(3):
                 state = State(rules)
                 start_next_hand(state, random.Random(deal * 10 + players))
@@ -148,6 +149,8 @@ def test_true_deal_and_samples_respect_every_constraint():
                     bot.rng = random.Random(deal)
                 play_hand(state, bots, ViewBuilder())
                 assert state.hand_over
+                checked += sum(bot.checked for bot in bots)
+            assert checked >= 6, (name, players, checked)  # decisions really were checked
 
 
 def test_play_model_weighs_deals_by_the_plays_seen():

@@ -81,7 +81,8 @@ def test_r_deal_hand_sizes_per_variant_and_player_count(variant, players, size):
 ])
 def test_r_deal_player_counts_outside_the_variant_are_refused(variant, players):
     from domsim.rules import RulesError
-    with pytest.raises(RulesError):
+    refusal = f"^{variant} is played by [0-9, ]+ players, not {players}$"
+    with pytest.raises(RulesError, match=refusal):
         rules_for(variant, players)
 
 

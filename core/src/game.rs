@@ -319,28 +319,45 @@ fn dealt_hands(rules: &Rules, p: &Position) -> CoreResult<[u32; 4]> {
     Ok(start)
 }
 
-/// Deal and play `hands` hands of `rules` with every choice uniformly random (a new match when
-/// one is over): the engine's own speed, no Python in the loop. Returns the actions made.
-pub fn random_play(rules: crate::rules::Rules, hands: u64, seed: u64) -> u64 {
-    let mut deals = crate::rng::Mt19937::new(seed);
-    let mut picks = crate::rng::Xoshiro::new(seed);
+/// Deal and play `hands` hands of `rules` from `deals`, every choice the `pick(n)`-th of the n
+/// legal moves (a new match when one is over), handing each finished hand's game to `each`.
+pub fn play_hands(
+    rules: crate::rules::Rules,
+    hands: u64,
+    deals: &mut impl Bits,
+    mut pick: impl FnMut(usize) -> usize,
+    mut each: impl FnMut(&Game),
+) {
     let mut game = Game::new(Table::new(rules));
     let mut moves = [0u8; 112];
-    let mut actions = 0;
     for _ in 0..hands {
         if game.t.match_over {
             game = Game::new(Table::new(rules));
         }
-        game.start_next_hand(&mut deals);
+        game.start_next_hand(deals);
         while !game.t.hand_over {
             if game.step_forced() {
                 continue;
             }
             let n = game.t.legal_moves(&mut moves);
-            game.play(moves[picks.below(n as u64) as usize]);
+            game.play(moves[pick(n)]);
         }
-        actions += game.history.len() as u64;
+        each(&game);
     }
+}
+
+/// Deal and play `hands` hands of `rules` with every choice uniformly random: the engine's own
+/// speed, no Python in the loop. Returns the actions made.
+pub fn random_play(rules: crate::rules::Rules, hands: u64, seed: u64) -> u64 {
+    let mut picks = crate::rng::Xoshiro::new(seed);
+    let mut actions = 0;
+    play_hands(
+        rules,
+        hands,
+        &mut crate::rng::Mt19937::new(seed),
+        |n| picks.below(n as u64) as usize,
+        |game| actions += game.history.len() as u64,
+    );
     actions
 }
 

@@ -13,7 +13,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use crate::action::{Action, Kind};
-use crate::game::Game;
+use crate::game::{play_hands, Game};
 use crate::rng::{Bits, Mt19937};
 use crate::rules::{presets, Rules};
 use crate::state::{End, Table};
@@ -22,7 +22,7 @@ use crate::tiles::{tile_name, tiles_of};
 /// Leaves past this end a file's perft lines (a line is kept only while it counts fewer).
 const MAX_NODES: u64 = 50_000;
 const SEEDS: [u64; 2] = [1, 2];
-const RANDOM_HANDS: u32 = 200;
+const RANDOM_HANDS: u64 = 200;
 
 /// Action sequences of `depth` actions from `game`'s position.
 pub fn perft(t: &Table, depth: u32) -> u64 {
@@ -74,25 +74,12 @@ fn deal_lines(t: &Table) -> String {
 }
 
 /// What random play of `hands` hands from `seed` came to, as the file's lines.
-fn random_lines(rules: Rules, seed: u64, hands: u32) -> String {
-    let mut deals = Mt19937::new(seed);
+fn random_lines(rules: Rules, seed: u64, hands: u64) -> String {
     let mut picks = Mt19937::new(seed + 1);
-    let mut game = Game::new(Table::new(rules));
     let (mut ends, mut wins, mut points) = ([0u32; 3], [0u32; 4], 0i64);
     let (mut actions, mut draws, mut passes) = (0usize, 0usize, 0usize);
-    let mut moves = [0u8; 112];
-    for _ in 0..hands {
-        if game.t.match_over {
-            game = Game::new(Table::new(rules));
-        }
-        game.start_next_hand(&mut deals);
-        while !game.t.hand_over {
-            if game.step_forced() {
-                continue;
-            }
-            let n = game.t.legal_moves(&mut moves);
-            game.play(moves[picks.randbelow(n as u32) as usize]);
-        }
+    let pick = |n: usize| picks.randbelow(n as u32) as usize;
+    play_hands(rules, hands, &mut Mt19937::new(seed), pick, |game| {
         let outcome = game.t.outcome.expect("the hand is over");
         ends[match outcome.end {
             End::Domino => 0,
@@ -112,7 +99,7 @@ fn random_lines(rules: Rules, seed: u64, hands: u32) -> String {
             draws += (kind == Kind::Draw) as usize;
             passes += (kind == Kind::Pass) as usize;
         }
-    }
+    });
     let wins: Vec<String> = wins[..rules.players].iter().map(u32::to_string).collect();
     format!(
         "ends domino {} blocked {} target {}\nwins {}\nactions {actions} draws {draws} \

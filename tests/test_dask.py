@@ -77,6 +77,7 @@ def untimed_records(out):
     return records
 
 
+@pytest.mark.slow
 def test_dask_writes_what_the_local_backend_writes(scheduler, tmp_path, monkeypatch):
     """R-RNG; the file spec is relative to a folder the workers do not run in, so the games can
     only be played from the shipped copy, and the results still name the spec as written."""
@@ -105,6 +106,7 @@ def test_dask_writes_what_the_local_backend_writes(scheduler, tmp_path, monkeypa
     assert "Dask Worker" in log and "domsim.runner INFO games 0-" in log
 
 
+@pytest.mark.slow
 def test_isolated_strategies_play_from_the_shipped_copy_on_the_cluster(scheduler, tmp_path,
                                                                         monkeypatch):
     """--isolate on worker threads: the host loads the shipped file, the limit is kept from

@@ -385,7 +385,13 @@ def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
     return table, manifest
 
 
-@pytest.mark.parametrize("how", ["exit", "kill", "c_loop", "ignore_alarm", "catch_timeout"])
+# c_loop, ignore_alarm and catch_timeout wait for the watchdog (about 10 s each).
+WATCHDOG = pytest.mark.slow
+
+
+@pytest.mark.parametrize("how", ["exit", "kill", pytest.param("c_loop", marks=WATCHDOG),
+                                 pytest.param("ignore_alarm", marks=WATCHDOG),
+                                 pytest.param("catch_timeout", marks=WATCHDOG)])
 def test_a_strategy_that_kills_or_hangs_its_worker_is_a_seat_fault(tmp_path, how):
     spec = hostile("breaks", f"how={how}&at=1")
     table, manifest = run_tourney(tmp_path / "in", spec, "--move-time-limit", "0.2")

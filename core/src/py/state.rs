@@ -275,6 +275,8 @@ impl PyState {
         ints(&self.t().legal_vec())
     }
 
+    /// Whether the variant draws and the boneyard holds a tile: what a seat with no play then
+    /// does. A seat with a play may not draw (`draw` raises IllegalDraw, R-MUST).
     fn can_draw(&self) -> bool {
         self.t().can_draw()
     }

@@ -33,14 +33,16 @@ from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
+    existing_file,
     load_strategy,
-    local_file,
     spec_file,
 )
 
-#: Specs that always stay in process: the built-in levels and the dial between them, with or
-#: without parameters.
-BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane", "dial")
+#: The built-in levels.
+BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
+#: Specs that always stay in process, with or without parameters: the built-in levels and the
+#: dial between them (domsim's own strategies, trusted).
+TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
 #: Address space a bot's process may use, in MiB (0: no limit).
@@ -67,13 +69,15 @@ class BotFault(Exception):
 
 @dataclass(frozen=True)
 class BotCommand:
-    """How to start one bot: its argv and working folder, and the files that define it (the
-    program and scripts it names, or the strategy file the host loads)."""
+    """How to start one bot: its argv and working folder, the files that define it (the
+    program and scripts it names, or the strategy file the host loads, as the spec names them),
+    and where those are in this process (what the sandbox must show it)."""
 
     spec: str
     argv: tuple[str, ...]
     cwd: str
     files: tuple[str, ...]
+    found: tuple[str, ...] = ()
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
@@ -103,7 +107,7 @@ DEFAULT_CONFINEMENT = Confinement()
 
 
 def is_built_in(spec: str) -> bool:
-    return spec.partition("?")[0].strip() in BUILT_IN_LEVELS
+    return spec.partition("?")[0].strip() in TRUSTED
 
 
 def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
@@ -118,11 +122,11 @@ def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
         path = spec_file(spec)
         # A file shipped to this process (a Dask worker) is loaded from its copy; the host
         # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
-        host_spec = (spec.replace(path, str(Path(cwd, local_file(path)).resolve()), 1) if path
-                     else spec)
-        files = (path,) if path and Path(cwd, path).is_file() else _module_file(spec)
+        found = str(existing_file(path).resolve()) if path else None
+        host_spec = spec.replace(path, found, 1) if path else spec
+        files = (path,) if path else _module_file(spec)
         return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", host_spec), cwd,
-                          files)
+                          files, (found,) if found else files)
     return None
 
 
@@ -179,7 +183,7 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
     files = tuple(arg for arg in argv if Path(cwd, arg).is_file())
-    return BotCommand(spec, tuple(argv), cwd, files)
+    return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
 @functools.lru_cache(maxsize=64)
@@ -210,7 +214,7 @@ class BotProcess:
         self._sandboxed = confinement.sandboxed
         argv, memory_mb = command.argv, confinement.memory_mb
         if confinement.sandboxed:
-            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.files, memory_mb,
+            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
                                               confinement.hide)
             memory_mb = 0  # set inside, by prlimit
         try:
@@ -265,13 +269,14 @@ class BotProcess:
         """Send one message, or its encoding (BotFault if the bot does not take it within
         `seconds`)."""
         data = message if isinstance(message, bytes) else encode(message)
-        deadline = time.monotonic() + seconds
-        fd = self.process.stdin.fileno()
+        fd, deadline = self.process.stdin.fileno(), None
         while data:
-            if not _wait(fd, select.POLLOUT, deadline):
-                raise BotFault(f"did not read its input for {seconds:g} s")
             try:
-                data = data[os.write(fd, data):]
+                data = data[os.write(fd, data):]  # stdin is non-blocking: no wait unless full
+            except BlockingIOError:
+                deadline = deadline or time.monotonic() + seconds
+                if not _wait(fd, select.POLLOUT, deadline):
+                    raise BotFault(f"did not read its input for {seconds:g} s") from None
             except BrokenPipeError:
                 raise BotFault(self._ended()) from None
 

@@ -94,13 +94,14 @@ def _namespaces() -> list[str]:
 
 def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int,
          hide: tuple[str, ...]) -> tuple[list[str], Path | None]:
-    """The command that runs `argv` (started in `cwd`, defined by `files`) in a sandbox, and
-    the pids cgroup it joins (None: RLIMIT_NPROC limits its processes instead); `hide` are
-    folders masked inside (the run's)."""
+    """The command that runs `argv` (started in `cwd`, defined by `files`, absolute paths) in
+    a sandbox, and the pids cgroup it joins (None: RLIMIT_NPROC limits its processes instead);
+    `hide` are folders masked inside (the run's). Arguments naming files are made absolute:
+    the bot starts in /tmp."""
     program = _absolute(argv[0], cwd)
-    args = [str(Path(cwd, a).resolve()) if Path(cwd, a).exists() and a in files else a
-            for a in argv[1:]]
-    readable = _readable(program, [Path(cwd, f) for f in files])
+    args = [os.path.abspath(os.path.join(cwd, a)) if os.path.isfile(os.path.join(cwd, a))
+            else a for a in argv[1:]]
+    readable = _readable(program, [Path(f) for f in files])
     command = [shutil.which(TOOL), *_namespaces(), *_binds(readable, hide),
                "--clearenv", *_environment(), "--chdir", "/tmp", "--", program, *args]
     cgroup = _pids_cgroup()
@@ -148,7 +149,7 @@ def _binds(readable: list[Path], hide: tuple[str, ...]) -> list[str]:
     for folder in hide:
         folder = Path(folder).resolve()
         if any(folder.is_relative_to(path) for path in readable):
-            binds += ["--tmpfs", str(folder)]
+            binds += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
     return binds
 
 

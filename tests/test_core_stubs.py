@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from domsim import _core
 
 STUBS = ast.parse((Path(_core.__file__).parent / "_core.pyi").read_text())
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _public(names) -> set[str]:
@@ -88,3 +91,27 @@ def test_no_attribute_of_a_class_can_be_set():
         if isinstance(node, ast.FunctionDef) and _decorated(node, "property"):
             with pytest.raises(AttributeError):
                 setattr(state, member, getattr(state, member))
+
+
+def test_the_core_builds_the_classes_handed_to_it_and_imports_no_private_name():
+    """The core's values are of the classes domsim.engine.results and domsim.view hand it; used
+    before either is imported, it imports that public module (which hands them over)."""
+    script = (
+        "import sys\n"
+        "import domsim._core as c\n"
+        "from domsim.rules import make_rules\n"
+        "assert 'domsim.view' not in sys.modules and 'domsim.engine.results' not in sys.modules\n"
+        "s = c.State(make_rules('draw', 2))\n"
+        "s.start_next_hand(c.MatchRng(3))\n"
+        "v = c.ViewBuilder().view(s, s.legal_moves())\n"
+        "while not s.hand_over:\n"
+        "    s.step_forced() or s.play(s.legal_moves()[0])\n"
+        "from domsim.engine.results import HandResult\n"
+        "from domsim.view import Move, Tile\n"
+        "assert type(s.hand_results[0]) is HandResult\n"
+        "assert type(v.legal_moves[0]) is Move and type(v.hand[0]) is Tile\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    source = "\n".join(p.read_text() for p in (ROOT / "core" / "src" / "py").glob("*.rs"))
+    assert "_MOVES" not in source and "_event_of_cached" not in source
+    assert '"HandResult"' not in source

@@ -85,6 +85,8 @@ def module_level(body: list[ast.stmt]):
             yield node
         elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
             yield from module_level(node.body + node.orelse)
+        elif isinstance(node, ast.With | ast.ClassDef):
+            yield from module_level(node.body)
         elif isinstance(node, ast.Try):
             yield from module_level(node.body + node.orelse + node.finalbody
                                     + [s for h in node.handlers for s in h.body])

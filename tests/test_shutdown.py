@@ -170,7 +170,7 @@ def resumes(out: Path, games: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
 def test_a_second_stop_signal_abandons_the_running_games_and_the_run_ends(tmp_path, start,
                                                                          second):
     games = 60
@@ -197,7 +197,7 @@ def test_a_run_whose_worker_is_killed_twice_ends(tmp_path, start):
     """The first death has the rest of the run isolated (domsim.runner.tourney.stream), the
     second ends it. Each worker is killed while its process floods the log: the queue that
     carries workers' records is then likely left locked, or half written."""
-    games = 2000
+    games = 600
     (tmp_path / "flood").touch()
     tourney = start(FLOOD_BOT, "--games", str(games))
     out, log = tmp_path / "run", tmp_path / "run" / "run.log"

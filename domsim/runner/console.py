@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,8 +52,7 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
             try:
                 yield
             finally:
-                for handler in logger.handlers:
-                    handler.close()  # drains the records workers sent
+                close_worker_logging(logger.handlers)
     finally:
         logger.handlers, logger.level, logger.propagate = saved
         console.close()
@@ -70,18 +70,13 @@ class WorkerLogHandler(MultiProcessingHandler):
     def __init__(self, handler: logging.Handler, retired: tuple[WorkerLogHandler, ...] = ()):
         super().__init__(f"domsim-log-{type(handler).__name__}", sub_handler=_OneAtATime(handler))
         self.parent = os.getpid()
-        self.retired = retired  # earlier pools' handlers, closed with this one
+        self.retired = retired  # earlier pools' handlers (close_worker_logging)
 
     def _send(self, record: logging.LogRecord) -> None:
         if os.getpid() == self.parent:
             self.sub_handler.emit(record)
         else:
             super()._send(record)
-
-    def close(self) -> None:
-        for handler in self.retired:
-            handler.close()  # each waits at most 5 s for what its workers sent
-        super().close()
 
 
 class _OneAtATime(logging.Handler):
@@ -103,6 +98,17 @@ def renew_worker_logging() -> None:
     logger = logging.getLogger(LOGGER)
     logger.handlers = [WorkerLogHandler(h.sub_handler.handler, (h, *h.retired))
                        if isinstance(h, WorkerLogHandler) else h for h in logger.handlers]
+
+
+def close_worker_logging(handlers: list[logging.Handler]) -> None:
+    """Close the handlers and the earlier pools' ones, all at once: each drains what its workers
+    sent, waiting 5 s at most (for good, where a killed worker's records never came)."""
+    every = [old for handler in handlers for old in (handler, *getattr(handler, "retired", ()))]
+    closing = [threading.Thread(target=handler.close) for handler in every]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
 
 
 def log_header(command: list[str], seed: int, entrants: list[str], runs: dict[str, str]

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .engine import HandResult, State, by_lot, first_lead, next_leader, start_next_hand
-from .engine.state import DRAW, PLAY, action_end, action_kind, action_seat, action_tile
+from .engine.state import DRAW, PLAY, Action
 from .rules import Rules, RulesError, make_rules
 from .seeding import deal_rng, game_seed
-from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
+from .tiles import N_TILES, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
 
@@ -26,14 +26,12 @@ _NAMES = tuple(map(tile_name, range(N_TILES)))  # tile_name of every tile, looke
 
 
 def action_dict(action: int, first: bool) -> dict:
-    seat = action_seat(action)
-    tile = action_tile(action)
-    kind = action_kind(action)
+    kind, seat, tile, end, _ = Action.of(action)
     if kind == PLAY:
         if first:
             a, b = TILE_A[tile], TILE_B[tile]
-            return {"seat": seat, "play": f"{b}-{a}" if action_end(action) else _NAMES[tile]}
-        return {"seat": seat, "play": _NAMES[tile], "end": action_end(action)}
+            return {"seat": seat, "play": f"{b}-{a}" if end else _NAMES[tile]}
+        return {"seat": seat, "play": _NAMES[tile], "end": end}
     if kind == DRAW:
         return {"seat": seat, "draw": _NAMES[tile]}
     return {"seat": seat, "pass": True}
@@ -74,12 +72,8 @@ def match_result(state: State) -> dict:
         "scores": list(state.scores),
         "complete": state.match_over,
     }
-    if state.rules.variant.teams and state.match_over:
-        losers = 1 - state.match_winners[0] % 2
-        if state.rules.variant.scoring == "kozel":
-            out["dry"] = state.scores[1 - losers] == 0
-        else:
-            out["dry"] = state.scores[losers] == 0
+    if state.won_dry is not None:
+        out["dry"] = state.won_dry
     return out
 
 
@@ -200,7 +194,10 @@ def replay_steps(record: dict, game: int) -> Iterator[tuple[str, int, int, State
         if state.match_over:
             raise RecordError(f"{at}: the match was already decided")
         hands, boneyard, known = _read_deal(hand, rules, at)
-        state.start_hand(hands, boneyard, *_leader(state, hand, hands, at))
+        try:
+            state.start_hand(hands, boneyard, *_leader(state, hand, hands, at))
+        except RulesError as exc:
+            raise RecordError(f"{at}: {exc}") from None
         yield "hand", h, -1, state, None
         for i, action in enumerate(_field(hand, "actions", list, at)):
             if state.hand_over:
@@ -235,49 +232,41 @@ def _apply(state: State, action, known_boneyard: bool, at: str) -> None:
         raise RecordError(f"{at}: an action must be an object with a seat")
     if action["seat"] != state.to_move:
         raise RecordError(f"{at}: seat {action['seat']} acted but seat {state.to_move} is to move")
-    stuck = not state.playable_mask(state.to_move)
-    if "play" in action:
-        state.play(_play_move(state, action, at))
-    elif "draw" in action:
-        if not stuck:
-            raise RecordError(f"{at}: a draw while able to play")
-        if not known_boneyard:
-            raise RecordError(f"{at}: a draw, but the deal lists no boneyard")
-        if not state.can_draw():
-            raise RecordError(f"{at}: a draw with nothing to draw")
-        expected = state.boneyard[state.drawn]
-        if tile_id(*_tile(action["draw"], at)) != expected:
-            raise RecordError(f"{at}: drew {action['draw']} but the next boneyard tile is "
-                              f"{tile_name(expected)}")
-        state.draw()
-    elif action.get("pass") is True:
-        if not stuck or state.can_draw():
-            raise RecordError(f"{at}: a pass while able to " + ("play" if not stuck else "draw"))
-        state.pass_turn()
-    else:
-        raise RecordError(f"{at}: an action must have play, draw or pass")
+    try:
+        if "play" in action:
+            state.play(_play_move(state, action, at))
+        elif "draw" in action:
+            wanted = tile_id(*_tile(action["draw"], at))
+            drawn = state.draw()
+            if not known_boneyard:
+                raise RecordError(f"{at}: a draw, but the deal lists no boneyard")
+            if wanted != drawn:
+                raise RecordError(f"{at}: drew {action['draw']} but the next boneyard tile is "
+                                  f"{tile_name(drawn)}")
+        elif action.get("pass") is True:
+            state.pass_turn()
+        else:
+            raise RecordError(f"{at}: an action must have play, draw or pass")
+    except RulesError as exc:  # what the core refuses (R-MUST, R-LINE, R-LEAD)
+        raise RecordError(f"{at}: {exc}") from None
 
 
 def _play_move(state: State, action: dict, at: str) -> int:
+    """The move a play names: a lead laid as written, else on the end named or, when none is
+    named, the only end the tile fits. Whether the rules allow it is the core's to say."""
     a, b = _tile(action["play"], at)
     tile = tile_id(a, b)
-    if not state.hands[state.to_move] >> tile & 1:
-        raise RecordError(f"{at}: seat {state.to_move} does not hold {tile_name(tile)}")
     if state.line_count == 0:
-        if state.lead_tile >= 0 and tile != state.lead_tile:
-            raise RecordError(f"{at}: the lead must be {tile_name(state.lead_tile)}")
         return tile << 2 | (a > b)
-    fits = [e for e in range(state.n_ends) if NUMBER_MASK[state.ends[e]] >> tile & 1]
     end = action.get("end")
-    if end is not None and (not isinstance(end, int) or isinstance(end, bool)):
+    if end is not None and (type(end) is not int or not 0 <= end <= 3):
         raise RecordError(f"{at}: end must be an integer 0..3, not {end!r}")
     if end is None:
+        fits = state.ends_fitting(tile)
         if len(fits) != 1:
             raise RecordError(f"{at}: {tile_name(tile)} fits "
                               + (f"ends {fits}: name the end" if fits else "no open end"))
         end = fits[0]
-    if end not in fits:
-        raise RecordError(f"{at}: {tile_name(tile)} does not fit end {end}")
     return tile << 2 | end
 
 

@@ -20,6 +20,7 @@ from matplotlib.ticker import NullFormatter
 from . import __version__
 from .analysis import ladder_line, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from .rules import VARIANTS
 from .stats import score_from_elo
 
 PAGE = "report.html"
@@ -53,6 +54,11 @@ class Table:
                 f'CSV</a></h3>\n<div class="scroll"><table><thead><tr>{head}</tr></thead>'
                 f"<tbody>{body}</tbody></table></div>\n")
 
+
+
+def _points_against(variant: str) -> bool:
+    """Whether the variant's hands record points against a side (R-KOZEL), as the core says."""
+    return variant in VARIANTS and VARIANTS[variant].points_against
 
 def _csv_value(value: object) -> object:
     return f"{value:.6g}" if isinstance(value, float) else value
@@ -101,8 +107,8 @@ def section_tables(stats: dict) -> list[Table]:
                ("variance_ratio", "variance vs independent games", number(2))], pairs),
         Table("p_better", "P(row is stronger than column), bootstrap over deals",
               [("entrant", "", text)] + [(b, b, percent) for b in names], matrix),
-        Table("points", "Points per hand" + (" (kozel: points against)"
-                                             if stats["variant"] == "kozel" else ""),
+        Table("points", "Points per hand" + (f" ({stats['variant']}: points against)"
+                                             if _points_against(stats["variant"]) else ""),
               [("entrant", "entrant", text), ("hands", "hands", text),
                ("points", "own points", number(2)), ("opponents", "opponents' points", number(2)),
                ("margin", "margin", number(2))], stats["points"]),

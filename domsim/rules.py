@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-
-class RulesError(ValueError):
-    """A variant, player count or option that the rules do not allow; the message is one line."""
+# A variant, player count, option, deal or action the rules do not allow; the message is one
+# line. The core's class, so that what it refuses (IllegalMove, ...) is a RulesError too.
+from ._core import RulesError
+from ._core import points_against as _points_against
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,12 @@ class Variant:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.hand_sizes))
+
+    @property
+    def points_against(self) -> bool:
+        """R-KOZEL: the points a hand awards count against the side that gets them (the losers
+        record their pips), and reaching the target loses the match (the core's answer)."""
+        return _points_against(self.scoring)
 
 
 _SMALL_HANDS = {2: 7, 3: 5, 4: 5}

@@ -145,6 +145,7 @@ def test_only_kozel_partners_a_level_with_hard_r_level():
 
 
 # -- the commands ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     out = tmp_path / "cal"
     result = invoke("calibrate", "--variant", "block", "--level", "easy", "--level", "medium",
@@ -293,6 +294,7 @@ def test_level_targets_space_the_ladder_evenly_against_the_nearest_level():
         math.hypot(0.75 * 20, 0.25 * 16, 0.25 * 12))
 
 
+@pytest.mark.slow
 def test_tune_levels_searches_each_inner_level_and_writes_them(tmp_path):
     out = tmp_path / "levels"
     result = invoke("tune", "--variant", "block", "--levels", "4", "--gap-games", "40",

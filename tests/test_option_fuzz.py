@@ -208,6 +208,7 @@ TOURNEY = {
 }
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(args=options(RUN_BASE, TOURNEY, most=4))
 @example(args=arguments({**RUN_BASE, "--variant": "block", "--target": "2147483648"}))
@@ -314,6 +315,7 @@ CALIBRATE = {"--variant": st.lists(variants, max_size=2), "--players": ints, "--
              "--out": paths, "--samples": small}
 
 
+@pytest.mark.slow
 @fuzz(12)
 @given(args=options({"--variant": ["classic"], "--level": ["easy", "medium"], "--games": "2",
                      "-j": "1", "--samples": "2", "--out": "fresh", "--silent": None},

@@ -69,7 +69,7 @@ def rejection(record: dict, game: int = 0) -> str:
     recomputed, problems = verify(record, game)
     assert recomputed is None, "replay accepted an illegal record"
     assert len(problems) == 1 and "\n" not in problems[0]
-    with pytest.raises(RecordError):
+    with pytest.raises(RecordError, match=re.escape(problems[0])):
         list(replay_steps(record, game))
     return problems[0]
 
@@ -309,11 +309,14 @@ def test_replay_rejects_a_pass_while_able_to_draw():
 
 
 def _draw_then_play(record: dict) -> tuple[int, int] | None:
-    """(hand, index) of a play that directly follows a draw, if any."""
+    """(hand, index) of a play that directly follows a draw while the boneyard still holds a
+    tile, if any."""
     for h, hand in enumerate(record["hands"]):
         actions = hand["actions"]
         for i in range(1, len(actions)):
-            if "draw" in actions[i - 1] and "play" in actions[i]:
+            drawn = sum("draw" in a for a in actions[:i])
+            if ("draw" in actions[i - 1] and "play" in actions[i]
+                    and drawn < len(hand["deal"]["boneyard"])):
                 return h, i
     return None
 
@@ -324,10 +327,9 @@ def test_replay_rejects_a_draw_once_the_drawn_tile_fits():
     h, i = _draw_then_play(record)
     hand = record["hands"][h]
     drawn = sum("draw" in a for a in hand["actions"][:i])
-    if drawn < len(hand["deal"]["boneyard"]):
-        hand["actions"][i] = {"seat": hand["actions"][i]["seat"],
-                              "draw": hand["deal"]["boneyard"][drawn]}
-        assert f"hand {h}, action {i}: a draw while able to play" in rejection(record)
+    hand["actions"][i] = {"seat": hand["actions"][i]["seat"],
+                          "draw": hand["deal"]["boneyard"][drawn]}
+    assert f"hand {h}, action {i}: a draw while able to play" in rejection(record)
 
 
 def test_replay_rejects_a_draw_in_a_block_game():
@@ -337,7 +339,7 @@ def test_replay_rejects_a_draw_in_a_block_game():
     seat = record["hands"][h]["actions"][i]["seat"]
     record["hands"][h]["actions"][i] = {"seat": seat, "draw": record["hands"][h]["deal"][
         "boneyard"][0]}
-    assert f"hand {h}, action {i}: a draw with nothing to draw" in rejection(record)
+    assert f"hand {h}, action {i}: a draw in a game that passes when stuck" in rejection(record)
 
 
 def test_replay_rejects_a_wrong_first_leader():

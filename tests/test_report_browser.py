@@ -47,6 +47,7 @@ def chromium(*args: str, height: int = 900) -> str:
                           check=True).stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(BROWSER is None, reason="needs Debian's chromium package (apt-get install "
                                             "chromium)")
 def test_every_chart_loads_and_nothing_is_cut_off(tmp_path):

@@ -109,6 +109,7 @@ def test_new_runs_never_share_a_folder(tmp_path):
     assert list(out.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
 def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp_path, stop):
     """A second writer is refused while the first runs; SIGTERM or SIGHUP to the first lets its

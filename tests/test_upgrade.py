@@ -66,6 +66,7 @@ def test_a_csv_run_upgrades_to_typed_columns(legacy, tmp_path):
     assert "entrant_0" in text[0] and "winner_entrants" in text[0]
 
 
+@pytest.mark.slow
 def test_a_crashed_run_upgrades_partial_and_resumes_to_the_end(legacy, tmp_path):
     result = invoke("upgrade", str(legacy / "partial"), str(tmp_path / "new"))
     assert result.exit_code == 0 and "100 of 400 games" in result.output

@@ -107,7 +107,7 @@ def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float
     mine = [t for side, t in enumerate(totals) if side in sides]
     theirs = [t for side, t in enumerate(totals) if side not in sides] or mine
     total = sum(mine) / len(mine) - sum(theirs) / len(theirs)
-    return -total if rules.variant.scoring == "kozel" else total
+    return -total if rules.variant.points_against else total
 
 
 class Tally:

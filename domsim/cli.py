@@ -25,11 +25,11 @@ from .analysis import (
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line
 from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import MOVE_TIME_LIMIT
-from .record import RecordError, read_records, verify
+from .game import MOVE_TIME_LIMIT, STAND_IN
+from .record import FAULT_POLICIES, RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS
 from .results.summary import summary_table
@@ -92,6 +92,22 @@ ISOLATE = click.option(
 SEAT_MEMORY = click.option(
     "--seat-memory", type=click.IntRange(min=0), default=SEAT_MEMORY_MB, show_default=True,
     metavar="MIB", help="Memory limit of a bot in its own process. 0: no limit.")
+
+def on_fault_option(default: str, why: str):
+    return click.option(
+        "--on-fault", type=click.Choice(FAULT_POLICIES), default=default, show_default=True,
+        help="What a seat's fault (a timeout, an error, an illegal move, a crash) costs: forfeit "
+             "scores its side's game as lost (the record says why), substitute lets the "
+             f"stand-in ({STAND_IN}) make the seat's moves and counts the game. {why}")
+
+
+MAX_FAULT_RATE = click.option(
+    "--max-fault-rate", type=Finite(0, 1), default=api.MAX_FAULT_RATE, show_default=True,
+    metavar="RATE", help="Warn, while the run plays, when an entrant faults in more than this "
+                         "share of its games (after 10 of them).")
+STOP_ON_FAULTS = click.option(
+    "--stop-on-faults", is_flag=True,
+    help="Stop the run (resumably) instead of warning when --max-fault-rate is passed.")
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -305,6 +321,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
     "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
+    "on_fault": "on_fault",
 }
 
 
@@ -346,7 +363,12 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               help="The deals in file order, or shuffled from the seed (each round afresh).")
 @ISOLATE
 @SEAT_MEMORY
-@click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
+@on_fault_option("forfeit", "A tourney forfeits, as fastchess and cutechess do: a bot's "
+                            "results are its own moves'.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Finish the interrupted run (or comparison) in "
+              "--out.")
 @SILENT
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where games are played: local processes or a Dask cluster.")
@@ -356,7 +378,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.pass_context
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
-            games_per_pairing, standings_every, standings_seconds, **settings) -> None:
+            games_per_pairing, standings_every, standings_seconds, max_fault_rate,
+            stop_on_faults, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
@@ -372,7 +395,8 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
         given["options"] = parse_options(options) | ({} if target is None else {"target": target})
     _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
              backend=backend, scheduler=scheduler, silent=silent,
-             standings_every=standings_every, standings_seconds=standings_seconds)
+             standings_every=standings_every, standings_seconds=standings_seconds,
+             max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
 
 
 @main.command()
@@ -390,15 +414,17 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
 @STANDINGS_GAMES
 @STANDINGS_SECONDS
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
 @user_errors
 def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler, standings_every,
-        standings_seconds) -> None:
+        standings_seconds, max_fault_rate, stop_on_faults) -> None:
     """Run the tourney a SCENARIO file (TOML) describes, as `domsim tourney` would.
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
-    records, isolate, seat_memory, deals (a file), deals_order, backend, scheduler. The options
-    given here override the file's.
+    records, isolate, seat_memory, deals (a file), deals_order, on_fault (forfeit, the default,
+    or substitute), backend, scheduler. The options given here override the file's.
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """
@@ -410,7 +436,8 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
              workers=workers or loaded.workers or default_workers(), backend=backend,
              scheduler=scheduler or (loaded.scheduler if backend == "dask" else None),
              silent=silent, standings_every=standings_every,
-             standings_seconds=standings_seconds)
+             standings_seconds=standings_seconds, max_fault_rate=max_fault_rate,
+             stop_on_faults=stop_on_faults)
 
 
 def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
@@ -424,6 +451,9 @@ def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
                               command=["domsim", *sys.argv[1:]], **session)
     except RunFinished as finished:
         click.echo(str(finished))
+        return
+    if isinstance(results, api.Comparison):  # --resume of a comparison's folder
+        _compare_output(results, results.path)
         return
     for line in summary_table(results.path / "summary.csv"):
         click.echo(line)
@@ -504,9 +534,10 @@ def stats(run_dir, as_json, samples) -> None:
 
 
 @main.command()
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
-@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.argument("a", metavar="A", required=False)
+@click.argument("b", metavar="B", required=False)
+@click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless "
+              "--resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--elo0", type=Finite(), default=None,
               help=f"Elo of A over B under H0 [{DEFAULT_BOUNDS[0]:g}].")
@@ -529,29 +560,64 @@ def stats(run_dir, as_json, samples) -> None:
 @SILENT
 @ISOLATE
 @SEAT_MEMORY
+@on_fault_option("forfeit", "A test forfeits, as fastchess does: a crashing bot loses.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Go on with the interrupted comparison in --out "
+              "(A, B and the settings are its own): the same verdict after the same games.")
+@click.pass_context
 @user_errors
-def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
-            out, options, silent, isolate, seat_memory) -> None:
+def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
+            workers, out, options, silent, isolate, seat_memory, on_fault, max_fault_rate,
+            stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
     it took and the variance duplicate play saved. A and B are [NAME=]SPEC, as tourney's -p.
 
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
+
+    Example: domsim compare --out results/compare-20261201-101500 --resume
     """
+    command = ["domsim", *sys.argv[1:]]
+    faults = api.FaultWatch(max_fault_rate, stop_on_faults)
+    if resume:
+        given = [name for name in ctx.params if name not in ("out", "workers", "silent",
+                                                             "resume", "max_fault_rate",
+                                                             "stop_on_faults")
+                 and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+        if out is None or given:
+            raise click.ClickException("--resume takes --out DIR (and -j, --silent) alone: the "
+                                       "comparison's own settings go on")
+        try:
+            result = api.resume_compare(out, workers=workers, progress=not silent,
+                                        command=command, faults=faults)
+        except RunFinished as finished:
+            click.echo(str(finished))
+            return
+        _compare_output(result, out)
+        return
+    if a is None or b is None or variant is None:
+        raise click.UsageError("give A, B and --variant (or --out DIR --resume)")
     elo0, elo1 = _sprt_bounds(elo0, elo1, games, elo_model)
     out = out or default_out("compare")
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
                          options=parse_options(options), isolate=isolate,
-                         seat_memory=seat_memory, out=out, workers=workers,
-                         progress=not silent, command=["domsim", *sys.argv[1:]])
+                         seat_memory=seat_memory, on_fault=on_fault, out=out, workers=workers,
+                         progress=not silent, command=command, max_fault_rate=max_fault_rate,
+                         stop_on_faults=stop_on_faults)
+    _compare_output(result, out)
+
+
+def _compare_output(result: api.Comparison, out: Path) -> None:
+    """The comparison's lines; a comparison that stopped early says how to resume it."""
     for line in result.lines:
         click.echo(line)
     if result.partial:
         raise click.ClickException(f"{result.stopped} after {result.manifest['games_completed']} "
-                                   f"games; what finished is in {out}")
+                                   f"games; {resume_line(out)}")
 
 
 def _sprt_bounds(elo0, elo1, games: int | None,
@@ -589,9 +655,13 @@ def _sprt_bounds(elo0, elo1, games: int | None,
               help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
 @SAMPLES
 @SILENT
+@on_fault_option("substitute", "A calibration substitutes: the built-in levels are trusted, and "
+                               "a rare timeout of a loaded machine should not decide a game.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
 @user_errors
 def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
-              samples, silent) -> None:
+              samples, silent, on_fault, max_fault_rate, stop_on_faults) -> None:
     """Play the built-in levels against each other in each rule set and write the calibration
     report: report.html with the rating ladder, the head-to-head win rates, points per hand,
     how hands end and decision times, the charts and every table as CSV; the runs are in the
@@ -609,10 +679,10 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
     def run(config, folder, notes):
         return run_session(config, folder, resume=False, workers=workers, backend="local",
                            scheduler=None, silent=silent, command=command, purpose="calibration",
-                           notes=notes)
+                           notes=notes, faults=api.FaultWatch(max_fault_rate, stop_on_faults))
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       players=players, levels=levels, run=run,
+                                       players=players, levels=levels, on_fault=on_fault, run=run,
                                        dial=settings or (DEFAULT_SETTINGS if with_dial else ()))
     _write_report(folders, out, samples)
     if outcome.partial:
@@ -646,9 +716,10 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
               help="Output folder (default results/tune-<timestamp>); never overwritten.")
 @RULE_OPTIONS
 @SILENT
+@on_fault_option("forfeit", "A tune's tests forfeit, as compare's.")
 @user_errors
 def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
-         workers, out, options, silent) -> None:
+         workers, out, options, silent, on_fault) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
     its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
@@ -670,7 +741,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
                                  name="tune")
     config.rules()  # a bad variant, player count or option fails here, before any game
     play = Play(variant, players, config.options, config.seed, workers, silent,
-                ["domsim", *sys.argv[1:]])
+                ["domsim", *sys.argv[1:]], on_fault)
     if count is not None:
         levels = run_levels(play, count, out, steps=steps, games_per_step=games,
                             gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance)
@@ -679,7 +750,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
         target = TuneTarget(level or "medium", 0.65 if win_rate is None else win_rate, tolerance)
         result = run_tune(variant, players, config.options, target, out, seed=config.seed,
                           steps=steps, games_per_step=games, workers=workers, silent=silent,
-                          command=play.command)
+                          command=play.command, on_fault=on_fault)
         lines, stopped = tune_lines(result, out, config.seed), result.stopped
     for line in lines:
         click.echo(line)

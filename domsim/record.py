@@ -15,6 +15,9 @@ from .seeding import deal_rng, game_seed
 from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
+#: What a seat's fault costs its side (R-SEAT-FAULT): `forfeit` scores the game as lost (as
+#: fastchess scores a crash or a time loss), `substitute` counts the stand-in's moves as the seat's.
+FAULT_POLICIES = ("forfeit", "substitute")
 
 
 class RecordError(ValueError):
@@ -81,6 +84,35 @@ def match_result(state: State) -> dict:
         else:
             out["dry"] = state.scores[losers] == 0
     return out
+
+
+def fault_count(faults: dict) -> int:
+    """A seat's faults of every kind, from its record's `faults` entry."""
+    return faults["timeouts"] + faults["errors"] + faults["illegal"]
+
+
+def forfeit_winners(rules: Rules, faulted: list[bool], winners: list[int]) -> list[int] | None:
+    """The winners of a game whose `faulted` seats forfeit it for their sides: a winner on a clean
+    side keeps the win, else every seat of the clean sides shares it. None when nothing is
+    forfeited: no seat faulted, or every side did (then the game stands as played)."""
+    lost = {rules.side_of(seat) for seat, bad in enumerate(faulted) if bad}
+    if not lost or len(lost) == rules.sides:
+        return None
+    kept = [seat for seat in winners if rules.side_of(seat) not in lost]
+    return kept or [seat for seat in range(rules.players) if rules.side_of(seat) not in lost]
+
+
+def forfeit_dict(rules: Rules, specs: list[str], faults: list[dict],
+                 winners: list[int]) -> dict | None:
+    """The record's `forfeit` entry: the seats that forfeited, the winners as scored, and why."""
+    faulted = [fault_count(entry) > 0 for entry in faults]
+    scored = forfeit_winners(rules, faulted, winners)
+    if scored is None:
+        return None
+    seats = [seat for seat, bad in enumerate(faulted) if bad]
+    why = "; ".join(f"seat {seat} ({specs[seat]}) faulted {fault_count(faults[seat])} time(s), "
+                    f"first: {faults[seat]['first']}" for seat in seats)
+    return {"seats": seats, "winners": scored, "reason": f"{why}: its side loses the game"}
 
 
 def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],

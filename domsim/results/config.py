@@ -9,7 +9,8 @@ from dataclasses import asdict, dataclass, field
 
 from ..bot import SEAT_MEMORY_MB
 from ..deals import ORDERS
-from ..game import MOVE_TIME_LIMIT
+from ..game import MOVE_TIME_LIMIT, ON_FAULT
+from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
 from .pairings import FORMATS, builtin_levels
 
@@ -62,6 +63,7 @@ SETTINGS: dict[str, Check] = {
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
+    "on_fault": (lambda v: v in FAULT_POLICIES, " or ".join(FAULT_POLICIES)),
 }
 
 
@@ -92,6 +94,8 @@ class TourneyConfig:
     deals_order: str = "in-order"
     isolate: bool = False  # every strategy but the built-in levels in its own process
     seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
+    # What a fault costs; a run's manifest without the key was played before forfeits existed.
+    on_fault: str = ON_FAULT
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)

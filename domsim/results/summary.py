@@ -50,6 +50,7 @@ class Line:
     shared: int = 0
     share: float = 0.0
     faults: int = 0
+    faulted: int = 0  # games in which a seat of the entrant faulted
     per_game: Moments = field(default_factory=Moments)
     per_hand: Moments = field(default_factory=Moments)
     unit: object = None
@@ -65,6 +66,7 @@ class Line:
         self.losses += share == 0
         self.shared += 0 < share < 1
         self.faults += faults
+        self.faulted += faults > 0
         self.unit_sums[0] += margin
         self.unit_sums[1] += margin / hands
         self.unit_sums[2] += 1
@@ -147,12 +149,16 @@ class Tally:
         rate, e = max(played)
         return self.entrants[e].name, rate
 
+    def fault_rates(self) -> list[tuple[str, int, int]]:
+        """(entrant, games in which it faulted, games) over all its games so far."""
+        return [(self.entrants[e].name, line.faulted, line.games)
+                for (scope, e), line in self.lines.items() if scope == ALL]
+
     def reference(self, scope: str, e: int) -> float:
         """The win rate of an entrant as strong as its opponents: its share of the sides."""
-        if scope == ALL:
-            return 1 / self.rules.sides
-        pairing = self.pairings[scope]
-        return pairing.count(e) / len(pairing)
+        pairings = [self.pairings[scope]] if scope != ALL else [
+            pairing for pairing in self.pairings.values() if e in pairing]
+        return sum(pairing.count(e) / len(pairing) for pairing in pairings) / len(pairings)
 
     def rows(self) -> list[list]:
         return [[scope, self.entrants[e].name, *line.values(self.reference(scope, e))]
@@ -162,13 +168,14 @@ class Tally:
         """The entrants over all their games so far, strongest first, as a text table."""
         lines = [(self.lines[ALL, e], e) for e in range(len(self.entrants))]
         lines.sort(key=lambda item: -item[0].rate(0.5)[0])
-        header = ("#", "entrant", "games", "W-L-S", "points", "score", "Elo [95% CI]")
+        header = ("#", "entrant", "games", "W-L-S", "points", "score", "Elo [95% CI]", "faults")
         rows = [header]
         for rank, (line, e) in enumerate(lines, 1):
             rate, _, _, elo, low, high = line.rate(self.reference(ALL, e))
             rows.append((str(rank), self.entrants[e].name, str(line.games),
                          f"{line.wins}-{line.losses}-{line.shared}", f"{line.share:g}",
-                         f"{rate:.1%}", f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"))
+                         f"{rate:.1%}", f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]",
+                         str(line.faults)))
         return [f"Standings after {done} of {total} games (W-L-S: won, lost, shared; points: a "
                 "win 1, a shared win the share; Elo against the field)", *columns(rows)]
 
@@ -176,7 +183,7 @@ class Tally:
 def summary_table(path: Path) -> list[str]:
     """A short text table of summary.csv for the terminal, columns sized to their contents."""
     header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]", "Elo [95% CI]",
-              "margin/game [95% CI]")
+              "margin/game [95% CI]", "faults")
     with path.open(encoding="utf-8", newline="") as source:
         rows = [_summary_cells(row) for row in csv.DictReader(source)]
     return columns([header, *rows])
@@ -198,4 +205,4 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
     elo = (f"{float(row['elo']):+.0f} [{float(row['elo_low']):+.0f}, "
            f"{float(row['elo_high']):+.0f}]")
     return (row["pairing"], row["entrant"], row["games"],
-            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin)
+            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin, row["faults"])

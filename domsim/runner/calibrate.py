@@ -44,7 +44,7 @@ def calibration_entrants(variant: str, players: int | None, levels: tuple[str, .
 
 def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
-                    run: Callable[[TourneyConfig, Path, list[str]], Outcome]
+                    on_fault: str, run: Callable[[TourneyConfig, Path, list[str]], Outcome]
                     ) -> tuple[list[Path], Outcome]:
     """One tourney per variant in out/<variant>, its games rounded up to whole deal sets (every
     level meets every other on the same deals), played by `run` (a session runner, given what
@@ -58,7 +58,7 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
         config = TourneyConfig(variant=variant, players=players, games=games,
                                entrants=tuple(calibration_entrants(variant, players, levels,
                                                                     dial)),
-                               seed=seed)
+                               seed=seed, on_fault=on_fault)
         config, note = whole_deal_sets(config)
         outcome = run(config, out / variant, [note] if note else [])
         done.append(out / variant)

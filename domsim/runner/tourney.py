@@ -31,6 +31,7 @@ from ..results.schedule import Schedule, batches
 from ..results.summary import COLUMNS, Tally
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
+from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
 from .output import (
     PARTS,
@@ -280,6 +281,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
             session["isolated_after_a_worker_died"] = True
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except FaultRateExceeded as exc:
+        stopped = str(exc)
     except BrokenProcessPool:
         stopped = "a worker process died"
     except OSError as exc:

@@ -49,6 +49,7 @@ def play_batch(batch: Batch) -> BatchResult:
             specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
             game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
                         keep_hands=config.records, isolate=config.isolate, bots=bots,
+                        on_fault=config.on_fault,
                         first_deal=batch.first_deals[i] if batch.first_deals else None)
             rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
             if config.records:

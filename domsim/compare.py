@@ -31,7 +31,7 @@ from .results.summary import ALL, Tally
 from .runner.console import FaultRateExceeded, FaultWatch, ProgressBar, log_header, run_logging
 from .runner.local import local_executor
 from .runner.output import read_rows, write_json, write_part
-from .runner.signals import stops_ignored
+from .runner.signals import stops_deferred, stops_ignored
 from .runner.tourney import (
     Outcome,
     RunFinished,
@@ -173,13 +173,14 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             if progress.verdict or result.game_ids[0] != progress.games:
                 return  # after the deciding batch, or (stopping) after one that did not finish
             kept = 0
-            for row in result.rows:
-                kept += 1
-                tally.add(row)
-                if progress.add(row):
-                    break
-            write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
-                       result.records[:kept])
+            with stops_deferred():  # the test counts exactly the games written
+                for row in result.rows:
+                    kept += 1
+                    tally.add(row)
+                    if progress.add(row):
+                        break
+                write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
+                           result.records[:kept])
             bar(kept, tally, progress.llr_note())
             if progress.verdict:
                 bar.finish_early()

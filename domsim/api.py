@@ -88,8 +88,10 @@ class Results:
         return pd.read_csv(self._folder / "summary.csv")
 
     def ratings(self, samples: int = 1000) -> pd.DataFrame:
-        """Joint Elo of every entrant (the first at 0) with its 95% bootstrap interval over
-        whole deals, strongest first."""
+        """Joint Elo of every entrant with its 95% bootstrap interval over whole deals,
+        strongest first: the ratings of summary.csv, `domsim stats` and the report (Elo 0 the
+        mean of the levels; `bound` "lower"/"upper" for a sweep's one-sided bound, whose open
+        end is None, "anchor" for the one entrant Elo 0 is pinned to), and its faults."""
         import pandas as pd
 
         fitted = ratings_dict(self.run, ratings(self.run, outcomes(self.run), samples))

@@ -18,10 +18,10 @@ from . import __version__, api
 from .analysis import (
     RunError,
     file_problem,
-    ladder_line,
     load_run,
     run_statistics,
     statistics_lines,
+    verdict_text,
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
@@ -784,5 +784,5 @@ def _write_report(run_dirs, out: Path, samples: int) -> None:
     runs = [run_statistics(load_run(path), samples) for path in run_dirs]
     page = write_report(runs, out)
     for figures in runs:
-        click.echo(f"{figures['variant']}: {ladder_line(figures['ladder'])}")
+        click.echo(f"{figures['variant']}: {verdict_text(figures)}")
     click.echo(f"report written to {page}")

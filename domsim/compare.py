@@ -23,10 +23,10 @@ from .analysis import (
     head_to_head_of,
     pair_reference,
     pair_scores,
-    side_outcome,
 )
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST
+from .results.ratings import side_outcome
 from .results.summary import ALL, Tally
 from .runner.console import FaultRateExceeded, FaultWatch, ProgressBar, log_header, run_logging
 from .runner.local import local_executor

@@ -1,7 +1,9 @@
 """The summary: per entrant over all pairings and per pairing, games, wins, losses, shared games,
-win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners), the
-Elo that win rate means against the opponents met (with the interval's ends) and points margin
-per game and per hand (95% interval). Also the standings a run shows while it plays.
+win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners), points
+margin per game and per hand (95% interval) and faults. Its Elo columns are the statistics'
+(domsim.analysis.summary_lines): over all pairings the entrant's one rating, per pairing its head
+to head over deals. Also the standings a run shows while it plays (their Elo: the win rate's
+against the field, a running estimate).
 
 The margin interval is taken over *units* — one deal of one pairing, i.e. all its seatings — not
 over games, because the seatings of a duplicate deal are correlated; a unit's value is the
@@ -20,7 +22,8 @@ from .pairings import Entrant, pairing_label
 
 ALL = "all"
 COLUMNS = ("pairing", "entrant", "games", "wins", "losses", "shared", "win_rate", "win_rate_low",
-           "win_rate_high", "elo", "elo_low", "elo_high", "margin_per_game", "margin_per_game_low",
+           "win_rate_high", "elo", "elo_low", "elo_high", "elo_bound", "margin_per_game",
+           "margin_per_game_low",
            "margin_per_game_high", "margin_per_hand", "margin_per_hand_low", "margin_per_hand_high",
            "faults")
 
@@ -85,11 +88,13 @@ class Line:
         rate = self.share / self.games if self.games else 0.0
         return rate, low, high, *(elo_from_score(value, ref) for value in (rate, low, high))
 
-    def values(self, ref: float) -> list:
+    def values(self) -> list:
+        """The line's columns, its Elo columns (the statistics') left empty."""
         self.close_unit()
         self.unit = None
-        return [self.games, self.wins, self.losses, self.shared, *self.rate(ref),
-                *self.per_game.interval(), *self.per_hand.interval(), self.faults]
+        return [self.games, self.wins, self.losses, self.shared, *self.rate(0.5)[:3],
+                None, None, None, None, *self.per_game.interval(), *self.per_hand.interval(),
+                self.faults]
 
 
 def outcome(rules: Rules, sides: set[int], winners: list[int]) -> float:
@@ -160,8 +165,10 @@ class Tally:
             pairing for pairing in self.pairings.values() if e in pairing]
         return sum(pairing.count(e) / len(pairing) for pairing in pairings) / len(pairings)
 
-    def rows(self) -> list[list]:
-        return [[scope, self.entrants[e].name, *line.values(self.reference(scope, e))]
+    def rows(self) -> list[tuple[str, int, dict]]:
+        """(scope, entrant index, its summary line by COLUMNS)."""
+        return [(scope, e, dict(zip(COLUMNS, [scope, self.entrants[e].name, *line.values()],
+                                    strict=True)))
                 for (scope, e), line in self.lines.items()]
 
     def standings(self, done: int, total: int) -> list[str]:
@@ -202,7 +209,23 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
             f"{float(row['win_rate_high']):.1%}]")
     low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
     margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
-    elo = (f"{float(row['elo']):+.0f} [{float(row['elo_low']):+.0f}, "
-           f"{float(row['elo_high']):+.0f}]")
+    elo = elo_cell(row.get("elo_bound") or None, *(float(row[key]) if row[key] else None
+                                                   for key in ("elo", "elo_low", "elo_high")))
     return (row["pairing"], row["entrant"], row["games"],
             f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin, row["faults"])
+
+
+def elo_cell(bound: str | None, elo: float | None, low: float | None,
+             high: float | None) -> str:
+    """An Elo with its 95% interval, a sweep's as its one-sided bound, the anchor as such."""
+    if elo is None:
+        return "-"
+    if bound == "anchor":
+        return f"{elo:+.0f} (Elo 0)"
+    if bound == "unmeasured":
+        return f"{elo:+.0f} (no spread)"
+    if bound == "lower":
+        return f"> {low:+.0f}"
+    if bound == "upper":
+        return f"< {high:+.0f}"
+    return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"

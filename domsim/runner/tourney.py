@@ -25,8 +25,9 @@ from .._core import ENGINE
 from ..bot import bot_command, check_spec
 from ..deals import Deal, deal_index, read_deals
 from ..results.config import TourneyConfig
-from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem
+from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem, read_games
 from ..results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from ..results.ratings import outcomes_of, rate_outcomes, summary_lines
 from ..results.schedule import Schedule, batches
 from ..results.summary import COLUMNS, Tally
 from ..rules import Rules
@@ -400,7 +401,8 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
         tally = tourney.tally()
         for row in read_rows(out):
             tally.add(row)
-    write_atomic(out / "summary.csv", summary_csv(tally))
+    write_atomic(out / "summary.csv",
+                 summary_csv(rated_summary(tourney, manifest, tally, not outcome.partial)))
     manifest["checksums"] = checksums(out, config)
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
@@ -413,12 +415,25 @@ def checksums(out: Path, config: TourneyConfig) -> dict[str, str]:
     return {name: file_digest(out / name) for name in names}
 
 
-def summary_csv(tally: Tally) -> str:
+def rated_summary(tourney: Tourney, manifest: dict, tally: Tally, finished: bool) -> list[dict]:
+    """The summary lines with the ratings `domsim stats` gives the same games (its default
+    resamplings and seed), read back from the files just written."""
+    if not any(line.games for line in tally.lines.values()):
+        return [line for _, _, line in tally.rows()]
+    games = outcomes_of(tourney.rules, tourney.entrants, tourney.pairings,
+                        read_games(tourney.out, tourney.schema, finished))
+    fitted = rate_outcomes(games, [entrant.name for entrant in tourney.entrants], manifest)
+    return summary_lines(tally, tourney.pairings, tourney.schedule.seatings_per_deal, games,
+                         fitted)
+
+
+def summary_csv(lines: list[dict]) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for row in tally.rows():
-        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value for value in row])
+    for line in lines:
+        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value
+                         for value in (line[column] for column in COLUMNS)])
     return text.getvalue()
 
 

@@ -46,7 +46,7 @@ from .results.ratings import (
     side_entrants,
     summary_lines,
 )
-from .results.summary import Tally, elo_cell, margin
+from .results.summary import Tally, elo_cell, interval_cell, margin
 from .results.validate import table_problem
 from .rules import Rules
 from .stats import (
@@ -503,10 +503,11 @@ def statistics_lines(stats: dict) -> list[str]:
         lines += pair_lines(pair)
     lines += ["", "Points margin per game and per hand (95% interval over deals)"]
     for row in stats["summary"]:
-        lines.append(f"  {row['pairing'] + ': ' + row['entrant']:<40} "
-                     f"{row['margin_per_game']:>+8.2f} [{row['margin_per_game_low']:+.2f}, "
-                     f"{row['margin_per_game_high']:+.2f}]  {row['margin_per_hand']:>+7.2f} "
-                     f"[{row['margin_per_hand_low']:+.2f}, {row['margin_per_hand_high']:+.2f}]")
+        per_game, per_hand = (interval_cell(*(row[f"margin_per_{unit}{end}"]
+                                              for end in ("", "_low", "_high")), "+.2f")
+                              for unit in ("game", "hand"))
+        lines.append(f"  {row['pairing'] + ': ' + row['entrant']:<40} {per_game:>24}  "
+                     f"{per_hand:>22}")
     if "compare" in stats:
         lines += ["", compare_line(stats["compare"])]
     return lines

@@ -207,8 +207,8 @@ def columns(rows: list[tuple[str, ...]]) -> list[str]:
 def _summary_cells(row: dict) -> tuple[str, ...]:
     rate = (f"{float(row['win_rate']):.1%} [{float(row['win_rate_low']):.1%}, "
             f"{float(row['win_rate_high']):.1%}]")
-    low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
-    margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
+    margin = interval_cell(*(float(row[f"margin_per_game{end}"]) for end in ("", "_low", "_high")),
+                           ".2f")
     elo = elo_cell(row.get("elo_bound") or None, *(float(row[key]) if row[key] else None
                                                    for key in ("elo", "elo_low", "elo_high")))
     return (row["pairing"], row["entrant"], row["games"],
@@ -229,3 +229,11 @@ def elo_cell(bound: str | None, elo: float | None, low: float | None,
     if bound == "upper":
         return f"< {high:+.0f}"
     return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
+
+
+def interval_cell(value: float, low: float, high: float, spec: str) -> str:
+    """A value with its interval, in `spec`; an interval of one point (every unit alike: no
+    spread measured, as a margin in a rule set without points) as the value alone."""
+    if low == high:
+        return f"{value:{spec}} (no spread)"
+    return f"{value:{spec}} [{low:{spec}}, {high:{spec}}]"

@@ -676,10 +676,11 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
                                  out, False, name="calibrate")
     command = ["domsim", *sys.argv[1:]]
 
-    def run(config, folder, notes):
+    def run(config, folder, notes, ladder):
         return run_session(config, folder, resume=False, workers=workers, backend="local",
                            scheduler=None, silent=silent, command=command, purpose="calibration",
-                           notes=notes, faults=api.FaultWatch(max_fault_rate, stop_on_faults))
+                           notes=notes, faults=api.FaultWatch(max_fault_rate, stop_on_faults),
+                           about={"levels": ladder})
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
                                        players=players, levels=levels, on_fault=on_fault, run=run,

@@ -224,3 +224,15 @@ def test_steps_hold_the_ladder_and_the_head_to_head_numbers(report):
     assert int(verdict["significant_steps"]) == sum(s["significant"] == "True" for s in steps)
     assert float(verdict["smallest_step_elo"]) == pytest.approx(
         min(float(s["elo"]) for s in steps), rel=1e-4)
+
+
+def test_every_level_given_to_calibrate_is_in_the_verdict_named_by_its_spec(tmp_path):
+    result = invoke("calibrate", "--variant", "classic", "--level", "easy", "--level",
+                    "dial?strength=0.3", "--level", "medium", "--games", "12", "--seed", "1",
+                    "-j", "1", "--silent", "--samples", "20", "--out", str(tmp_path / "cal"))
+    assert result.exit_code == 0, result.output
+    verdict = result.stdout.splitlines()[0]
+    assert "easy -> dial?strength=0.3" in verdict and "dial?strength=0.3 -> medium" in verdict
+    assert "mean of easy, dial?strength=0.3, medium = 0" in verdict
+    manifest = json.loads((tmp_path / "cal" / "classic" / "manifest.json").read_text())
+    assert manifest["levels"] == ["easy", "dial?strength=0.3", "medium"]

@@ -65,10 +65,11 @@ def default_out(name: str) -> Path:
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
                 scheduler: str | None, silent: bool, command: list[str],
                 standings: Standings | None = None, purpose: str = "tourney",
-                notes: Sequence[str] = (), faults: FaultWatch | None = None) -> Outcome:
+                notes: Sequence[str] = (), faults: FaultWatch | None = None,
+                about: dict | None = None) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due and watching the fault rates (`faults`); `notes` (what was
-    rounded) go to the log and the terminal."""
+    rounded) go to the log and the terminal; `about` joins a new run's manifest."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -92,7 +93,8 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
             bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
-                                   command=command, purpose=purpose, progress=bar)
+                                   command=command, purpose=purpose, progress=bar,
+                                   about=about)
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

@@ -247,9 +247,11 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
-                progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
+                progress: Callable[[int, Tally], None] = lambda n, tally: None,
+                about: dict | None = None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
-    session is interrupted, a worker dies or a write fails: then the manifest says partial)."""
+    session is interrupted, a worker dies or a write fails: then the manifest says partial);
+    a new run's manifest also holds `about` (a calibration's `levels`)."""
     out, config = tourney.out, tourney.config
     for damage in tourney.damaged:
         log.warning("%s: its games are played again", damage)
@@ -257,7 +259,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = new_manifest(tourney, out, command, purpose) if not done else read_manifest(out)
+    manifest = (new_manifest(tourney, out, command, purpose) | (about or {}) if not done
+                else read_manifest(out))
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from .alarm import MoveAlarm
 from .bot import SEAT_MEMORY_MB, BotPool, bot_command
 from .engine import State, start_next_hand
-from .record import forfeit_dict, game_record, hand_record
+from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
@@ -101,10 +101,10 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
     illegal move is handed to it. `exec:` specs, and with `isolate` every spec but a built-in
     level, play in their own process under `seat_memory` MiB (0: no limit). The record gets
     `faults` and `timing` per seat, and with `on_fault` "forfeit" a faulting side loses the game
-    (the record's `forfeit` says why)."""
+    (the record's `forfeit` says why). The record is sealed with its `digest`."""
     with BotPool(seat_memory) as bots:
-        return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
-                    isolate=isolate, bots=bots, on_fault=on_fault).record()
+        return seal(play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
+                         isolate=isolate, bots=bots, on_fault=on_fault).record())
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,

@@ -4,6 +4,7 @@ them under the rules to verify every action and recompute every result."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -127,6 +128,19 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
         "hands": hands,
         "result": match_result(state),
     }
+
+
+def seal(record: dict) -> dict:
+    """The record with its `digest`, so that replay finds any later edit of what it states."""
+    return {**record, "digest": digest_of(record)}
+
+
+def digest_of(record: dict) -> str:
+    """sha256 of the record's canonical JSON, leaving out its digest and its timing (decision
+    times differ from run to run; they decide nothing)."""
+    stated = {key: value for key, value in record.items() if key not in ("digest", "timing")}
+    text = json.dumps(stated, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -339,8 +353,78 @@ def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
         return None, [f"game {game}: the record has no hands"]
     final = match_result(state)
     problems += _compare(record.get("result"), final, f"game {game}")
+    if deals:  # domsim wrote it: it states every result, and what it states must hold
+        problems += missing_results(record, f"game {game}")
+        problems += stated_problems(record, state.rules, final["winners"], f"game {game}")
     recomputed["result"] = final
     return recomputed, (deals.seed_problems if deals else []) + problems
+
+
+def missing_results(record: dict, where: str) -> list[str]:
+    """The results a record of domsim's lacks (it writes the game's and every hand's)."""
+    hands = [h for h, hand in enumerate(record["hands"]) if "result" not in hand]
+    out = [] if "result" in record else [f"{where}: no result: domsim states every game's; "
+                                          "the record was edited"]
+    return out + [f"{where}, hand {h}: no result: domsim states every hand's; the record was "
+                  "edited" for h in hands]
+
+
+def stated_problems(record: dict, rules: Rules, winners: list[int], where: str) -> list[str]:
+    """What a domsim record states beside its actions and results that it cannot state: seats
+    and entrants not one per seat, faults that are no seat's faults, a forfeit the faults and
+    the result do not give, a digest that is not its own."""
+    problems = [f"{where}: {key} must list one name per seat ({rules.players}), not "
+                f"{_short(record[key])}" for key in ("seats", "entrants")
+                if key in record and not _names(record[key], rules.players)]
+    faults = record.get("faults")
+    problem = None if faults is None else faults_problem(faults, rules.players)
+    if problem:
+        return [*problems, f"{where}: faults {problem}"]
+    policy = record.get("on_fault", "substitute")
+    if policy not in FAULT_POLICIES:
+        problems.append(f"{where}: on_fault must be {' or '.join(FAULT_POLICIES)}, not "
+                        f"{_short(policy)}")
+    elif policy == "forfeit" or "forfeit" in record:
+        specs = record["seats"] if _names(record.get("seats"), rules.players) else (
+            ["?"] * rules.players)
+        expected = (forfeit_dict(rules, specs, faults, winners)
+                    if policy == "forfeit" and faults is not None else None)
+        if record.get("forfeit") != expected:
+            problems.append(f"{where}: forfeit is {_short(record.get('forfeit'))}, but its "
+                            f"faults and result give {_short(expected)}")
+    if "digest" in record and record["digest"] != digest_of(record):
+        problems.append(f"{where}: the record is not as domsim wrote it (its digest differs): "
+                        "a field was edited")
+    return problems
+
+
+def _names(value: object, players: int) -> bool:
+    return (isinstance(value, list) and len(value) == players
+            and all(isinstance(name, str) for name in value))
+
+
+def faults_problem(faults: object, players: int) -> str | None:
+    """Why `faults` is not one entry per seat as domsim writes them (None: it is)."""
+    if not isinstance(faults, list) or len(faults) != players:
+        return f"must list one entry per seat ({players}), not {_short(faults)}"
+    for seat, entry in enumerate(faults):
+        counts = [entry.get(kind) for kind in ("timeouts", "errors", "illegal")] if isinstance(
+            entry, dict) else [None]
+        if not all(_is_int(n) and n >= 0 for n in counts):
+            return (f"of seat {seat} must count timeouts, errors and illegal moves, not "
+                    f"{_short(entry)}")
+        if not isinstance(entry.get("replaced"), bool) or not isinstance(entry.get("first"),
+                                                                         str | None):
+            return f"of seat {seat} must say whether it was replaced and its first fault"
+        if (sum(counts) == 0) != (entry["first"] is None) or entry["replaced"] and not sum(counts):
+            return (f"of seat {seat} do not add up: {sum(counts)} fault(s), first "
+                    f"{_short(entry['first'])}, replaced {entry['replaced']}")
+    return None
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class SeededDeals:

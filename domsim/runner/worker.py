@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..bot import BotPool
 from ..deals import Deal
 from ..game import play
+from ..record import seal
 from ..results.config import TourneyConfig
 from ..results.pairings import Entrant, seat_entrants, seat_specs
 from ..results.schedule import Schedule
@@ -55,9 +56,9 @@ def play_batch(batch: Batch) -> BatchResult:
             if config.records:
                 names = [batch.entrants[e].name
                          for e in seat_entrants(rules, pairing, slot.seating)]
-                records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
-                                           "deal_id": slot.deal_id, "entrants": names,
-                                           **({"fixed_deal": True} if batch.first_deals else {}),
-                                           **game.record()}))
+                records.append(json.dumps(seal({
+                    "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
+                    "entrants": names, **({"fixed_deal": True} if batch.first_deals else {}),
+                    **game.record()})))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from .results.config import TourneyConfig
 from .results.folder import (
     MANIFEST,
+    MANIFEST_KEY,
     TIMING_PREFIX,
     file_digest,
     games_schema,
@@ -114,8 +116,10 @@ def load_run(path: Path) -> Run:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_checked_games(path, rules, manifest.get("checksums", {}),
-                               finished=manifest.get("partial") is False)
+    finished = manifest.get("partial") is False
+    table = read_checked_games(path, rules, manifest.get("checksums", {}), finished)
+    if problem := manifest_problem(path, config, finished):
+        raise RunError(problem)
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
     run = Run(path, manifest, config, rules, entrants, pairings, table)
@@ -138,6 +142,24 @@ def read_checked_games(path: Path, rules: Rules, checksums: dict, finished: bool
         raise RunError(f"cannot read the games in {path} as this domsim's games table "
                        f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
                        f"version is read by that version, otherwise {damaged_hint(path)}") from None
+
+
+def manifest_problem(path: Path, config: TourneyConfig, finished: bool) -> str | None:
+    """Whether manifest.json's settings differ from the copy games.parquet carries in its
+    metadata (CSV and part files carry none: their rows are checked against the schedule)."""
+    _, file = games_sources(path, finished)
+    if file is None or file.suffix != ".parquet":
+        return None
+    try:
+        own = json.loads(pq.read_schema(file).metadata[MANIFEST_KEY.encode()])["config"]
+        differs = "; ".join(f"{key} {said!r}, the games' {played!r}" for key, said, played
+                            in config.differences(TourneyConfig.from_dict(own)))
+    except (KeyError, TypeError, ValueError, pa.ArrowException):
+        return None  # no copy to hold it to (a table written by hand, say)
+    if not differs:
+        return None
+    return (f"{path / MANIFEST} does not match the run its games table holds ({differs}): the "
+            "manifest was edited or comes from another run; restore it")
 
 
 def file_problem(file: Path, checksums: dict) -> str | None:

@@ -236,15 +236,21 @@ def strategies(paths) -> None:
     """List every strategy domsim can find, with where it comes from and what it does: the
     registered ones (built-in levels and installed packages), the shipped examples, and the .py
     files in PATHS (files or folders), with their parameters (type and default). Any listed
-    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`.
+    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`. Exits 1 when one
+    cannot be loaded (its line says why).
 
     Example: domsim strategies my_bots/
     """
-    for info in strategy_catalog(paths):
+    infos = strategy_catalog(paths)
+    for info in infos:
         click.echo(f"{info.spec:<40} {info.description}")
         click.echo(f"{'':<40} from {info.origin}")
         for line in _item_lines(("parameters:", *info.parameters) if info.parameters else (), 78):
             click.echo(f"{'':<40} {line}")
+    failed = [info.spec for info in infos if info.failed]
+    if failed:
+        raise click.ClickException(f"{len(failed)} strategy file(s) or module(s) cannot be "
+                                   f"loaded, the first {failed[0]}: see its error above")
 
 
 def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
@@ -392,7 +398,11 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     given = {TOURNEY_SETTINGS[name]: value for name, value in settings.items()
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
     if options or target is not None:
-        given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+        given["options"] = parse_options(options)
+        if target is not None and "target" in given["options"]:
+            raise click.UsageError("--target and --option target=... both set the target: "
+                                   "give one")
+        given["options"] |= {} if target is None else {"target": target}
     _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
              backend=backend, scheduler=scheduler, silent=silent,
              standings_every=standings_every, standings_seconds=standings_seconds,

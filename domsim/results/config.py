@@ -116,6 +116,12 @@ class TourneyConfig:
             del out["deals"], out["deals_order"]
         return out
 
+    def differences(self, other: TourneyConfig) -> list[tuple[str, object, object]]:
+        """(setting, this one's value, the other's) for every setting in which they differ."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return [(key, mine.get(key), theirs.get(key)) for key in dict.fromkeys([*mine, *theirs])
+                if mine.get(key) != theirs.get(key)]
+
     @classmethod
     def from_dict(cls, data: dict) -> TourneyConfig:
         """Settings from plain values (ConfigError names the first bad key)."""

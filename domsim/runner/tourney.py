@@ -240,9 +240,8 @@ def read_manifest(out: Path) -> dict:
 
 
 def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
-    old, new = saved.to_dict(), given.to_dict()
-    return "; ".join(f"{key} was {old[key]!r}, now {new[key]!r}"
-                     for key in old if old[key] != new[key])
+    return "; ".join(f"{key} was {old!r}, now {new!r}"
+                     for key, old, new in saved.differences(given))
 
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
@@ -298,9 +297,10 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
             with stops_ignored():
                 finish(tourney, manifest, session, outcome, None if done else tally)
         except OSError as exc:
-            raise TourneyError(f"{stopped or 'finished'} but cannot write {exc.filename or out}: "
-                               f"{exc.strerror}; every finished batch is kept: free the space, "
-                               f"then resume with: domsim tourney --out {out} --resume") from None
+            reason = f"cannot write {exc.filename or out}: {exc.strerror}"
+            said = reason if stopped in (None, reason) else f"{stopped}, then {reason}"
+            raise TourneyError(f"{said}; every finished batch is kept: free the space, then "
+                               f"resume with: domsim tourney --out {out} --resume") from None
     return outcome
 
 

@@ -547,7 +547,7 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     low, high = percentile_interval(elo, point.elo)
     side_low, side_high = percentile_interval(side, point.side_elo)
     gaps = elo[:, :, None] - elo[:, None, :]
-    gap_low, gap_high = percentile_interval(gaps.reshape(samples, -1),
+    gap_low, gap_high = percentile_interval(gaps.reshape(samples, entrants * entrants),
                                             (point.elo[:, None] - point.elo[None, :]).ravel())
     bounds: list[str | None] = [None] * entrants
     values = point.elo.copy()

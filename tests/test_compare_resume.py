@@ -70,6 +70,8 @@ def test_compare_json_holds_the_api_results_figures(tmp_path):
                 "ptnml", "llr", "lower", "upper", "elo0", "elo1", "verdict", "faults"}
     assert expected <= set(result.figures)
     assert result.figures["verdict"] == result.verdict and result.figures["llr"] == result.llr
+    pair = result.statistics(samples=20)["pairs"][0]  # the block's Elo is stats' head to head
+    assert (pair["elo"], pair["elo_low"]) == (result.figures["elo"], result.figures["elo_low"])
 
 
 def test_resume_takes_the_folder_alone(tmp_path, straight):

@@ -33,14 +33,16 @@ from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
+    existing_file,
     load_strategy,
-    local_file,
     spec_file,
 )
 
-#: Specs that always stay in process: the built-in levels and the dial between them, with or
-#: without parameters.
-BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane", "dial")
+#: The built-in levels.
+BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
+#: Specs that always stay in process, with or without parameters: the built-in levels and the
+#: dial between them (domsim's own strategies, trusted).
+TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
 #: Address space a bot's process may use, in MiB (0: no limit).
@@ -67,13 +69,16 @@ class BotFault(Exception):
 
 @dataclass(frozen=True)
 class BotCommand:
-    """How to start one bot: its argv and working folder, and the files that define it (the
-    program and scripts it names, or the strategy file the host loads)."""
+    """How to start one bot: its argv and working folder, the files that define it (the
+    program and scripts it names, or the strategy file the host loads, as the spec names them),
+    and where those are in this process (what the sandbox must show it)."""
 
     spec: str
     argv: tuple[str, ...]
     cwd: str
     files: tuple[str, ...]
+    found: tuple[str, ...] = ()
+    python_path: tuple[str, ...] = ()  # where a module spec's module is found
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
@@ -103,7 +108,7 @@ DEFAULT_CONFINEMENT = Confinement()
 
 
 def is_built_in(spec: str) -> bool:
-    return spec.partition("?")[0].strip() in BUILT_IN_LEVELS
+    return spec.partition("?")[0].strip() in TRUSTED
 
 
 def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
@@ -118,26 +123,31 @@ def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
         path = spec_file(spec)
         # A file shipped to this process (a Dask worker) is loaded from its copy; the host
         # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
-        host_spec = (spec.replace(path, str(Path(cwd, local_file(path)).resolve()), 1) if path
-                     else spec)
-        files = (path,) if path and Path(cwd, path).is_file() else _module_file(spec)
-        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", host_spec), cwd,
-                          files)
+        argv = (sys.executable, "-m", "domsim.seat_host")
+        if path:
+            found = str(existing_file(path).resolve())
+            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd, (path,),
+                              (found,))
+        origin, root = _module_origin(spec)
+        return BotCommand(spec, (*argv, spec), cwd, origin, origin, root)
     return None
 
 
-def _module_file(spec: str) -> tuple[str, ...]:
-    """The file of the top-level module a `module:Class` spec names, when found outside the
-    installed packages (in the current folder, say): the sandbox must show its folder."""
+def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The file of the top-level module a `module:Class` spec names, and the folder it is
+    imported from (for the sandbox, which starts the host elsewhere: the current folder is
+    not on its path); nothing for a registered name or a module not found."""
     module = spec.partition("?")[0].rpartition(":")[0]
-    if not module:
-        return ()
     try:
-        found = importlib.util.find_spec(module.partition(".")[0])
+        found = importlib.util.find_spec(module.partition(".")[0]) if module else None
     except (ImportError, ValueError):
-        return ()
+        return (), ()
     origin = found.origin if found else None
-    return (origin,) if origin and Path(origin).is_file() else ()
+    if not origin or not Path(origin).is_file():
+        return (), ()
+    package = found.submodule_search_locations is not None
+    root = Path(origin).parent.parent if package else Path(origin).parent
+    return (origin,), (str(root.resolve()),)
 
 
 def in_process_reason(spec: str, isolate: bool | None) -> str:
@@ -179,7 +189,7 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
     files = tuple(arg for arg in argv if Path(cwd, arg).is_file())
-    return BotCommand(spec, tuple(argv), cwd, files)
+    return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
 @functools.lru_cache(maxsize=64)
@@ -210,8 +220,8 @@ class BotProcess:
         self._sandboxed = confinement.sandboxed
         argv, memory_mb = command.argv, confinement.memory_mb
         if confinement.sandboxed:
-            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.files, memory_mb,
-                                              confinement.hide)
+            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
+                                              confinement.hide, command.python_path)
             memory_mb = 0  # set inside, by prlimit
         try:
             self.process = subprocess.Popen(

@@ -93,16 +93,19 @@ def _namespaces() -> list[str]:
 
 
 def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int,
-         hide: tuple[str, ...]) -> tuple[list[str], Path | None]:
-    """The command that runs `argv` (started in `cwd`, defined by `files`) in a sandbox, and
-    the pids cgroup it joins (None: RLIMIT_NPROC limits its processes instead); `hide` are
-    folders masked inside (the run's)."""
+         hide: tuple[str, ...], python_path: tuple[str, ...] = ()
+         ) -> tuple[list[str], Path | None]:
+    """The command that runs `argv` (started in `cwd`, defined by `files`, absolute paths) in
+    a sandbox, and the pids cgroup it joins (None: RLIMIT_NPROC limits its processes instead);
+    `hide` are folders masked inside (the run's); `python_path` joins PYTHONPATH inside.
+    Arguments naming files are made absolute: the bot starts in /tmp."""
     program = _absolute(argv[0], cwd)
-    args = [str(Path(cwd, a).resolve()) if Path(cwd, a).exists() and a in files else a
-            for a in argv[1:]]
-    readable = _readable(program, [Path(cwd, f) for f in files])
+    args = [os.path.abspath(os.path.join(cwd, a)) if os.path.isfile(os.path.join(cwd, a))
+            else a for a in argv[1:]]
+    readable = _readable(program, [Path(f) for f in files])
     command = [shutil.which(TOOL), *_namespaces(), *_binds(readable, hide),
-               "--clearenv", *_environment(), "--chdir", "/tmp", "--", program, *args]
+               "--clearenv", *_environment(python_path), "--chdir", "/tmp", "--", program,
+               *args]
     cgroup = _pids_cgroup()
     limits = _limits(memory_mb, cgroup is None)
     if cgroup is not None:
@@ -152,13 +155,14 @@ def _binds(readable: list[Path], hide: tuple[str, ...]) -> list[str]:
     return binds
 
 
-def _environment() -> list[str]:
+def _environment(python_path: tuple[str, ...]) -> list[str]:
     path = os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin",
                             "/bin"])
     env = {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1"}
-    if os.environ.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    python_path = (*python_path, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep)))
+    if python_path:
+        env["PYTHONPATH"] = os.pathsep.join(python_path)
     return [arg for key, value in env.items() for arg in ("--setenv", key, value)]
 
 

@@ -368,8 +368,11 @@ class BotSeat(GuardedSeat):
             self._lost(EXCEPTION, str(exc))
             return None
         if reply["type"] == "error":
-            self._fault(EXCEPTION, f"the bot reported: {_short.repr(reply.get('message'))}",
-                        drop=drop)
+            said = reply.get("message")
+            # domsim's host reports what a Python strategy raised, as a fault in process reads
+            text = (str(said)[:200] if reply.get("raised")
+                    else f"the bot reported: {_short.repr(said)}")
+            self._fault(EXCEPTION, text, drop=drop)
             return None
         return reply
 

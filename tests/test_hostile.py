@@ -17,11 +17,13 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 from test_seats import marked
 
 from domsim import bot as bot_module
 from domsim import seat as seat_module
 from domsim.api import tourney as api_tourney
+from domsim.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = ROOT / "tests" / "hostile" / "attacker.py"
@@ -167,3 +169,41 @@ def test_with_no_limit_a_long_think_is_never_killed(tmp_path, monkeypatch):
                           workers=1, move_time_limit=0, out=tmp_path / "run")
     row = results.games.to_dict("records")[0]
     assert row["faults_0"] == row["faults_1"] == 0
+
+
+def test_isolation_is_the_default_and_the_manifest_says_how_each_strategy_ran(tmp_path):
+    greedy = str(ROOT / "strategies" / "example_greedy.py")
+    runs = {}
+    for flag in ("", "--in-process", "--no-sandbox"):
+        out = tmp_path / (flag or "default")
+        command = [DOMSIM, "tourney", "--variant", "block", "-p", greedy, "-p", "easy",
+                   "--games", "2", "--seed", "1", "-j", "1", "--silent", "--out", str(out)]
+        assert subprocess.run([*command, *filter(None, [flag])], timeout=120).returncode == 0
+        manifest = json.loads((out / "manifest.json").read_text())
+        runs[flag] = [entrant["members"][0]["runs"] for entrant in manifest["entrants"]]
+        assert f"{greedy}: {runs[flag][0]}" in (out / "run.log").read_text()
+    assert runs[""][0].startswith("own process, in the sandbox (bubblewrap")
+    assert runs["--in-process"][0].startswith("in process (--in-process)")
+    assert runs["--no-sandbox"][0].startswith("own process, no sandbox")
+    assert {r[1] for r in runs.values()} == {"in process (a built-in level)"}
+
+
+def test_without_bubblewrap_a_run_is_refused_in_one_line_and_no_sandbox_plays(tmp_path,
+                                                                             monkeypatch):
+    from domsim import sandbox
+
+    monkeypatch.setattr(sandbox, "TOOL", "bwrap-not-installed")
+    sandbox.check.cache_clear()
+    bot_module.check_bot.cache_clear()
+    try:
+        refused = CliRunner().invoke(cli_main, ["play", "--variant", "block", "-p", TWIN, "-p",
+                                                "easy"])
+        assert refused.exit_code == 1 and len(refused.output.strip().splitlines()) == 1
+        assert "bwrap-not-installed is not installed" in refused.output
+        assert "--no-sandbox" in refused.output and "Traceback" not in refused.output
+        played = CliRunner().invoke(cli_main, ["play", "--variant", "block", "-p", TWIN, "-p",
+                                               "easy", "--no-sandbox"])
+        assert played.exit_code == 0, played.output
+    finally:
+        sandbox.check.cache_clear()
+        bot_module.check_bot.cache_clear()

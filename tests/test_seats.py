@@ -546,3 +546,18 @@ def test_a_pool_found_broken_at_submit_is_replaced_and_nothing_is_lost_or_double
     stream(lambda: next(executors), (tourney.batch([g]) for g in range(6)), 3, kept.append)
     assert [result.game_ids for result in kept] == [(g,) for g in range(6)]
     assert [job.config.isolate for job in submitted] == [False, False] + [True] * 4
+
+
+def test_a_module_in_the_current_folder_plays_in_the_sandbox(tmp_path, monkeypatch):
+    """A `package.module:Class` spec found in the current folder: the sandbox shows the host
+    its package (and nothing else of the folder) and puts it on the host's path."""
+    (tmp_path / "mybots").mkdir()
+    (tmp_path / "mybots" / "__init__.py").write_text("")
+    (tmp_path / "mybots" / "first.py").write_text(
+        "from domsim.strategy import Strategy\n\n\nclass First(Strategy):\n"
+        "    def choose(self, view):\n        return view.legal_moves[0]\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    record = play_game(BLOCK, ["mybots.first:First", "easy"], 3, isolate=True)
+    assert record["faults"][0]["first"] is None
+    assert record["timing"][0]["decisions"] > 0

@@ -18,18 +18,18 @@ from . import __version__, api
 from .analysis import (
     RunError,
     file_problem,
-    ladder_line,
     load_run,
     run_statistics,
     statistics_lines,
+    verdict_text,
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, Confinement, check_spec
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line
 from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import MOVE_TIME_LIMIT
-from .record import RecordError, read_records, verify
+from .game import MOVE_TIME_LIMIT, STAND_IN
+from .record import FAULT_POLICIES, RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS
 from .results.summary import summary_table
@@ -98,6 +98,22 @@ SANDBOX = click.option(
     help="Bots in their own process run in the sandbox (bubblewrap: no network, no other "
          "process, nothing but /tmp writable) [default]; --no-sandbox where it cannot start, "
          "with weaker isolation (the manifest says so).")
+
+def on_fault_option(default: str, why: str):
+    return click.option(
+        "--on-fault", type=click.Choice(FAULT_POLICIES), default=default, show_default=True,
+        help="What a seat's fault (a timeout, an error, an illegal move, a crash) costs: forfeit "
+             "scores its side's game as lost (the record says why), substitute lets the "
+             f"stand-in ({STAND_IN}) make the seat's moves and counts the game. {why}")
+
+
+MAX_FAULT_RATE = click.option(
+    "--max-fault-rate", type=Finite(0, 1), default=api.MAX_FAULT_RATE, show_default=True,
+    metavar="RATE", help="Warn, while the run plays, when an entrant faults in more than this "
+                         "share of its games (after 10 of them).")
+STOP_ON_FAULTS = click.option(
+    "--stop-on-faults", is_flag=True,
+    help="Stop the run (resumably) instead of warning when --max-fault-rate is passed.")
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -227,15 +243,21 @@ def strategies(paths) -> None:
     """List every strategy domsim can find, with where it comes from and what it does: the
     registered ones (built-in levels and installed packages), the shipped examples, and the .py
     files in PATHS (files or folders), with their parameters (type and default). Any listed
-    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`.
+    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`. Exits 1 when one
+    cannot be loaded (its line says why).
 
     Example: domsim strategies my_bots/
     """
-    for info in strategy_catalog(paths):
+    infos = strategy_catalog(paths)
+    for info in infos:
         click.echo(f"{info.spec:<40} {info.description}")
         click.echo(f"{'':<40} from {info.origin}")
         for line in _item_lines(("parameters:", *info.parameters) if info.parameters else (), 78):
             click.echo(f"{'':<40} {line}")
+    failed = [info.spec for info in infos if info.failed]
+    if failed:
+        raise click.ClickException(f"{len(failed)} strategy file(s) or module(s) cannot be "
+                                   f"loaded, the first {failed[0]}: see its error above")
 
 
 def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
@@ -312,7 +334,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
     "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
-    "sandbox": "sandbox",
+    "sandbox": "sandbox", "on_fault": "on_fault",
 }
 
 
@@ -355,7 +377,12 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
-@click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
+@on_fault_option("forfeit", "A tourney forfeits, as fastchess and cutechess do: a bot's "
+                            "results are its own moves'.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Finish the interrupted run (or comparison) in "
+              "--out.")
 @SILENT
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where games are played: local processes or a Dask cluster.")
@@ -365,7 +392,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.pass_context
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
-            games_per_pairing, standings_every, standings_seconds, **settings) -> None:
+            games_per_pairing, standings_every, standings_seconds, max_fault_rate,
+            stop_on_faults, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
@@ -378,10 +406,15 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     given = {TOURNEY_SETTINGS[name]: value for name, value in settings.items()
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
     if options or target is not None:
-        given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+        given["options"] = parse_options(options)
+        if target is not None and "target" in given["options"]:
+            raise click.UsageError("--target and --option target=... both set the target: "
+                                   "give one")
+        given["options"] |= {} if target is None else {"target": target}
     _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
              backend=backend, scheduler=scheduler, silent=silent,
-             standings_every=standings_every, standings_seconds=standings_seconds)
+             standings_every=standings_every, standings_seconds=standings_seconds,
+             max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
 
 
 @main.command()
@@ -399,15 +432,17 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
 @STANDINGS_GAMES
 @STANDINGS_SECONDS
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
 @user_errors
 def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler, standings_every,
-        standings_seconds) -> None:
+        standings_seconds, max_fault_rate, stop_on_faults) -> None:
     """Run the tourney a SCENARIO file (TOML) describes, as `domsim tourney` would.
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
-    records, isolate, seat_memory, deals (a file), deals_order, backend, scheduler. The options
-    given here override the file's.
+    records, isolate, seat_memory, deals (a file), deals_order, on_fault (forfeit, the default,
+    or substitute), backend, scheduler. The options given here override the file's.
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """
@@ -419,7 +454,8 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
              workers=workers or loaded.workers or default_workers(), backend=backend,
              scheduler=scheduler or (loaded.scheduler if backend == "dask" else None),
              silent=silent, standings_every=standings_every,
-             standings_seconds=standings_seconds)
+             standings_seconds=standings_seconds, max_fault_rate=max_fault_rate,
+             stop_on_faults=stop_on_faults)
 
 
 def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
@@ -433,6 +469,9 @@ def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
                               command=["domsim", *sys.argv[1:]], **session)
     except RunFinished as finished:
         click.echo(str(finished))
+        return
+    if isinstance(results, api.Comparison):  # --resume of a comparison's folder
+        _compare_output(results, results.path)
         return
     for line in summary_table(results.path / "summary.csv"):
         click.echo(line)
@@ -513,9 +552,10 @@ def stats(run_dir, as_json, samples) -> None:
 
 
 @main.command()
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
-@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.argument("a", metavar="A", required=False)
+@click.argument("b", metavar="B", required=False)
+@click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless "
+              "--resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--elo0", type=Finite(), default=None,
               help=f"Elo of A over B under H0 [{DEFAULT_BOUNDS[0]:g}].")
@@ -539,30 +579,65 @@ def stats(run_dir, as_json, samples) -> None:
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
+@on_fault_option("forfeit", "A test forfeits, as fastchess does: a crashing bot loses.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Go on with the interrupted comparison in --out "
+              "(A, B and the settings are its own): the same verdict after the same games.")
+@click.pass_context
 @user_errors
-def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
-            out, options, silent, isolate, seat_memory, sandbox) -> None:
+def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
+            workers, out, options, silent, isolate, seat_memory, sandbox, on_fault,
+            max_fault_rate, stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
     it took and the variance duplicate play saved. A and B are [NAME=]SPEC, as tourney's -p.
 
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
+
+    Example: domsim compare --out results/compare-20261201-101500 --resume
     """
+    command = ["domsim", *sys.argv[1:]]
+    faults = api.FaultWatch(max_fault_rate, stop_on_faults)
+    if resume:
+        given = [name for name in ctx.params if name not in ("out", "workers", "silent",
+                                                             "resume", "max_fault_rate",
+                                                             "stop_on_faults")
+                 and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+        if out is None or given:
+            raise click.ClickException("--resume takes --out DIR (and -j, --silent) alone: the "
+                                       "comparison's own settings go on")
+        try:
+            result = api.resume_compare(out, workers=workers, progress=not silent,
+                                        command=command, faults=faults)
+        except RunFinished as finished:
+            click.echo(str(finished))
+            return
+        _compare_output(result, out)
+        return
+    if a is None or b is None or variant is None:
+        raise click.UsageError("give A, B and --variant (or --out DIR --resume)")
     elo0, elo1 = _sprt_bounds(elo0, elo1, games, elo_model)
     out = out or default_out("compare")
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
                          options=parse_options(options), isolate=isolate,
-                         seat_memory=seat_memory, sandbox=sandbox is not False, out=out,
-                         workers=workers,
-                         progress=not silent, command=["domsim", *sys.argv[1:]])
+                         seat_memory=seat_memory, sandbox=sandbox is not False,
+                         on_fault=on_fault, out=out, workers=workers, progress=not silent,
+                         command=command, max_fault_rate=max_fault_rate,
+                         stop_on_faults=stop_on_faults)
+    _compare_output(result, out)
+
+
+def _compare_output(result: api.Comparison, out: Path) -> None:
+    """The comparison's lines; a comparison that stopped early says how to resume it."""
     for line in result.lines:
         click.echo(line)
     if result.partial:
         raise click.ClickException(f"{result.stopped} after {result.manifest['games_completed']} "
-                                   f"games; what finished is in {out}")
+                                   f"games; {resume_line(out)}")
 
 
 def _sprt_bounds(elo0, elo1, games: int | None,
@@ -600,9 +675,13 @@ def _sprt_bounds(elo0, elo1, games: int | None,
               help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
 @SAMPLES
 @SILENT
+@on_fault_option("substitute", "A calibration substitutes: the built-in levels are trusted, and "
+                               "a rare timeout of a loaded machine should not decide a game.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
 @user_errors
 def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
-              samples, silent) -> None:
+              samples, silent, on_fault, max_fault_rate, stop_on_faults) -> None:
     """Play the built-in levels against each other in each rule set and write the calibration
     report: report.html with the rating ladder, the head-to-head win rates, points per hand,
     how hands end and decision times, the charts and every table as CSV; the runs are in the
@@ -617,13 +696,14 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
                                  out, False, name="calibrate")
     command = ["domsim", *sys.argv[1:]]
 
-    def run(config, folder, notes):
+    def run(config, folder, notes, ladder):
         return run_session(config, folder, resume=False, workers=workers, backend="local",
                            scheduler=None, silent=silent, command=command, purpose="calibration",
-                           notes=notes)
+                           notes=notes, faults=api.FaultWatch(max_fault_rate, stop_on_faults),
+                           about={"levels": ladder})
 
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       players=players, levels=levels, run=run,
+                                       players=players, levels=levels, on_fault=on_fault, run=run,
                                        dial=settings or (DEFAULT_SETTINGS if with_dial else ()))
     _write_report(folders, out, samples)
     if outcome.partial:
@@ -657,9 +737,10 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
               help="Output folder (default results/tune-<timestamp>); never overwritten.")
 @RULE_OPTIONS
 @SILENT
+@on_fault_option("forfeit", "A tune's tests forfeit, as compare's.")
 @user_errors
 def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
-         workers, out, options, silent) -> None:
+         workers, out, options, silent, on_fault) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
     its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
@@ -681,7 +762,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
                                  name="tune")
     config.rules()  # a bad variant, player count or option fails here, before any game
     play = Play(variant, players, config.options, config.seed, workers, silent,
-                ["domsim", *sys.argv[1:]])
+                ["domsim", *sys.argv[1:]], on_fault)
     if count is not None:
         levels = run_levels(play, count, out, steps=steps, games_per_step=games,
                             gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance)
@@ -690,7 +771,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
         target = TuneTarget(level or "medium", 0.65 if win_rate is None else win_rate, tolerance)
         result = run_tune(variant, players, config.options, target, out, seed=config.seed,
                           steps=steps, games_per_step=games, workers=workers, silent=silent,
-                          command=play.command)
+                          command=play.command, on_fault=on_fault)
         lines, stopped = tune_lines(result, out, config.seed), result.stopped
     for line in lines:
         click.echo(line)
@@ -724,5 +805,5 @@ def _write_report(run_dirs, out: Path, samples: int) -> None:
     runs = [run_statistics(load_run(path), samples) for path in run_dirs]
     page = write_report(runs, out)
     for figures in runs:
-        click.echo(f"{figures['variant']}: {ladder_line(figures['ladder'])}")
+        click.echo(f"{figures['variant']}: {verdict_text(figures)}")
     click.echo(f"report written to {page}")

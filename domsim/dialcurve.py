@@ -70,7 +70,8 @@ def monotone_fit(values: list[float], weights: list[float]) -> list[float]:
 
 def curve(dial: list[dict]) -> list[dict]:
     """The dial's points with their fitted (monotone) Elo, each weighted by its interval."""
-    weights = [1 / max((line["high"] - line["low"]) / (2 * Z95), 1.0) ** 2 for line in dial]
+    weights = [1 / max((line["high"] - line["low"]) / (2 * Z95), 1.0) ** 2
+               if line["low"] is not None and line["high"] is not None else 1e-6 for line in dial]
     fitted = monotone_fit([line["elo"] for line in dial], weights)
     return [{**line, "fitted": value} for line, value in zip(dial, fitted, strict=True)]
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from .alarm import MoveAlarm
 from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command
 from .engine import State, start_next_hand
-from .record import game_record, hand_record
+from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 MOVE_TIME_LIMIT = 5.0
 #: The built-in bot that takes over a faulty seat (R-SEAT-FAULT).
 STAND_IN = "medium"
+#: What a fault costs by default where the caller does not say (domsim.record.FAULT_POLICIES).
+ON_FAULT = "substitute"
 
 
 class Chooser(Protocol):
@@ -52,7 +54,8 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
 @dataclass
 class PlayedGame:
     """A finished game: the referee's final `state`, each hand's record (empty unless kept), and
-    per seat its `faults` and decision `timing` (as in the record)."""
+    per seat its `faults` and decision `timing` (as in the record); `on_fault` says what a
+    fault costs (`forfeit`: the faulting side loses, whatever the board says)."""
 
     rules: Rules
     specs: list[str]
@@ -61,18 +64,35 @@ class PlayedGame:
     hands: list[dict]
     faults: list[dict]
     timing: list[dict]
+    on_fault: str = ON_FAULT
+
+    @property
+    def forfeit(self) -> dict | None:
+        """The record's `forfeit` entry (None: the game counts as played)."""
+        if self.on_fault != "forfeit":
+            return None
+        return forfeit_dict(self.rules, self.specs, self.faults, self.state.match_winners)
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won the game as it is scored: a forfeit's, else the board's."""
+        forfeit = self.forfeit
+        return forfeit["winners"] if forfeit else list(self.state.match_winners)
 
     def record(self) -> dict:
         """The game record (GAME-RECORD.md); needs the hands kept."""
         record = game_record(self.rules, self.specs, self.seed, self.hands, self.state)
+        forfeit = self.forfeit
         # Dealt from `seed` by domsim's generator (R-RNG): replay checks the deals against it.
-        return {**record, "dealt_from_seed": True, "faults": self.faults, "timing": self.timing}
+        return {**record, "dealt_from_seed": True, "on_fault": self.on_fault,
+                "faults": self.faults, "timing": self.timing,
+                **({"forfeit": forfeit} if forfeit else {})}
 
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
               move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-              isolate: bool | None = False, confinement: Confinement = DEFAULT_CONFINEMENT
-              ) -> dict:
+              isolate: bool | None = False, confinement: Confinement = DEFAULT_CONFINEMENT,
+              on_fault: str = ON_FAULT) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
@@ -80,16 +100,18 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
     illegal move is handed to it. `exec:` specs, and unless `isolate` is False every spec but a
     built-in level or a class defined in the session, play in their own process, held as
-    `confinement` says. The record gets `faults` and `timing` per seat."""
+    `confinement` says. The record gets `faults` and `timing` per seat, and with `on_fault`
+    "forfeit" a faulting side loses the game (the record's `forfeit` says why). The record is
+    sealed with its `digest`."""
     with BotPool(confinement) as bots:
-        return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
-                    isolate=isolate, bots=bots).record()
+        return seal(play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
+                         isolate=isolate, bots=bots, on_fault=on_fault).record())
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool | None = False,
-         bots: BotPool | None = None) -> PlayedGame:
+         bots: BotPool | None = None, on_fault: str = ON_FAULT) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
@@ -118,7 +140,8 @@ def play(rules: Rules, specs: list[str], seed: int, *,
             for seat in seats:
                 seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
-    return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing))
+    return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing),
+                      on_fault)
 
 
 def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], Strategy]:

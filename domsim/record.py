@@ -4,6 +4,7 @@ them under the rules to verify every action and recompute every result."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,9 @@ from .seeding import deal_rng, game_seed
 from .tiles import N_TILES, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
+#: What a seat's fault costs its side (R-SEAT-FAULT): `forfeit` scores the game as lost (as
+#: fastchess scores a crash or a time loss), `substitute` counts the stand-in's moves as the seat's.
+FAULT_POLICIES = ("forfeit", "substitute")
 
 
 class RecordError(ValueError):
@@ -77,6 +81,35 @@ def match_result(state: State) -> dict:
     return out
 
 
+def fault_count(faults: dict) -> int:
+    """A seat's faults of every kind, from its record's `faults` entry."""
+    return faults["timeouts"] + faults["errors"] + faults["illegal"]
+
+
+def forfeit_winners(rules: Rules, faulted: list[bool], winners: list[int]) -> list[int] | None:
+    """The winners of a game whose `faulted` seats forfeit it for their sides: a winner on a clean
+    side keeps the win, else every seat of the clean sides shares it. None when nothing is
+    forfeited: no seat faulted, or every side did (then the game stands as played)."""
+    lost = {rules.side_of(seat) for seat, bad in enumerate(faulted) if bad}
+    if not lost or len(lost) == rules.sides:
+        return None
+    kept = [seat for seat in winners if rules.side_of(seat) not in lost]
+    return kept or [seat for seat in range(rules.players) if rules.side_of(seat) not in lost]
+
+
+def forfeit_dict(rules: Rules, specs: list[str], faults: list[dict],
+                 winners: list[int]) -> dict | None:
+    """The record's `forfeit` entry: the seats that forfeited, the winners as scored, and why."""
+    faulted = [fault_count(entry) > 0 for entry in faults]
+    scored = forfeit_winners(rules, faulted, winners)
+    if scored is None:
+        return None
+    seats = [seat for seat, bad in enumerate(faulted) if bad]
+    why = "; ".join(f"seat {seat} ({specs[seat]}) faulted {fault_count(faults[seat])} time(s), "
+                    f"first: {faults[seat]['first']}" for seat in seats)
+    return {"seats": seats, "winners": scored, "reason": f"{why}: its side loses the game"}
+
+
 def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
                 state: State) -> dict:
     return {
@@ -89,6 +122,19 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
         "hands": hands,
         "result": match_result(state),
     }
+
+
+def seal(record: dict) -> dict:
+    """The record with its `digest`, so that replay finds any later edit of what it states."""
+    return {**record, "digest": digest_of(record)}
+
+
+def digest_of(record: dict) -> str:
+    """sha256 of the record's canonical JSON, leaving out its digest and its timing (decision
+    times differ from run to run; they decide nothing)."""
+    stated = {key: value for key, value in record.items() if key not in ("digest", "timing")}
+    text = json.dumps(stated, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -296,8 +342,78 @@ def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
         return None, [f"game {game}: the record has no hands"]
     final = match_result(state)
     problems += _compare(record.get("result"), final, f"game {game}")
+    if deals:  # domsim wrote it: it states every result, and what it states must hold
+        problems += missing_results(record, f"game {game}")
+        problems += stated_problems(record, state.rules, final["winners"], f"game {game}")
     recomputed["result"] = final
     return recomputed, (deals.seed_problems if deals else []) + problems
+
+
+def missing_results(record: dict, where: str) -> list[str]:
+    """The results a record of domsim's lacks (it writes the game's and every hand's)."""
+    hands = [h for h, hand in enumerate(record["hands"]) if "result" not in hand]
+    out = [] if "result" in record else [f"{where}: no result: domsim states every game's; "
+                                          "the record was edited"]
+    return out + [f"{where}, hand {h}: no result: domsim states every hand's; the record was "
+                  "edited" for h in hands]
+
+
+def stated_problems(record: dict, rules: Rules, winners: list[int], where: str) -> list[str]:
+    """What a domsim record states beside its actions and results that it cannot state: seats
+    and entrants not one per seat, faults that are no seat's faults, a forfeit the faults and
+    the result do not give, a digest that is not its own."""
+    problems = [f"{where}: {key} must list one name per seat ({rules.players}), not "
+                f"{_short(record[key])}" for key in ("seats", "entrants")
+                if key in record and not _names(record[key], rules.players)]
+    faults = record.get("faults")
+    problem = None if faults is None else faults_problem(faults, rules.players)
+    if problem:
+        return [*problems, f"{where}: faults {problem}"]
+    policy = record.get("on_fault", "substitute")
+    if policy not in FAULT_POLICIES:
+        problems.append(f"{where}: on_fault must be {' or '.join(FAULT_POLICIES)}, not "
+                        f"{_short(policy)}")
+    elif policy == "forfeit" or "forfeit" in record:
+        specs = record["seats"] if _names(record.get("seats"), rules.players) else (
+            ["?"] * rules.players)
+        expected = (forfeit_dict(rules, specs, faults, winners)
+                    if policy == "forfeit" and faults is not None else None)
+        if record.get("forfeit") != expected:
+            problems.append(f"{where}: forfeit is {_short(record.get('forfeit'))}, but its "
+                            f"faults and result give {_short(expected)}")
+    if "digest" in record and record["digest"] != digest_of(record):
+        problems.append(f"{where}: the record is not as domsim wrote it (its digest differs): "
+                        "a field was edited")
+    return problems
+
+
+def _names(value: object, players: int) -> bool:
+    return (isinstance(value, list) and len(value) == players
+            and all(isinstance(name, str) for name in value))
+
+
+def faults_problem(faults: object, players: int) -> str | None:
+    """Why `faults` is not one entry per seat as domsim writes them (None: it is)."""
+    if not isinstance(faults, list) or len(faults) != players:
+        return f"must list one entry per seat ({players}), not {_short(faults)}"
+    for seat, entry in enumerate(faults):
+        counts = [entry.get(kind) for kind in ("timeouts", "errors", "illegal")] if isinstance(
+            entry, dict) else [None]
+        if not all(_is_int(n) and n >= 0 for n in counts):
+            return (f"of seat {seat} must count timeouts, errors and illegal moves, not "
+                    f"{_short(entry)}")
+        if not isinstance(entry.get("replaced"), bool) or not isinstance(entry.get("first"),
+                                                                         str | None):
+            return f"of seat {seat} must say whether it was replaced and its first fault"
+        if (sum(counts) == 0) != (entry["first"] is None) or entry["replaced"] and not sum(counts):
+            return (f"of seat {seat} do not add up: {sum(counts)} fault(s), first "
+                    f"{_short(entry['first'])}, replaced {entry['replaced']}")
+    return None
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class SeededDeals:

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from . import __version__
-from .analysis import ladder_line, zero_label
+from .analysis import verdict_text, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from .rules import VARIANTS
 from .stats import score_from_elo
@@ -77,7 +77,7 @@ def number(digits: int) -> Format:
 
 
 def signed(value: object) -> str:
-    return f"{value:+.0f}"
+    return "" if value is None else f"{value:+.0f}"  # None: a one-sided bound's open end
 
 
 def section_tables(stats: dict) -> list[Table]:
@@ -94,9 +94,10 @@ def section_tables(stats: dict) -> list[Table]:
         Table("ratings", f"Ratings (Elo, {zero_label(ratings)}, 95% bootstrap interval over "
                          f"{ratings['samples']} resamplings of whole deals)",
               [("name", "entrant", text), ("elo", "Elo", signed), ("low", "low", signed),
-               ("high", "high", signed),
+               ("high", "high", signed), ("bound", "bound", lambda v: v or ""),
                ("p_stronger_than_previous", "P(stronger than the one above)",
-                lambda v: "" if v is None else percent(v))], rating_rows),
+                lambda v: "" if v is None else percent(v)), ("faults", "faults", text)],
+              rating_rows),
         Table("pairs", "Head to head: a against b (units: deals over all their seatings)",
               [("a", "a", text), ("b", "b", text), ("games", "games", text),
                ("wls", "W-L-S of a", text), ("win_rate", "win rate of a", percent),
@@ -145,6 +146,7 @@ def step_rows(stats: dict) -> list[dict]:
                         "win_low": 1 - pair["wilson_high"], "win_high": 1 - pair["wilson_low"],
                         "games": pair["games"]}
         rows.append({"from": step["from"], "to": step["to"], "elo": step["elo"],
+                     "low": step["low"], "high": step["high"],
                      "expected_win_rate": score_from_elo(step["elo"]), **measured,
                      "p_stronger": step["p_stronger"], "significant": step["significant"]})
     return rows
@@ -155,6 +157,7 @@ def optional(show: Format) -> Format:
 
 
 STEP_COLUMNS = [("from", "from", text), ("to", "to", text), ("elo", "Elo (joint)", signed),
+                ("low", "low", signed), ("high", "high", signed),
                 ("expected_win_rate", "expected win rate of to", percent),
                 ("h2h_elo", "Elo head to head", optional(signed)),
                 ("h2h_low", "low", optional(signed)), ("h2h_high", "high", optional(signed)),
@@ -205,8 +208,10 @@ def ladder_chart(stats: dict) -> Figure:
 def interval_errors(lines: list[dict], key: str = "elo") -> list[list[float]]:
     """Error bar lengths below and above each line's value; a bootstrap interval of a small run
     can miss its point estimate, and then that side's bar is empty."""
-    return [[max(line[key] - line["low"], 0.0) for line in lines],
-            [max(line["high"] - line[key], 0.0) for line in lines]]
+    return [[max(line[key] - line["low"], 0.0) if line["low"] is not None else 0.0
+             for line in lines],
+            [max(line["high"] - line[key], 0.0) if line["high"] is not None else 0.0
+             for line in lines]]
 
 
 def heatmap_chart(stats: dict) -> Figure:
@@ -303,8 +308,8 @@ def dial_chart(stats: dict) -> Figure:
 
 
 def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
-    """Every section's ladder steps side by side: head-to-head Elo with its 95% interval (the
-    joint Elo where the two never met), so a level relatively too strong stands out."""
+    """Every section's ladder steps side by side: the step between the two ratings with its 95%
+    interval (the verdict's), so a level relatively too strong stands out."""
     labels = list(dict.fromkeys(step_label(row) for stats in runs for row in step_rows(stats)))
     figure = Figure(figsize=(9.6, 1.2 + 0.35 * len(labels) * len(runs)), layout="constrained")
     axes = figure.add_subplot()
@@ -313,15 +318,12 @@ def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
         rows = {step_label(row): row for row in step_rows(stats)}
         ys = [len(labels) - 1 - i + 0.4 - (k + 0.5) * height
               for i, label in enumerate(labels) if label in rows]
-        lines = [{"elo": row["elo"], "low": row["elo"], "high": row["elo"]}
-                 if row["h2h_elo"] is None else
-                 {"elo": row["h2h_elo"], "low": row["h2h_low"], "high": row["h2h_high"]}
-                 for row in rows.values()]
+        lines = list(rows.values())
         axes.barh(ys, [line["elo"] for line in lines], height=height, label=key,
                   xerr=interval_errors(lines), capsize=2)
     axes.set_yticks(range(len(labels))[::-1], labels)
     axes.axvline(0, color="#999", linewidth=0.8)
-    axes.set_xlabel("Elo of the step (head to head, 95% interval)")
+    axes.set_xlabel("Elo of the step (between the ratings, 95% interval)")
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
     axes.set_title("Ladder steps in every section")
     axes.grid(axis="x", alpha=0.3)
@@ -387,9 +389,10 @@ def section_key(stats: dict, taken: set[str]) -> str:
 
 
 def verdict_class(stats: dict) -> str:
-    """Green for a proven ladder, grey where there are too few deals to judge, else red."""
+    """Green for a proven ladder, grey where there are too few deals to judge or the run is no
+    ladder (a ranking), else red."""
     ladder = stats["ladder"]
-    if not ladder["enough_deals"]:
+    if not ladder["enough_deals"] or not stats["calibration"]:
         return "unsure"
     return "good" if ladder["increasing"] and ladder["significant"] else "bad"
 
@@ -433,7 +436,8 @@ def write_report(runs: list[dict], out: Path) -> Path:
 
 
 LEVEL_COLUMNS = [("section", "section", text), ("name", "level", text), ("elo", "Elo", signed),
-                 ("low", "low", signed), ("high", "high", signed), ("zero", "Elo 0", text)]
+                 ("low", "low", signed), ("high", "high", signed),
+                 ("bound", "bound", lambda v: v or ""), ("zero", "Elo 0", text)]
 VERDICT_COLUMNS = [("section", "section", text), ("variant", "variant", text),
                    ("players", "players", text), ("games", "games", text),
                    ("increasing", "increasing", text), ("significant", "significant", text),
@@ -453,7 +457,7 @@ def verdict_row(stats: dict, key: str) -> dict:
             "significant": ladder["significant"], "steps": len(ladder["steps"]),
             "significant_steps": sum(step["significant"] for step in ladder["steps"]),
             "smallest_step_elo": min(elo), "largest_step_elo": max(elo),
-            "smallest_step_win_rate": score_from_elo(min(elo)), "verdict": ladder_line(ladder)}
+            "smallest_step_win_rate": score_from_elo(min(elo)), "verdict": verdict_text(stats)}
 
 
 def section_html(stats: dict, key: str, out: Path) -> str:
@@ -464,7 +468,7 @@ def section_html(stats: dict, key: str, out: Path) -> str:
              f'<p class="meta">{html.escape(stats["run"])}: {played}, seed {stats["seed"]}, '
              f"{stats['seatings_per_deal']} seating(s) per deal</p>\n",
              f'<p class="verdict {verdict_class(stats)}">'
-             f"{html.escape(ladder_line(stats['ladder']))}</p>\n", '<div class="charts">']
+             f"{html.escape(verdict_text(stats))}</p>\n", '<div class="charts">']
     charts = CHARTS + ((("dial", "The dial's curve", dial_chart),) if dial_tables(stats) else ())
     for name, title, draw in charts:
         parts.append(chart_html(draw(stats), out / f"{key}-{name}.svg", title))

@@ -106,12 +106,13 @@ class Play:
     workers: int
     silent: bool
     command: list[str]
+    on_fault: str = "forfeit"  # a test scores a fault as a loss, as fastchess does
 
     def config(self, entrants: tuple[str, ...], games: int, *label: object) -> TourneyConfig:
         """A run of its own deals: its seed derived from the tune's and the run's label."""
         return TourneyConfig(variant=self.variant, players=self.players, games=games,
                              entrants=entrants, seed=derive_seed("tune", self.seed, *label),
-                             options=self.options)
+                             options=self.options, on_fault=self.on_fault)
 
     @property
     def reference(self) -> float:
@@ -203,9 +204,9 @@ def new_folder(out: Path, play: Play, levels: tuple[str, ...]) -> None:
 
 def run_tune(variant: str, players: int | None, options: dict[str, str], target: TuneTarget,
              out: Path, *, seed: int, steps: int, games_per_step: int, workers: int,
-             silent: bool, command: list[str]) -> TuneResult:
+             silent: bool, command: list[str], on_fault: str = "forfeit") -> TuneResult:
     """Tune the dial to one target (module docstring); write out/tune.json after every step."""
-    play = Play(variant, players, options, seed, workers, silent, command)
+    play = Play(variant, players, options, seed, workers, silent, command, on_fault)
     target.check()
     new_folder(out, play, (target.level,))
     return search(play, target, out, steps, games_per_step,

@@ -73,7 +73,8 @@ def test_a_strategy_file_that_misbehaves_is_one_line(tmp_path, before, inside, m
     bot.write_text(BOT.format(before=before, inside=inside))
     one_line(invoke("play", "--variant", "block", "-p", bot, "-p", "easy"), message)
     listed = invoke("strategies", bot)  # listed with its error, the rest still listed
-    assert listed.exit_code == 0 and "error: " in listed.stdout and "easy" in listed.stdout
+    assert "error: " in listed.stdout and "easy" in listed.stdout
+    assert listed.exit_code == 1 and len(listed.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("command", ["play", "tourney"])

@@ -193,9 +193,10 @@ def test_replay_reports_every_wrong_result(tmp_path):
     result = run("replay", str(_write(tmp_path, [record])))
     assert result.exit_code == 1
     problems = result.stderr.strip().splitlines()
-    assert len(problems) == 2
+    assert len(problems) == 3
     assert problems[0].startswith("game 0, hand 0: result points is [999, 999], replay gives")
     assert problems[1].startswith("game 0: result complete is")
+    assert "its digest differs" in problems[2]  # and the record is no longer as domsim wrote it
 
 
 def test_replay_json_prints_recomputed_records_ignoring_wrong_results(tmp_path):

@@ -69,12 +69,15 @@ def tourney(*args):
 
 def untimed_records(out):
     """The records without timing, and without the words of a first fault (a late move is
-    "interrupted" by SIGALRM in a worker process, found late on a worker thread)."""
+    "interrupted" by SIGALRM in a worker process, found late on a worker thread), which the
+    forfeit's reason and the digest hold too."""
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     for record in records:
-        del record["timing"]
+        del record["timing"], record["digest"]
         for seat in record["faults"]:
             seat["first"] = seat["first"] is not None
+        if "forfeit" in record:
+            record["forfeit"]["reason"] = None
     return records
 
 

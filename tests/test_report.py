@@ -50,7 +50,8 @@ class PageChecker(HTMLParser):
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     base = tmp_path_factory.mktemp("report")
-    runs = [run_statistics(load_run(write_run(base / name, output_format=form)), samples=50)
+    runs = [run_statistics(load_run(write_run(base / name, output_format=form,
+                                              purpose="calibration")), samples=50)
             for name, form in (("one", "parquet"), ("two", "csv"))]
     page = write_report(runs, base / "out")
     return page
@@ -165,12 +166,27 @@ def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
 
 
 def test_report_command_builds_the_page_from_runs(tmp_path):
-    runs = [str(write_run(tmp_path / name)) for name in ("a", "b")]
+    runs = [str(write_run(tmp_path / name, purpose="calibration")) for name in ("a", "b")]
     result = invoke("report", *runs, "--out", str(tmp_path / "rep"), "--samples", "10")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("block: ladder strictly increasing")
     assert (tmp_path / "rep" / "report.html").is_file()
     assert (tmp_path / "rep" / "block-2p-2-pairs.csv").is_file()
+
+
+def test_a_report_judges_a_ladder_only_of_a_calibration_and_ranks_any_other_run(tmp_path):
+    """A gauntlet of a user's bot is no ladder: no red "NOT strictly increasing" banner, the
+    entrants strongest first with their ratings."""
+    run = write_run(tmp_path / "plain")
+    result = invoke("report", str(run), "--out", str(tmp_path / "rep"), "--samples", "10")
+    assert result.exit_code == 0, result.output
+    line = result.stdout.splitlines()[0]
+    assert line.startswith("block: ranking (Elo, mean of easy, medium, hard = 0")
+    ranked = line.split("interval): ")[1]
+    assert ranked.index("hard") < ranked.index("medium") < ranked.index("easy")
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "strictly increasing" not in page
+    assert '<p class="verdict unsure">ranking' in page and "verdict bad" not in page
 
 
 def test_report_and_calibrate_errors(tmp_path):
@@ -208,3 +224,15 @@ def test_steps_hold_the_ladder_and_the_head_to_head_numbers(report):
     assert int(verdict["significant_steps"]) == sum(s["significant"] == "True" for s in steps)
     assert float(verdict["smallest_step_elo"]) == pytest.approx(
         min(float(s["elo"]) for s in steps), rel=1e-4)
+
+
+def test_every_level_given_to_calibrate_is_in_the_verdict_named_by_its_spec(tmp_path):
+    result = invoke("calibrate", "--variant", "classic", "--level", "easy", "--level",
+                    "dial?strength=0.3", "--level", "medium", "--games", "12", "--seed", "1",
+                    "-j", "1", "--silent", "--samples", "20", "--out", str(tmp_path / "cal"))
+    assert result.exit_code == 0, result.output
+    verdict = result.stdout.splitlines()[0]
+    assert "easy -> dial?strength=0.3" in verdict and "dial?strength=0.3 -> medium" in verdict
+    assert "mean of easy, dial?strength=0.3, medium = 0" in verdict
+    manifest = json.loads((tmp_path / "cal" / "classic" / "manifest.json").read_text())
+    assert manifest["levels"] == ["easy", "dial?strength=0.3", "medium"]

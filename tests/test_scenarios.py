@@ -95,7 +95,7 @@ def test_file_settings_and_command_line_overrides(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, 'variant = "kozel"\nentrants = ["easy+medium", "easy"]\ngames = 2\nseed = 4\n'
           'target = 20\nworkers = 1\nout = "mine"\noutput_format = "csv"\nduplicate = false\n'
-          'records = true\nmove_time_limit = 0\n[options]\ntarget = 50\n')
+          'records = true\nmove_time_limit = 0\n')
     result = invoke("run", "x.toml", "--games", "4", "--silent")
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "mine" / "manifest.json").read_text())
@@ -103,7 +103,7 @@ def test_file_settings_and_command_line_overrides(tmp_path, monkeypatch):
         "variant": "kozel", "players": None, "games": 4, "entrants": ["easy+medium", "easy"],
         "format": "round-robin", "seed": 4, "duplicate": False, "options": {"target": "20"},
         "move_time_limit": 0, "records": True, "output_format": "csv", "isolate": None,
-        "seat_memory": 2048, "sandbox": True}
+        "seat_memory": 2048, "sandbox": True, "on_fault": "forfeit"}
     assert manifest["sessions"][0]["workers"] == 1
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == [
         "games.csv", "manifest.json", "records.jsonl", "run.log", "summary.csv"]
@@ -124,7 +124,7 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
            "move_time_limit, records, isolate, sandbox, seat_memory, output_format, deals, "
-           "deals_order, workers, out, backend, scheduler, target")
+           "deals_order, on_fault, workers, out, backend, scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 
@@ -151,6 +151,7 @@ GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
     ('variant = "block"\nentrants = ["easy", "nobot"]\n', "unknown strategy 'nobot'"),
     ('variant = "block"\nentrants = ["easy+hard", "medium"]\n', "not a team game"),
     ("variant = block\n", "not valid TOML: "),
+    (GOOD + "target = 50\n[options]\ntarget = 'x'\n", "target is given twice"),
 ])
 def test_a_bad_scenario_is_one_line_naming_file_and_key(tmp_path, text, message):
     path = write(tmp_path, text)

@@ -323,7 +323,8 @@ def test_ratings_of_the_hand_run(hand_stats):
     for line in rating["entrants"]:  # the weakest level too: no anchor without an interval
         assert line["low"] <= line["elo"] <= line["high"] and line["low"] < line["high"]
     assert hand_stats["ladder"]["levels"] == [
-        {key: line[key] for key in ("name", "elo", "low", "high")} for line in rating["entrants"]]
+        {key: line[key] for key in ("name", "elo", "low", "high", "bound")}
+        for line in rating["entrants"]]
     assert rating["p_better"]["hard"]["easy"] + rating["p_better"]["easy"]["hard"] == 1
     assert hand_stats["ladder"]["increasing"]
     assert [step["to"] for step in hand_stats["ladder"]["steps"]] == ["medium", "hard"]

@@ -426,7 +426,7 @@ def test_cli_strategies_lists_levels_examples_and_given_files():
 def test_cli_strategies_lists_a_broken_file_with_its_error(tmp_path):
     (tmp_path / "bad.py").write_text("def broken(:\n")
     result = run("strategies", str(tmp_path))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # listed, and the command says it failed
     assert f"{tmp_path / 'bad.py'}" in result.stdout and "SyntaxError" in result.stdout
 
 

@@ -145,16 +145,49 @@ class Standings:
                 tqdm.write(line, file=sys.stderr)
 
 
+class FaultRateExceeded(Exception):
+    """An entrant faulted in more of its games than --max-fault-rate allows, and the run was
+    asked to stop for it; the message says who and how often."""
+
+
+@dataclass
+class FaultWatch:
+    """Warns, once per entrant and while the run plays, when an entrant has faulted in more than
+    `rate` of its games (after at least MIN_GAMES of them); with `stop`, stops the run instead
+    (FaultRateExceeded: the run is partial and resumes). `rate` None: never."""
+
+    rate: float | None = None
+    stop: bool = False
+    warned: set = field(default_factory=set)
+
+    MIN_GAMES = 10
+
+    def check(self, tally: Tally) -> None:
+        if self.rate is None:
+            return
+        for name, faulted, games in tally.fault_rates():
+            if games < self.MIN_GAMES or faulted <= self.rate * games or name in self.warned:
+                continue
+            self.warned.add(name)
+            what = (f"{name} faulted in {faulted} of its {games} games ({faulted / games:.0%}, "
+                    f"over --max-fault-rate {self.rate:.0%})")
+            if self.stop:
+                raise FaultRateExceeded(f"stopped: {what}")
+            log.warning("%s: see run.log for its faults; --stop-on-faults stops such a run",
+                        what)
+
+
 class ProgressBar:
     """One bar in the parent counting games, with the current leader (off when stderr is not a
     terminal or when asked to be silent), and the standings when they are due."""
 
     def __init__(self, total: int, done: int, silent: bool,
-                 standings: Standings | None = None) -> None:
+                 standings: Standings | None = None, faults: FaultWatch | None = None) -> None:
         self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
                         disable=silent or not sys.stderr.isatty(), dynamic_ncols=True)
         self.total, self.done = total, done
         self.standings = standings or Standings()
+        self.faults = faults or FaultWatch()
 
     def __call__(self, games: int, tally: Tally, note: str = "") -> None:
         """Count `games` more; `note` follows the leader on the bar."""
@@ -166,6 +199,7 @@ class ProgressBar:
         if self.standings.due(self.done):
             self.standings.show(tally.standings(self.done, self.total))
             self.standings.last_games, self.standings.last_time = self.done, time.monotonic()
+        self.faults.check(tally)
 
     def finish_early(self) -> None:
         """The run stopped before the total by design (a sequential test decided): end full."""

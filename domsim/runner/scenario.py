@@ -76,6 +76,9 @@ def _scenario(data: dict) -> Scenario:
         raise ConfigError("scheduler is for backend = \"dask\": add it or drop the scheduler")
     settings = {key: value for key, value in data.items() if key in SETTINGS}
     if "target" in data:
+        if "target" in data.get("options", {}):
+            raise ConfigError("target is given twice, as target and as options.target: keep "
+                              "one")
         settings["options"] = {**data.get("options", {}), "target": data["target"]}
     out = data.get("out")
     return Scenario(settings, Path(out) if out else None, data.get("workers"),

@@ -38,3 +38,14 @@ def stops_ignored():
     """Stop signals are ignored: for the few seconds that write the result files, so that a
     run is never left half written (its parts removed before the manifest says so, say)."""
     return stops_handled_by(signal.SIG_IGN)
+
+
+@contextmanager
+def stops_deferred() -> Iterator[None]:
+    """A stop signal waits for the block to end, then interrupts as Ctrl-C does: what the block
+    counts and what it writes stay the same."""
+    caught: list[int] = []
+    with stops_handled_by(lambda signum, frame: caught.append(signum)):
+        yield
+    if caught:
+        raise KeyboardInterrupt

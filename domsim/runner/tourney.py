@@ -25,12 +25,14 @@ from .._core import ENGINE
 from ..bot import bot_command, check_spec, in_process_reason
 from ..deals import Deal, deal_index, read_deals
 from ..results.config import TourneyConfig
-from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem
+from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem, read_games
 from ..results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from ..results.ratings import outcomes_of, rate_outcomes, summary_lines
 from ..results.schedule import Schedule, batches
 from ..results.summary import COLUMNS, Tally
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
+from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
 from .output import (
     PARTS,
@@ -248,16 +250,17 @@ def read_manifest(out: Path) -> dict:
 
 
 def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
-    old, new = saved.to_dict(), given.to_dict()
-    return "; ".join(f"{key} was {old[key]!r}, now {new[key]!r}"
-                     for key in old if old[key] != new[key])
+    return "; ".join(f"{key} was {old!r}, now {new!r}"
+                     for key, old, new in saved.differences(given))
 
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
-                progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
+                progress: Callable[[int, Tally], None] = lambda n, tally: None,
+                about: dict | None = None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
-    session is interrupted, a worker dies or a write fails: then the manifest says partial)."""
+    session is interrupted, a worker dies or a write fails: then the manifest says partial);
+    a new run's manifest also holds `about` (a calibration's `levels`)."""
     out, config = tourney.out, tourney.config
     for damage in tourney.damaged:
         log.warning("%s: its games are played again", damage)
@@ -265,7 +268,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = new_manifest(tourney, out, command, purpose) if not done else read_manifest(out)
+    manifest = (new_manifest(tourney, out, command, purpose) | (about or {}) if not done
+                else read_manifest(out))
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
@@ -292,6 +296,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         stopped = "interrupted twice (the running games were abandoned)"
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except FaultRateExceeded as exc:
+        stopped = str(exc)
     except BrokenProcessPool:
         stopped = "a worker process died"
     except OSError as exc:
@@ -303,9 +309,10 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
             with stops_ignored():
                 finish(tourney, manifest, session, outcome, None if done else tally)
         except OSError as exc:
-            raise TourneyError(f"{stopped or 'finished'} but cannot write {exc.filename or out}: "
-                               f"{exc.strerror}; every finished batch is kept: free the space, "
-                               f"then resume with: domsim tourney --out {out} --resume") from None
+            reason = f"cannot write {exc.filename or out}: {exc.strerror}"
+            said = reason if stopped in (None, reason) else f"{stopped}, then {reason}"
+            raise TourneyError(f"{said}; every finished batch is kept: free the space, then "
+                               f"resume with: domsim tourney --out {out} --resume") from None
     return outcome
 
 
@@ -443,7 +450,8 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
         tally = tourney.tally()
         for row in read_rows(out):
             tally.add(row)
-    write_atomic(out / "summary.csv", summary_csv(tally))
+    write_atomic(out / "summary.csv",
+                 summary_csv(rated_summary(tourney, manifest, tally, not outcome.partial)))
     manifest["checksums"] = checksums(out, config)
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
@@ -456,12 +464,25 @@ def checksums(out: Path, config: TourneyConfig) -> dict[str, str]:
     return {name: file_digest(out / name) for name in names}
 
 
-def summary_csv(tally: Tally) -> str:
+def rated_summary(tourney: Tourney, manifest: dict, tally: Tally, finished: bool) -> list[dict]:
+    """The summary lines with the ratings `domsim stats` gives the same games (its default
+    resamplings and seed), read back from the files just written."""
+    if not any(line.games for line in tally.lines.values()):
+        return [line for _, _, line in tally.rows()]
+    games = outcomes_of(tourney.rules, tourney.entrants, tourney.pairings,
+                        read_games(tourney.out, tourney.schema, finished))
+    fitted = rate_outcomes(games, [entrant.name for entrant in tourney.entrants], manifest)
+    return summary_lines(tally, tourney.pairings, tourney.schedule.seatings_per_deal, games,
+                         fitted)
+
+
+def summary_csv(lines: list[dict]) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for row in tally.rows():
-        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value for value in row])
+    for line in lines:
+        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value
+                         for value in (line[column] for column in COLUMNS)])
     return text.getvalue()
 
 

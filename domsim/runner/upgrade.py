@@ -18,6 +18,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from .. import __version__
+from ..record import seal
 from ..results.config import TourneyConfig
 from ..results.folder import (
     MANIFEST,
@@ -140,14 +141,15 @@ def upgrade_row(tourney: Tourney, row: dict) -> dict:
 
 
 def upgrade_record(tourney: Tourney, row: dict, line: str | None) -> str | None:
-    """A 0.1 record with the run seed, deal and entrants this version's records carry, and the
-    mark that its deals are its seed's (0.1 dealt with the same generator)."""
+    """A 0.1 record with the run seed, deal and entrants this version's records carry, the
+    mark that its deals are its seed's (0.1 dealt with the same generator), its fault policy
+    (0.1 substituted) and its digest."""
     if line is None:
         return None
     record = json.loads(line)
     entrants = [row[f"entrant_{seat}"] for seat in range(tourney.rules.players)]
-    return json.dumps({"game_id": record.pop("game_id"), "run_seed": tourney.config.seed,
-                       "deal_id": row["deal_id"], "entrants": entrants, **record,
-                       "dealt_from_seed": True})
+    return json.dumps(seal({"game_id": record.pop("game_id"), "run_seed": tourney.config.seed,
+                            "deal_id": row["deal_id"], "entrants": entrants, **record,
+                            "dealt_from_seed": True, "on_fault": "substitute"}))
 
 

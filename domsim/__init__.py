@@ -1,5 +1,8 @@
 """domsim: dominoes tournaments and simulation. The Python API (domsim.api): `tourney`,
-`compare`, `play` and `load`, with results as pandas DataFrames."""
+`compare`, `play` and `load`, with results as pandas DataFrames.
+
+Rule ids (R-...) cited in the code are defined in docs/RULES.md, the game record format in
+docs/GAME-RECORD.md."""
 
 __version__ = "0.2.0"
 

@@ -216,7 +216,7 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool = False,
          seat_memory: int = SEAT_MEMORY_MB) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
-    its record (GAME-RECORD.md), as `domsim play --record` writes it; `isolate` and
+    its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate` and
     `seat_memory` as `tourney`'s (`exec:` specs play in their own process anyway)."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)

@@ -62,6 +62,12 @@ class Finite(click.FloatRange):
     def __init__(self, *args, what: str = "number", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.what = what
+        if self.min is None and self.max is None:
+            self.name = "float"  # the help shows FLOAT, not FLOAT RANGE
+
+    def _describe_range(self) -> str:
+        """No `[x<=None]` in the help of a number with no bounds."""
+        return "" if self.min is None and self.max is None else super()._describe_range()
 
     def convert(self, value, param, ctx):
         number = super().convert(value, param, ctx)
@@ -106,6 +112,8 @@ def user_errors(command):
             return command(*args, **kwargs)
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
+        except BrokenPipeError:  # `domsim stats RUN | head`: click ends quietly, as Unix tools do
+            raise
         except OSError as exc:  # a full disk, a folder that cannot be made or read
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}: nothing already "
@@ -694,7 +702,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
 @SAMPLES
 @user_errors
 def report(run_dirs, out, samples) -> None:
-    """Build the calibration report (report.html, PNG charts, CSV tables) from finished or
+    """Build the calibration report (report.html, SVG charts, CSV tables) from finished or
     partial runs, one section per run.
 
     Example: domsim report results/block-levels results/kozel-levels --out results/report

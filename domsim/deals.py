@@ -2,7 +2,7 @@
 plays (`--deals FILE`), in order or shuffled, every deal in every seating; and the deals of a
 run written to such a file (`domsim deals RUN_DIR`).
 
-A deals file is JSON Lines in the game-record format (GAME-RECORD.md): one object per deal with
+A deals file is JSON Lines in the game-record format (docs/GAME-RECORD.md): one object per deal with
 `variant`, `players`, `options` and `hands`, of which only the first hand's `deal` (and `leader`,
 needed where the first leader is drawn by lot) is read. A records file is therefore a deals
 file. Later hands of a game are dealt from its seed, as always."""

@@ -1,5 +1,5 @@
 """Playing one game (a match: hands until the target; classic: one hand) between strategies, and
-the game record it produces (GAME-RECORD.md)."""
+the game record it produces (docs/GAME-RECORD.md)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ class PlayedGame:
     timing: list[dict]
 
     def record(self) -> dict:
-        """The game record (GAME-RECORD.md); needs the hands kept."""
+        """The game record (docs/GAME-RECORD.md); needs the hands kept."""
         record = game_record(self.rules, self.specs, self.seed, self.hands, self.state)
         # Dealt from `seed` by domsim's generator (R-RNG): replay checks the deals against it.
         return {**record, "dealt_from_seed": True, "faults": self.faults, "timing": self.timing}

@@ -29,6 +29,7 @@ from .compare import (
     run_compare,
 )
 from .game import MOVE_TIME_LIMIT, play_game
+from .human import Terminal, is_human
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST, legacy_problem
 from .rules import make_rules
@@ -214,10 +215,11 @@ def load(path: str | Path) -> Results:
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
          options: Mapping[str, object] | None = None,
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool = False,
-         seat_memory: int = SEAT_MEMORY_MB) -> dict:
+         seat_memory: int = SEAT_MEMORY_MB, terminal: Terminal | None = None) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
     its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate` and
-    `seat_memory` as `tourney`'s (`exec:` specs play in their own process anyway)."""
+    `seat_memory` as `tourney`'s (`exec:` specs play in their own process anyway). A `human`
+    seat is a person at `terminal` (domsim.human: `say(line)` and `ask(prompt)`)."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
@@ -225,9 +227,10 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
     if len(specs) == 1:
         specs *= rules.players
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, seat_memory)
+        if not is_human(spec):
+            check_spec(spec, isolate, seat_memory)
     return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                     seat_memory=seat_memory)
+                     seat_memory=seat_memory, terminal=terminal)
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
+from .human import is_human
 from .record import RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS
@@ -180,12 +181,20 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         raise click.ClickException(f"{record} exists: choose another --record file")
     specs = list(players_specs) or ["easy"]
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, seat_memory)
+        if not is_human(spec):
+            check_spec(spec, isolate, seat_memory)
+    person = any(map(is_human, specs))
+    if person and record is None:  # a game someone played is kept
+        record = default_out(f"play-{variant}").with_suffix(".json")
+        record.parent.mkdir(parents=True, exist_ok=True)
     with _bots_stderr_shown():
         game = api.play(variant, specs, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
-                        isolate=isolate, seat_memory=seat_memory)
-    for line in transcript_lines(game):
+                        isolate=isolate, seat_memory=seat_memory,
+                        terminal=ConsoleTerminal() if person else None)
+    lines = list(transcript_lines(game))
+    left = person and any(faults["replaced"] for faults in game["faults"])
+    for line in lines if not person else lines[-1:] if left else ():
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
         if faults["first"] is not None:
@@ -197,6 +206,20 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         except OSError as exc:
             raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
+
+
+class ConsoleTerminal:
+    """A human seat's terminal: stdout and stdin (domsim.human.Terminal)."""
+
+    def say(self, line: str) -> None:
+        click.echo(line)
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            click.echo()
+            return None
 
 
 @contextmanager
@@ -219,6 +242,8 @@ def _fault_line(seat: int, spec: str, faults: dict) -> str:
     counts = ", ".join(f"{faults[kind]} {kind}" for kind in ("errors", "illegal", "timeouts")
                        if faults[kind])
     taken = "; a bot took over the seat" if faults["replaced"] else ""
+    if not counts:  # a person who left the table: no fault of a program
+        return f"Seat {seat} ({spec}): {faults['first']}{taken}"
     return f"Faults at seat {seat} ({spec}): {counts}; first: {faults['first']}{taken}"
 
 

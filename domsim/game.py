@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from .alarm import MoveAlarm
 from .bot import SEAT_MEMORY_MB, BotPool, bot_command
 from .engine import State, start_next_hand
+from .human import HumanSeat, Terminal, is_human
 from .record import game_record, hand_record
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
@@ -71,32 +72,35 @@ class PlayedGame:
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
               move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-              isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB) -> dict:
+              isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB,
+              terminal: Terminal | None = None) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
     never stops the game (R-SEAT-FAULT, see domsim.seat): a move later than `move_time_limit`
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
     illegal move is handed to it. `exec:` specs, and with `isolate` every spec but a built-in
-    level, play in their own process under `seat_memory` MiB (0: no limit). The record gets
-    `faults` and `timing` per seat."""
+    level, play in their own process under `seat_memory` MiB (0: no limit). A `human` seat is a
+    person at `terminal` (domsim.human). The record gets `faults` and `timing` per seat."""
     with BotPool(seat_memory) as bots:
         return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
-                    isolate=isolate, bots=bots).record()
+                    isolate=isolate, bots=bots, terminal=terminal).record()
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool = False,
-         bots: BotPool | None = None) -> PlayedGame:
+         bots: BotPool | None = None, terminal: Terminal | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
     caller closes (None: a pool for this game alone)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
-    commands = [bot_command(spec, isolate) for spec in specs]
-    factories = [None if command else load_strategy(spec)
+    if terminal is None and any(map(is_human, specs)):
+        raise StrategyError("a human seat plays only at a terminal: `domsim play -p human ...`")
+    commands = [None if is_human(spec) else bot_command(spec, isolate) for spec in specs]
+    factories = [None if command or is_human(spec) else load_strategy(spec)
                  for spec, command in zip(specs, commands, strict=True)]
     stand_in_factory = load_strategy(stand_in)
     seats: list[GuardedSeat] = []
@@ -108,6 +112,8 @@ def play(rules: Rules, specs: list[str], seed: int, *,
                 label = f"game seed {seed}, seat {seat} ({factory.spec if factory else spec})"
                 make_stand_in = _stand_in(stand_in_factory, seed, seat)
                 seats.append(
+                    HumanSeat(seat, terminal, make_stand_in, list(specs), label) if factory is
+                    None and command is None else
                     BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label)
                     if command else
                     Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label))
@@ -143,6 +149,8 @@ def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
         result = state.last_hand_result
         for seat in seats:
             seat.end_hand(result)
+            if isinstance(seat, HumanSeat):  # the history is public: any seat's view tells it
+                seat.show_end(views.view(state, []), result)
         if keep_hands:
             hands.append(hand_record(*deal, state.history, result))
     for seat in seats:

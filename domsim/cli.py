@@ -26,7 +26,7 @@ from .analysis import (
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
-from .deals import ORDERS, deal_line, run_deals
+from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
 from .human import is_human
@@ -34,7 +34,14 @@ from .record import RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS
 from .results.summary import summary_table
-from .rules import HIGHEST_OPTION, OPTION_SPECS, VARIANTS, RulesError, parse_options
+from .rules import (
+    HIGHEST_OPTION,
+    OPTION_SPECS,
+    VARIANTS,
+    RulesError,
+    make_rules,
+    parse_options,
+)
 from .runner.calibrate import calibration_variants, run_calibration
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
@@ -487,27 +494,82 @@ def upgrade(old_dir, new_dir) -> None:
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(path_type=Path))
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, metavar="[RUN_DIR] FILE",
+                type=click.Path(path_type=Path))
+@click.option("--variant", "-v", default=None,
+              help="Instead of a run: deal for this rule set (see `domsim variants`).")
+@click.option("--count", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --variant: the number of deals [100].")
+@click.option("--players", "-n", type=int, default=None, help="With --variant: players.")
+@click.option("--seed", type=int, default=None,
+              help="With --variant: the run seed the deals come from [0].")
+@RULE_OPTIONS
 @user_errors
-def deals(run_dir, file) -> None:
-    """Write the first-hand deal of every deal a run played to FILE (JSON Lines, one deal a
-    line, in deal order), for `domsim tourney --deals FILE`: another run, or another tool, then
-    plays the same deals. An existing FILE is refused.
+def deals(paths, variant, count, players, seed, options) -> None:
+    """Write a deal book to FILE (JSON Lines, one first-hand deal a line, in deal order) for
+    `domsim tourney --deals FILE`: the deals a run in RUN_DIR played, or with --variant the
+    first N deals a tourney with --seed S deals (deal i from the seed's game seed i), without
+    playing. Another run, or another tool, then plays the same deals. An existing FILE is
+    refused.
 
     Example: domsim deals results/block-20261129-101500 block.deals.jsonl
+
+    Example: domsim deals --variant block --count 500 --seed 7 block-500.deals.jsonl
     """
+    wanted = 1 if variant else 2
+    if len(paths) != wanted:
+        raise click.UsageError("give RUN_DIR FILE, or --variant V [--count N] [--seed S] FILE")
+    if not variant and (count, players, seed, options) != (None, None, None, ()):
+        raise click.UsageError("--count, --players, --seed and --option go with --variant")
+    file = paths[-1]
     if file.exists():
         raise click.ClickException(f"{file} exists: choose another file")
-    run = load_run(run_dir)
-    lines = [deal_line(run.rules, deal, deal_id=deal_id, seed=seed)
-             for deal_id, seed, deal in run_deals(run.rules, run.config, run.table)]
+    if variant:
+        rules = make_rules(variant, players, parse_options(options))
+        lines = [deal_line(rules, deal, deal_id=deal_id, seed=game)
+                 for deal_id, game, deal in seed_deals(rules, seed or 0, count or 100)]
+    else:
+        run = load_run(paths[0])
+        lines = [deal_line(run.rules, deal, deal_id=deal_id, seed=game)
+                 for deal_id, game, deal in run_deals(run.rules, run.config, run.table)]
     try:
         with file.open("x", encoding="utf-8") as out:
             out.write("".join(line + "\n" for line in lines))
     except OSError as exc:
         raise click.ClickException(f"cannot write {file}: {exc.strerror}") from None
     click.echo(f"{len(lines)} deals written to {file}")
+
+
+@main.command()
+@click.argument("source", metavar="RUN_DIR|FILE", type=click.Path(exists=True, path_type=Path))
+@click.option("--game", "-g", type=click.IntRange(min=0), default=None, metavar="N",
+              help="The game: its game id as the run stores it (0, 1, ...); in a records file "
+                   "without game ids, its place from 1. Required for a run.")
+@user_errors
+def show(source, game) -> None:
+    """Print the transcript of one game: every deal, every play, draw and pass with the open
+    ends after it, each hand's result and the scores. From a run folder the game comes from its
+    records.jsonl, or, when the run kept no records, it is played again from its seed and seats
+    (and checked against the run's games table); from a records file (`play --record`,
+    records.jsonl) it is read.
+
+    Example: domsim show results/block-20261129-101500 --game 17
+    """
+    from .show import file_game, run_game
+
+    if source.is_dir():
+        if game is None:
+            raise click.UsageError("give the game: --game N (a game id of the run)")
+        shown = run_game(load_run(source), game)
+    else:
+        shown = file_game(source, game)
+    click.echo(shown.source)
+    for line in transcript_lines(shown.record, shown.index):
+        click.echo(line)
+    for problem in shown.problems:
+        click.echo(problem, err=True)
+    if shown.problems:
+        sys.exit(1)
 
 
 SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, show_default=True,

@@ -16,6 +16,7 @@ import click
 
 from . import __version__, api
 from .analysis import (
+    MIN_DEALS,
     RunError,
     file_problem,
     ladder_line,
@@ -25,7 +26,7 @@ from .analysis import (
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, run_compare
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import MOVE_TIME_LIMIT
@@ -48,6 +49,8 @@ from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, default_out, resolve_config, resume_hint, run_session
 from .runner.tourney import RunFinished, TourneyError
 from .stats import ELO_MODELS
+from .steps import DEFAULT_MAX_GAMES, Calibration, StepPlan
+from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
 from .tune import (
@@ -669,8 +672,14 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @click.option("--all", "every", is_flag=True, help="Calibrate every rule set.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games per rule set, spread over the pairings of levels, rounded up to whole "
-                   "deal sets (every pairing on every deal in every seating).")
+              help="Games per rule set of the overview (every level against every other), "
+                   "rounded up to whole deal sets, and to the 30 deals a verdict needs.")
+@click.option("--tolerance", "--precision", "tolerance", type=Finite(0, 400, min_open=True),
+              default=DEFAULT_STEP_TOLERANCE, show_default=True, metavar="ELO",
+              help="A step is decided once it is significant at 95% or its interval lies "
+                   "within +-ELO: the levels are then equal within it.")
+@click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
+              show_default=True, help="The most games a step plays before it is undecided.")
 @click.option("--level", "levels", multiple=True, metavar="SPEC",
               help="A level to calibrate, weakest first (repeat; default: every built-in one).")
 @click.option("--dial", "with_dial", is_flag=True,
@@ -685,35 +694,46 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @SAMPLES
 @SILENT
 @user_errors
-def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
-              samples, silent) -> None:
-    """Play the built-in levels against each other in each rule set and write the calibration
-    report: report.html with the rating ladder, the head-to-head win rates, points per hand,
-    how hands end and decision times, the charts and every table as CSV; the runs are in the
-    folder too, one per rule set. Teams are whole teams of one level, but in kozel each level
-    plays with a partner of at least hard (R-LEVEL). With --dial the dial strategy plays too, at
-    several strengths, and the report fits its curve and recommends the settings to ship.
+def calibrate(variants, every, players, games, tolerance, max_games, levels, with_dial,
+              settings, seed, workers, out, samples, silent) -> None:
+    """Calibrate the levels of each rule set and write the one-page report.
 
-    Example: domsim calibrate --all --games 4000 --dial --out results/calibration
+    First an overview: every level (and with --dial the dial at several strengths) against
+    every other, for the heatmap, the hand endings, the timing and the dial's curve. Then each
+    step of the ladder, a level against the one below it, is played head to head on fresh
+    duplicate deals until it is decided: significant at 95%, or equal within --tolerance Elo,
+    or undecided at --max-games; each step says how many games it took and why it stopped. The
+    report (report.html, levels.json, tables/) opens with one table of every rule set's levels.
+    Teams are whole teams of one level, but in kozel each level plays with a partner of at
+    least hard (R-LEVEL).
+
+    Example: domsim calibrate --all --dial --out results/calibration
     """
     names = calibration_variants(variants, every)
     config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
                                  out, False, name="calibrate")
     command = ["domsim", *sys.argv[1:]]
+    plan = StepPlan(tolerance, max_games, config.seed)
 
     def run(config, folder, notes):
+        for note in notes:
+            click.echo(f"{config.variant}: {note}")
         return run_session(config, folder, resume=False, workers=workers, backend="local",
                            scheduler=None, silent=silent, command=command, purpose="calibration",
                            notes=notes)
 
+    def compare(config, folder, rule):
+        return run_compare(config, folder, None, workers=workers, silent=silent,
+                           command=command, rule=rule, purpose="calibration")
+
+    steps = Calibration(out, plan, compare, click.echo)
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
                                        players=players, levels=levels, run=run,
-                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()))
-    _write_report(folders, out, samples)
-    if outcome.partial:
-        raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "
-                                   f"{outcome.done} of {outcome.total} games; the report covers "
-                                   "what finished")
+                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
+                                       min_deals=MIN_DEALS, steps=steps)
+    _write_report(folders, out, samples, steps.to_dict())
+    if outcome.partial or len(steps.ladders) < len(folders):
+        raise click.ClickException(f"stopped in {folders[-1]}; the report covers what finished")
 
 
 @main.command()
@@ -802,11 +822,11 @@ def report(run_dirs, out, samples) -> None:
     _write_report(run_dirs, out, samples)
 
 
-def _write_report(run_dirs, out: Path, samples: int) -> None:
+def _write_report(run_dirs, out: Path, samples: int, calibration: dict | None = None) -> None:
     from .report import write_report  # matplotlib takes a third of a second to import
 
     runs = [run_statistics(load_run(path), samples) for path in run_dirs]
-    page = write_report(runs, out)
-    for figures in runs:
+    page = write_report(runs, out, calibration)
+    for figures in runs if calibration is None else ():  # calibrate told each step already
         click.echo(f"{figures['variant']}: {ladder_line(figures['ladder'])}")
     click.echo(f"report written to {page}")

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -70,6 +71,13 @@ class Decided(Exception):
     """Raised from inside the result stream to stop it once the test has decided."""
 
 
+class StopRule(Protocol):
+    """Instead of an SPRT, what decides when a pair has played enough (calibrate's steps,
+    domsim.steps): a verdict from the complete deals so far, or None to play on."""
+
+    def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None: ...
+
+
 @dataclass
 class PairProgress:
     """Entrant 0's score against entrant 1, deal by deal, fed games in game-id order; a deal
@@ -77,6 +85,7 @@ class PairProgress:
 
     tourney: Tourney
     sprt: Sprt | None
+    rule: StopRule | None = None
     scores: list[float] = field(default_factory=list)
     units: list[list[float]] = field(default_factory=list)
     unit_deals: list[int] = field(default_factory=list)  # the deal id of each unit
@@ -117,6 +126,8 @@ class PairProgress:
         if self.sprt is not None:
             self.llr = self.sprt.llr(dict(self.counts), self.per_unit, self.ref)
             self.verdict = self.sprt.verdict(self.llr)
+        elif self.rule is not None:
+            self.verdict = self.rule.verdict(self.units, self.per_unit, self.ref)
         return self.verdict is not None
 
     def llr_note(self) -> str:
@@ -139,13 +150,15 @@ class CompareResult:
 
 
 def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
-                silent: bool, command: list[str]) -> CompareResult:
-    """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
-    config.games), then write the run's files with the test's outcome in the manifest."""
+                silent: bool, command: list[str], rule: StopRule | None = None,
+                purpose: str = "compare") -> CompareResult:
+    """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
+    decides (neither: all of config.games), then write the run's files with the test's outcome
+    in the manifest."""
     tourney = open_tourney(config, out, resume=False, command=command)
-    progress = PairProgress(tourney, sprt)
+    progress = PairProgress(tourney, sprt, rule)
     tally = tourney.tally()
-    manifest = new_manifest(tourney, out, command, "compare")
+    manifest = new_manifest(tourney, out, command, purpose)
     session = {"command": command, "workers": workers, "backend": "local", "started": now()}
     manifest["sessions"] = [session]
     write_json(out / MANIFEST, {**manifest, "partial": True})

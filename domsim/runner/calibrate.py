@@ -44,12 +44,15 @@ def calibration_entrants(variant: str, players: int | None, levels: tuple[str, .
 
 def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
-                    run: Callable[[TourneyConfig, Path, list[str]], Outcome]
+                    run: Callable[[TourneyConfig, Path, list[str]], Outcome],
+                    min_deals: int = 1,
+                    steps: Callable[[TourneyConfig, Path], bool] | None = None
                     ) -> tuple[list[Path], Outcome]:
     """One tourney per variant in out/<variant>, its games rounded up to whole deal sets (every
-    level meets every other on the same deals), played by `run` (a session runner, given what
-    was rounded to say); stops at the first run that ends early. Returns the finished run
-    folders and the last outcome."""
+    level meets every other on the same deals), at least `min_deals` of them, played by `run`
+    (a session runner, given what was rounded to say); then `steps` plays the variant's ladder
+    step by step (False: it stopped early). Stops at the first run that ends early. Returns
+    the finished run folders and the last outcome."""
     if out.exists():
         raise TourneyError(f"{out} already exists: choose another --out")
     done: list[Path] = []
@@ -59,9 +62,9 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                                entrants=tuple(calibration_entrants(variant, players, levels,
                                                                     dial)),
                                seed=seed)
-        config, note = whole_deal_sets(config)
+        config, note = whole_deal_sets(config, min_deals)
         outcome = run(config, out / variant, [note] if note else [])
         done.append(out / variant)
-        if outcome.partial:
+        if outcome.partial or (steps is not None and not steps(config, out)):
             break
     return done, outcome

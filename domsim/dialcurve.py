@@ -90,7 +90,7 @@ def on_curve(elo: float, points: list[dict]) -> bool:
 
 
 #: A setting whose 95% interval is wider than this share of the dial is withheld.
-MAX_WIDTH = 0.4
+MAX_WIDTH = 0.25
 
 
 def band(points: list[dict], key: str) -> list[dict]:
@@ -108,7 +108,8 @@ def recommendations(rating: dict, spacing: int = DEFAULT_SPACING,
     expected win rate against the one below it, and its 95% interval: the strengths where the
     curve's band reaches the ends of the target's own interval. A setting is `withheld` (the
     reason; None: shipped) when the caller says the evidence is too thin, when its target lies
-    beyond the measured curve (`on_curve` False) or its interval spans more than MAX_WIDTH.
+    beyond the curve's band (the ends' intervals included) or its interval spans more than
+    MAX_WIDTH.
     Empty without dial entrants."""
     levels, dial = split_dial(rating)
     points = curve(dial)
@@ -130,8 +131,8 @@ def recommendations(rating: dict, spacing: int = DEFAULT_SPACING,
     for target, elo, elo_low, elo_high, win_rate in targets:
         ends = (setting_for(elo_low, highs), setting_for(elo_high, lows))
         low, high = min(ends), max(ends)
-        reason = withheld or (None if on_curve(elo, points) else
-                              "beyond the dial's measured curve") or (
+        reachable = lows[0]["fitted"] <= elo <= highs[-1]["fitted"]
+        reason = withheld or (None if reachable else "beyond the dial's measured curve") or (
             f"its interval [{low:.2f}, {high:.2f}] spans more than {MAX_WIDTH:g} of the dial: "
             "play more games" if high - low > MAX_WIDTH else None)
         rows.append({"target": target, "elo": elo, "setting": setting_for(elo, points),

@@ -439,7 +439,8 @@ def settings_rows(stats: dict, key: str) -> list[dict]:
         needed = round_up_to(stats["games"] * MIN_DEALS / deals, stats["seatings_per_deal"])
         thin = (f"too few deals: {ladder['deals']} of the {MIN_DEALS} a setting needs (about "
                 f"{needed:,} games)")
-    return [{"section": key, **row}
+    base = ladder["levels"][0]["elo"]  # Elo shown over the weakest level, as the summary's
+    return [{"section": key, **row, "elo": row["elo"] - base}
             for row in recommendations(stats["ratings"], DEFAULT_SPACING, thin)]
 
 
@@ -584,7 +585,8 @@ SUMMARY_COLUMNS = [("section", "section", text), ("variant", "rule set", text),
                    ("verdict", "verdict", optional(text)), ("reason", "why it stopped",
                                                              optional(text))]
 SHIP_COLUMNS = [("section", "rule set", text), ("target", "target", text),
-                ("elo", "Elo", signed), ("setting", "dial strength", number(3)),
+                ("elo", "Elo over the weakest", signed),
+                ("setting", "dial strength", number(3)),
                 ("low", "95% low", number(3)), ("high", "95% high", number(3)),
                 ("win_rate_vs_previous", "expected win rate vs the level below",
                  optional(percent)), ("withheld", "withheld because", optional(text))]
@@ -616,8 +618,8 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None) -
     summary = summary_table(ladders)
     summary.write_csv(tables / "summary.csv")
     ship = [row for ladder in ladders for row in ladder["settings"]]
-    ship_table = Table("settings", "Settings to ship: the dial (dial?strength=S) as strong as "
-                       "each level, and levels evenly spaced in Elo", SHIP_COLUMNS, ship)
+    ship_table = Table("settings", "The dial (dial?strength=S) as strong as each level, and "
+                       "levels evenly spaced in Elo, with 95% intervals", SHIP_COLUMNS, ship)
     ship_table.write_csv(tables / "settings.csv")
     write_json_file(out / LEVELS_FILE, levels_document(ladders, calibration))
     dials = "".join(chart_html(dial_chart(stats), charts / f"{key}-dial.svg", "The dial's curve")

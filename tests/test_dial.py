@@ -128,6 +128,30 @@ def test_recommendations_place_the_levels_and_space_n_levels_evenly():
     assert recommendations({"entrants": RATING["entrants"][:3]}) == []
 
 
+def test_every_setting_has_its_interval_and_thin_or_wide_ones_are_withheld():
+    rows = recommendations(RATING, spacing=3)
+    for row in rows:
+        assert row["low"] <= row["setting"] <= row["high"]
+    medium = next(row for row in rows if row["target"] == "as strong as medium")
+    # the band: 300 +- 40 Elo meets the low curve (-30, 360, 840) and the high one (50, ...)
+    assert medium["low"] == pytest.approx(0.5 * (260 - 50) / (440 - 50))
+    assert medium["high"] == pytest.approx(0.5 * (340 + 30) / (360 + 30))
+    assert medium["withheld"] is None
+    insane = next(row for row in rows if row["target"] == "as strong as insane")
+    assert insane["withheld"] is None  # 900 is beyond 880, but within its interval
+    far = recommendations({"entrants": [*RATING["entrants"][:2], _line("insane", 1000),
+                                        *RATING["entrants"][3:]]}, spacing=3)
+    assert next(r for r in far if "insane" in r["target"])["withheld"] == (
+        "beyond the dial's measured curve")
+    wide = recommendations({"entrants": [_line("easy", 0), _line("medium", 300, 400),
+                                         _line("dial?strength=0", 0),
+                                         _line("dial?strength=1", 600)]})
+    assert "spans more than 0.25 of the dial: play more games" in next(
+        r for r in wide if r["target"] == "as strong as medium")["withheld"]
+    thin = recommendations(RATING, 3, "too few deals")
+    assert {row["withheld"] for row in thin} == {"too few deals"}
+
+
 def test_strength_of_reads_the_dial_from_a_spec_or_a_team():
     assert strength_of("dial?strength=0.3") == 0.3
     assert strength_of("dial") == Dial().strength
@@ -155,15 +179,16 @@ def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     assert [e["name"] for e in manifest["entrants"]] == [
         "easy", "medium", "dial?strength=0", "dial?strength=1"]
     assert "easy -> medium" in result.stdout and "medium -> dial" not in result.stdout
-    curve = read_rows(out / "block-2p-dial.csv")
+    curve = read_rows(out / "tables" / "block-2p-dial.csv")
     assert [row["strength"] for row in curve] == ["0", "1"]
     fitted = [float(row["fitted"]) for row in curve]
     assert fitted == sorted(fitted)
-    shipped = {row["target"]: row for row in read_rows(out / "block-2p-recommendations.csv")}
+    shipped = {row["target"]: row for row in read_rows(out / "tables" / "settings.csv")}
     assert set(shipped) == {"as strong as easy", "as strong as medium",
                             *(f"level {k} of 5" for k in range(1, 6))}
-    assert all(0 <= float(row["setting"]) <= 1 for row in shipped.values())
-    assert (out / "block-2p-dial.svg").is_file()
+    for row in shipped.values():  # always with its interval
+        assert 0 <= float(row["low"]) <= float(row["setting"]) <= float(row["high"]) <= 1
+    assert (out / "charts" / "block-2p-dial.svg").is_file()
     assert 'title="block-2p-dial.svg"' in (out / "report.html").read_text(encoding="utf-8")
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
 from .bot import SEAT_MEMORY_MB, check_spec
+from .clock import TimeControl
 from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -119,8 +120,9 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             deals: str | Path | None = None, deals_order: str | None = None,
             players: int | None = None, format: str | None = None, seed: int | None = None,
             duplicate: bool | None = None, options: Mapping[str, object] | None = None,
-            move_time_limit: float | None = None, records: bool | None = None,
-            output_format: str | None = None, isolate: bool | None = None,
+            move_time_limit: float | None = None, time_control: str | None = None,
+            records: bool | None = None, output_format: str | None = None,
+            isolate: bool | None = None,
             seat_memory: int | None = None, out: str | Path | None = None,
             resume: bool = False, workers: int | None = None, backend: str = "local",
             scheduler: str | None = None, progress: bool = False, standings_every: int = 0,
@@ -140,7 +142,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     given = {key: value for key, value in {
         "variant": variant, "games": games, "players": players, "format": format,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
-        "records": records, "output_format": output_format, "isolate": isolate,
+        "time_control": time_control, "records": records, "output_format": output_format,
+        "isolate": isolate,
         "seat_memory": seat_memory, "deals_order": deals_order,
         "deals": None if deals is None else str(deals),
         "entrants": None if entrants is None else entrant_texts(entrants),
@@ -183,14 +186,16 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             players: int | None = None, seed: int | None = None,
             options: Mapping[str, object] | None = None, isolate: bool = False,
             seat_memory: int = SEAT_MEMORY_MB, out: str | Path | None = None,
-            workers: int | None = None, progress: bool = False) -> Comparison:
+            workers: int | None = None, progress: bool = False,
+            time_control: str | None = None) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
-    `names` names the two entrants; `command` is what the manifest says ran it; `isolate` and
-    `seat_memory` as `tourney`'s."""
+    `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
+    `seat_memory` and `time_control` as `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
-                     options=options, isolate=isolate, seat_memory=seat_memory)
+                     options=options, isolate=isolate, seat_memory=seat_memory,
+                     time_control=time_control)
     if sequential:
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
@@ -215,7 +220,8 @@ def load(path: str | Path) -> Results:
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
          options: Mapping[str, object] | None = None,
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool = False,
-         seat_memory: int = SEAT_MEMORY_MB, terminal: Terminal | None = None) -> dict:
+         seat_memory: int = SEAT_MEMORY_MB, terminal: Terminal | None = None,
+         time_control: str | None = None) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
     its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate` and
     `seat_memory` as `tourney`'s (`exec:` specs play in their own process anyway). A `human`
@@ -230,7 +236,8 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
         if not is_human(spec):
             check_spec(spec, isolate, seat_memory)
     return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                     seat_memory=seat_memory, terminal=terminal)
+                     seat_memory=seat_memory, terminal=terminal,
+                     time_control=TimeControl.parse(time_control) if time_control else None)
 
 
 # -- helpers -------------------------------------------------------------------------------------

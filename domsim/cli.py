@@ -26,6 +26,7 @@ from .analysis import (
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
+from .clock import TimeControl, TimeControlError
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, run_compare
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
@@ -111,7 +112,22 @@ SEAT_MEMORY = click.option(
     metavar="MIB", help="Memory limit of a bot in its own process. 0: no limit.")
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
-               RunError)
+               RunError, TimeControlError)
+
+
+def _time_control(ctx, param, value: str | None) -> str | None:
+    if value is not None:
+        try:
+            TimeControl.parse(value)
+        except TimeControlError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+TIME_CONTROL = click.option(
+    "--time-control", default=None, metavar="BASE+INC", callback=_time_control,
+    help="A game clock per seat: BASE seconds a game, INC added after each move (60+0.5); "
+         "out of time, a bot takes over the seat. insane and the dial spend a share of it.")
 
 
 def user_errors(command):
@@ -174,11 +190,12 @@ def _option_help(name: str) -> str:
 @click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@TIME_CONTROL
 @ISOLATE
 @SEAT_MEMORY
 @user_errors
-def play(variant, players_specs, players, seed, options, record, move_time_limit, isolate,
-         seat_memory) -> None:
+def play(variant, players_specs, players, seed, options, record, move_time_limit, time_control,
+         isolate, seat_memory) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
@@ -200,7 +217,7 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
     with _bots_stderr_shown():
         game = api.play(variant, specs, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
-                        isolate=isolate, seat_memory=seat_memory,
+                        isolate=isolate, seat_memory=seat_memory, time_control=time_control,
                         terminal=ConsoleTerminal() if person else None)
     lines = list(transcript_lines(game))
     left = person and any(faults["replaced"] for faults in game["faults"])
@@ -348,6 +365,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
     "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
+    "time_control": "time_control",
 }
 
 
@@ -381,6 +399,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@TIME_CONTROL
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
 @click.option("--deals", type=click.Path(exists=True, dir_okay=False), default=None,
               metavar="FILE", help="Play these first-hand deals (a records file, or `domsim "
@@ -624,12 +643,13 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
 @RULE_OPTIONS
+@TIME_CONTROL
 @SILENT
 @ISOLATE
 @SEAT_MEMORY
 @user_errors
 def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
-            out, options, silent, isolate, seat_memory) -> None:
+            out, options, time_control, silent, isolate, seat_memory) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
@@ -643,7 +663,8 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, s
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
                          options=parse_options(options), isolate=isolate,
-                         seat_memory=seat_memory, out=out, workers=workers,
+                         seat_memory=seat_memory, time_control=time_control, out=out,
+                         workers=workers,
                          progress=not silent, command=["domsim", *sys.argv[1:]])
     for line in result.lines:
         click.echo(line)
@@ -691,11 +712,12 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
+@TIME_CONTROL
 @SAMPLES
 @SILENT
 @user_errors
 def calibrate(variants, every, players, games, tolerance, max_games, levels, with_dial,
-              settings, seed, workers, out, samples, silent) -> None:
+              settings, seed, workers, out, time_control, samples, silent) -> None:
     """Calibrate the levels of each rule set and write the one-page report.
 
     First an overview: every level (and with --dial the dial at several strengths) against
@@ -729,6 +751,7 @@ def calibrate(variants, every, players, games, tolerance, max_games, levels, wit
     steps = Calibration(out, plan, compare, click.echo)
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
                                        players=players, levels=levels, run=run,
+                                       time_control=time_control,
                                        dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
                                        min_deals=MIN_DEALS, steps=steps)
     _write_report(folders, out, samples, steps.to_dict())

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .alarm import MoveAlarm
 from .bot import SEAT_MEMORY_MB, BotPool, bot_command
+from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
 from .record import game_record, hand_record
@@ -73,7 +74,8 @@ class PlayedGame:
 def play_game(rules: Rules, specs: list[str], seed: int, *,
               move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
               isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB,
-              terminal: Terminal | None = None) -> dict:
+              terminal: Terminal | None = None,
+              time_control: TimeControl | None = None) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
@@ -81,16 +83,19 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
     illegal move is handed to it. `exec:` specs, and with `isolate` every spec but a built-in
     level, play in their own process under `seat_memory` MiB (0: no limit). A `human` seat is a
-    person at `terminal` (domsim.human). The record gets `faults` and `timing` per seat."""
+    person at `terminal` (domsim.human). With a `time_control` every seat but a person's has a
+    clock (domsim.clock). The record gets `faults` and `timing` per seat."""
     with BotPool(seat_memory) as bots:
         return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
-                    isolate=isolate, bots=bots, terminal=terminal).record()
+                    isolate=isolate, bots=bots, terminal=terminal,
+                    time_control=time_control).record()
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool = False,
-         bots: BotPool | None = None, terminal: Terminal | None = None) -> PlayedGame:
+         bots: BotPool | None = None, terminal: Terminal | None = None,
+         time_control: TimeControl | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
@@ -111,12 +116,14 @@ def play(rules: Rules, specs: list[str], seed: int, *,
                                                                 strict=True)):
                 label = f"game seed {seed}, seat {seat} ({factory.spec if factory else spec})"
                 make_stand_in = _stand_in(stand_in_factory, seed, seat)
+                clock = GameClock(time_control) if time_control else None
                 seats.append(
                     HumanSeat(seat, terminal, make_stand_in, list(specs), label) if factory is
                     None and command is None else
-                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label)
-                    if command else
-                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label))
+                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label,
+                            clock) if command else
+                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label,
+                         clock))
             state, hands = _play(rules, seats, seed, keep_hands, first_deal)
         finally:
             stop_watchdog()

@@ -129,16 +129,18 @@ def step_reason(verdict: str | None, games: int, plan: StepPlan, stopped: str | 
 
 
 def play_step(variant: str, players: int | None, options: dict, lower: str, upper: str,
-              index: int, out: Path, plan: StepPlan, move_time_limit: float,
+              index: int, out: Path, plan: StepPlan, overview: TourneyConfig,
               compare: Callable[..., CompareResult]) -> Step:
     """The upper level against the lower on fresh duplicate deals until decided (`compare`
-    plays: run_compare with the session's workers and output)."""
+    plays: run_compare with the session's workers and output); the clocks and the per-move
+    limit are the `overview` run's."""
     per_deal = make_rules(variant, players, options).sides  # every deal in every seating
     config = TourneyConfig(variant=variant, players=players,
                            games=round_up(plan.max_games, per_deal), entrants=(upper, lower),
                            options=dict(options),
                            seed=derive_seed("calibration step", plan.seed, variant, index)
-                           % 2**63, move_time_limit=move_time_limit)
+                           % 2**63, move_time_limit=overview.move_time_limit,
+                           time_control=overview.time_control)
     rule = StepRule(plan.tolerance, looks(FIRST_LOOK, config.games // per_deal))
     result = compare(config, out, rule)
     pair = result.progress.statistics()
@@ -191,7 +193,7 @@ class Calibration:
         for index, (lower, upper) in enumerate(pairwise(names)):
             folder = out / "steps" / f"{config.variant}-{index + 1}"
             step = play_step(config.variant, config.players, config.options, lower, upper,
-                             index, folder, self.plan, config.move_time_limit, self.compare)
+                             index, folder, self.plan, config, self.compare)
             self.say(step_line(step))
             steps.append(step)
             if step.stopped:

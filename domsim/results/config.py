@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..bot import SEAT_MEMORY_MB
+from ..clock import TimeControl, is_time_control
 from ..deals import ORDERS
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
@@ -62,6 +63,8 @@ SETTINGS: dict[str, Check] = {
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
+    "time_control": (lambda v: v is None or is_time_control(v),
+                     "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
 }
 
 
@@ -92,9 +95,13 @@ class TourneyConfig:
     deals_order: str = "in-order"
     isolate: bool = False  # every strategy but the built-in levels in its own process
     seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
+    time_control: str | None = None  # BASE+INC: a clock per seat and game (domsim.clock)
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
+
+    def clock(self) -> TimeControl | None:
+        return TimeControl.parse(self.time_control) if self.time_control else None
 
     def entrant_names(self) -> list[str]:
         return list(self.entrants) or builtin_levels()
@@ -110,6 +117,8 @@ class TourneyConfig:
         out["entrants"] = list(self.entrants)
         if self.deals is None:
             del out["deals"], out["deals_order"]
+        if self.time_control is None:  # as the manifests of runs made before clocks
+            del out["time_control"]
         return out
 
     @classmethod

@@ -46,8 +46,8 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
                     run: Callable[[TourneyConfig, Path, list[str]], Outcome],
                     min_deals: int = 1,
-                    steps: Callable[[TourneyConfig, Path], bool] | None = None
-                    ) -> tuple[list[Path], Outcome]:
+                    steps: Callable[[TourneyConfig, Path], bool] | None = None,
+                    time_control: str | None = None) -> tuple[list[Path], Outcome]:
     """One tourney per variant in out/<variant>, its games rounded up to whole deal sets (every
     level meets every other on the same deals), at least `min_deals` of them, played by `run`
     (a session runner, given what was rounded to say); then `steps` plays the variant's ladder
@@ -61,7 +61,7 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
         config = TourneyConfig(variant=variant, players=players, games=games,
                                entrants=tuple(calibration_entrants(variant, players, levels,
                                                                     dial)),
-                               seed=seed)
+                               seed=seed, time_control=time_control)
         config, note = whole_deal_sets(config, min_deals)
         outcome = run(config, out / variant, [note] if note else [])
         done.append(out / variant)

@@ -235,6 +235,37 @@ def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypa
     assert saved["fit"]["elo_per_strength"] > 0
 
 
+def _undecided_compare(threshold, width=0.04):
+    """A compare whose test never decides, with a win rate interval of +-`width` around the
+    chance 0.65 + (strength - threshold)."""
+    def run(config, out, sprt, **_):
+        strength = strength_of(config.entrants[0])
+        rate = 0.65 + (strength - threshold)
+        pair = SimpleNamespace(win_rate=rate, wilson_low=rate - width, wilson_high=rate + width)
+        units = [[1.0, 0.0]] * 50
+        progress = SimpleNamespace(games=100, verdict=None, statistics=lambda: pair,
+                                   units=units, unit_deals=list(range(50)))
+        return SimpleNamespace(progress=progress, out=out, stopped=None)
+    return run
+
+
+def test_tune_bisects_past_an_undecided_step_by_its_interval(tmp_path, monkeypatch):
+    """No step decides, yet each interval lies clear of 65% until 0.3125 (65.25% +- 4 holds
+    it): the bisection goes on by the intervals, says what it took, and stops there."""
+    monkeypatch.setattr(tune_module, "run_compare", _undecided_compare(0.3))
+    result = run_tune("block", None, {}, TuneTarget("medium", 0.65), tmp_path / "t", seed=1,
+                      steps=7, games_per_step=100, workers=1, silent=True, command=[])
+    assert [(step.strength, step.assumed) for step in result.steps] == [
+        (0.5, "H1"), (0.25, "H0"), (0.375, "H1"), (0.3125, None)]
+    assert (result.low, result.high) == (0.25, 0.375)
+    lines = tune_module.step_lines(result, "")
+    assert lines[0].endswith("undecided: taken as too strong, since its 95% interval lies "
+                             "above the target")
+    assert lines[3].endswith("undecided")
+    saved = json.loads((tmp_path / "t" / "tune.json").read_text())
+    assert [step["assumed"] for step in saved["steps"]] == ["H1", "H0", "H1", None]
+
+
 def test_tune_interval_widens_with_the_targets_own_error(tmp_path, monkeypatch):
     monkeypatch.setattr(tune_module, "run_compare", _fake_compare(0.3))
     widths = []

@@ -459,8 +459,9 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
-    records, isolate, seat_memory, deals (a file), deals_order, backend, scheduler. The options
-    given here override the file's.
+    time_control (BASE+INC), records, isolate, seat_memory, deals (a file), deals_order,
+    backend, scheduler; paths are read from the file's folder. The options given here override
+    the file's.
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .protocol import PROTOCOL_VERSION, ProtocolError, decode, encode
+from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, compact_move, decode, encode
 from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
@@ -43,9 +43,17 @@ BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
 STARTUP_SECONDS = 10.0
 #: Address space a bot's process may use, in MiB (0: no limit).
 SEAT_MEMORY_MB = 2048
-#: Longest line a bot may write, in bytes; and stderr lines logged per bot process.
+#: Longest line a bot may write, in bytes.
 MAX_LINE = 1 << 20
-MAX_STDERR_LINES = 200
+#: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a
+#: worker): beyond, they are read and dropped, and the cap is logged once.
+LOG_BYTES_PER_GAME = 64 << 10
+LOG_BYTES_PER_PROCESS = 1 << 20
+#: Longest stderr line logged; longer ones are cut.
+LOG_LINE = 1000
+#: Bytes a bot may write in one game that answer nothing (unknown messages, lines that are
+#: not JSON): past this the bot is killed, whatever its time limit (none, say).
+MAX_JUNK_BYTES = 4 << 20
 
 BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
 log = logging.getLogger(BOTS_LOGGER)
@@ -155,8 +163,13 @@ class BotProcess:
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
         os.set_blocking(self.process.stdin.fileno(), False)
         self._buffer = b""
+        self._replies = select.poll()
+        self._replies.register(self.process.stdout.fileno(), select.POLLIN)
+        self.compact = False  # `choose` in the compact encoding (the host asked for it)
+        self.log = LogBudget(self.label)
+        self._junk = 0  # bytes of this game that answered nothing
         self._stderr = threading.Thread(target=_log_stderr,
-                                        args=(self.process.stderr, self.label), daemon=True)
+                                        args=(self.process.stderr, self.log), daemon=True)
         start_without_signals(self._stderr)
         try:
             self.hello = self._shake_hands()
@@ -165,14 +178,20 @@ class BotProcess:
             raise
 
     def _shake_hands(self) -> dict:
-        hello = self.ask({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__},
-                         STARTUP_SECONDS, "hello")
+        hello = self.ask({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__,
+                          "encodings": list(ENCODINGS)}, STARTUP_SECONDS, "hello")
         if hello["type"] == "error":
             raise BotFault(str(hello.get("message")))
         if hello.get("protocol") != PROTOCOL_VERSION:
             raise BotFault(f"speaks protocol {hello.get('protocol')!r}, domsim speaks "
-                           f"{PROTOCOL_VERSION}")
+                           f"{PROTOCOL_VERSION} (docs/seat-protocol.md, Versions): update the bot")
+        self.compact = hello.get("encoding") == "compact"
         return hello
+
+    def new_game(self) -> None:
+        """A game starts: the per-game budgets of logging and unanswered output start afresh."""
+        self.log.new_game()
+        self._junk = 0
 
     @property
     def alive(self) -> bool:
@@ -205,19 +224,30 @@ class BotProcess:
             line = self._read_line(deadline)
             if line is None:
                 raise BotTimeout(f"no {reply_type} within {seconds:g} s")
+            reply = compact_move(line) if self.compact else None
             try:
-                reply = decode(line)
+                reply = reply or decode(line)
             except ProtocolError as exc:
-                log.info("%s: ignored a line: %s", self.label, exc)
+                self._ignore(line, f"ignored a line: {exc}")
                 continue
             if reply["type"] in (reply_type, "error") and reply.get("id") == request:
                 return reply
-            log.info("%s: ignored a %r message", self.label, reply["type"])
+            self._ignore(line, f"ignored a {reply['type']!r} message")
+
+    def _ignore(self, line: bytes, note: str) -> None:
+        """A line that answers nothing: logged within the budget, and counted (BotFault once
+        the game's allowance is spent, so a flood ends even with no time limit)."""
+        self._junk += len(line) + 1
+        if self._junk > MAX_JUNK_BYTES:
+            raise BotFault(f"wrote over {MAX_JUNK_BYTES >> 20} MiB in a game that answered "
+                           "nothing")
+        self.log.write(note)
 
     def _read_line(self, deadline: float | None) -> bytes | None:
+        """The next line, or None once `deadline` passes, even while the bot keeps writing."""
         fd = self.process.stdout.fileno()
         while b"\n" not in self._buffer:
-            if not _wait(fd, select.POLLIN, deadline):
+            if not _poll(self._replies, deadline):
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -225,6 +255,8 @@ class BotProcess:
             self._buffer += chunk
             if len(self._buffer) > MAX_LINE:
                 raise BotFault(f"wrote a line longer than {MAX_LINE} bytes")
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
@@ -285,6 +317,11 @@ def _wait(fd: int, event: int, deadline: float | None) -> bool:
     """Whether `fd` is ready for `event` before `deadline` (time.monotonic(); None: ever)."""
     poller = select.poll()
     poller.register(fd, event)
+    return _poll(poller, deadline)
+
+
+def _poll(poller: select.poll, deadline: float | None) -> bool:
+    """Whether `poller`'s file is ready before `deadline` (time.monotonic(); None: ever)."""
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         if poller.poll(None if left is None else left * 1000):
@@ -306,14 +343,50 @@ def start_without_signals(thread: threading.Thread) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
-def _log_stderr(stream, label: str) -> None:
-    """A bot's stderr, line by line, to the run's log (never to the terminal)."""
+class LogBudget:
+    """What one bot process may put in the run's log: `LOG_BYTES_PER_GAME` a game, within
+    `LOG_BYTES_PER_PROCESS` for every bot of this process; each cap is logged once."""
+
+    _process_left = LOG_BYTES_PER_PROCESS
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._game_left = LOG_BYTES_PER_GAME
+        self._capped = False
+
+    def new_game(self) -> None:
+        self._game_left, self._capped = LOG_BYTES_PER_GAME, False
+
+    def write(self, text: str) -> None:
+        size = len(text)
+        if size <= min(self._game_left, LogBudget._process_left):
+            self._game_left -= size
+            LogBudget._process_left -= size
+            log.info("%s: %s", self.label, text)
+        elif not self._capped:
+            self._capped = True
+            which = ("this game's" if self._game_left < LogBudget._process_left
+                     else "this worker's")
+            log.info("%s: more output dropped: %s log allowance (%d KiB a game, %d KiB a "
+                     "worker) is spent", self.label, which, LOG_BYTES_PER_GAME >> 10,
+                     LOG_BYTES_PER_PROCESS >> 10)
+
+
+def _log_stderr(stream, budget: LogBudget) -> None:
+    """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
+    characters, within its budget; read to the end whatever it writes, so the bot never blocks
+    on a full pipe and domsim never holds more than a chunk of it."""
+    fd, pending = stream.fileno(), b""
     with stream:
-        for count, line in enumerate(stream):
-            if count < MAX_STDERR_LINES:
-                log.info("%s: stderr: %s", label, line.decode(errors="replace").rstrip())
-            elif count == MAX_STDERR_LINES:
-                log.info("%s: stderr: (further lines dropped)", label)
+        while chunk := os.read(fd, 65536):
+            *lines, pending = (pending + chunk).split(b"\n")
+            if len(pending) > LOG_LINE:
+                lines.append(pending)
+                pending = b""
+            for line in lines:
+                budget.write("stderr: " + line[:LOG_LINE].decode(errors="replace").rstrip())
+        if pending:
+            budget.write("stderr: " + pending[:LOG_LINE].decode(errors="replace").rstrip())
 
 
 class BotPool:

@@ -36,6 +36,7 @@ from .clock import GameClock
 from .engine import HandResult
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
+from .seeding import seat_seed
 from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
 from .view import Move, PlayerView
@@ -218,7 +219,9 @@ class Seat(GuardedSeat):
         try:
             try:
                 self.alarm.arm(started, limit)
-                if _watchdog.enabled and limit is not None:
+                if limit is None:
+                    _watchdog.stop()  # no limit: nothing may end a long think
+                else:
                     _watchdog.allow(started, limit + GRACE_SECONDS)
                 _in_strategy = True
                 result = method(*args)
@@ -332,8 +335,9 @@ class BotSeat(GuardedSeat):
     def start_game(self, rules: Rules) -> None:
         self._rules = rules
         if self.playing:
-            self._ask(game_message(rules, self.seat, self.seed, self.limit), STARTUP_SECONDS,
-                      "ready")
+            self.bot.new_game()
+            message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit)
+            self._ask(message, STARTUP_SECONDS, "ready")
 
     def choose(self, view: PlayerView) -> Move:
         if not self.playing:
@@ -341,8 +345,10 @@ class BotSeat(GuardedSeat):
         self._request += 1
         limit = self.limit  # before the clock is charged
         wait = None if limit is None else limit + GRACE_SECONDS
+        request = (view.wire(self._request) if self.bot.compact
+                   else self._views.encode(self._request, view))
         started = time.perf_counter()
-        reply = self._ask(self._views.encode(self._request, view), wait, "move", self._request)
+        reply = self._ask(request, wait, "move", self._request)
         elapsed = time.perf_counter() - started
         if not self._spent(elapsed) or reply is None:
             return self.stand_in.choose(view)
@@ -375,8 +381,11 @@ class BotSeat(GuardedSeat):
 
     def _ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
              request: int | None = None, drop: bool = True) -> dict | None:
-        """The bot's reply, or None after a fault (a bot that cannot answer is killed)."""
-        if seconds is not None:
+        """The bot's reply, or None after a fault (a bot that cannot answer is killed). With no
+        time limit the watchdog is stopped: a bot may think as long as it likes."""
+        if seconds is None:
+            _watchdog.stop()
+        else:
             _watchdog.allow(time.perf_counter(), seconds + GRACE_SECONDS)
         try:
             reply = self.bot.ask(message, seconds, reply_type, request)

@@ -25,6 +25,12 @@ def deal_rng(seed: int) -> MatchRng:
     return MatchRng(derive_seed("deal", seed))
 
 
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the generator of the strategy at `seat` of the game seeded `seed`: a one-way
+    hash, so a bot told it (the seat protocol's `game` message) cannot recover the game's seed."""
+    return derive_seed("seat", seed, seat)
+
+
 def seat_rng(seed: int, seat: int) -> random.Random:
     """The generator domsim hands to the strategy at `seat`."""
-    return random.Random(derive_seed("seat", seed, seat))
+    return random.Random(seat_seed(seed, seat))

@@ -172,7 +172,8 @@ def test_the_python_api_isolates_too(tmp_path):
 
 @pytest.mark.parametrize("spec, words", [
     ("exec:./missing-bot", "not an executable file"),
-    (bad_bot("version"), "speaks protocol 99, domsim speaks 1"),
+    (bad_bot("version"),
+     "speaks protocol 1, domsim speaks 2 (docs/seat-protocol.md, Versions): update the bot"),
     ("tests/hostile/nothere.py", "not found"),
 ])
 def test_a_bot_that_cannot_play_is_a_one_line_error(spec, words, monkeypatch):
@@ -203,7 +204,7 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
         assert (table["faults_0"] == 0).all() and (table["faults_1"] == 0).all()
         tables.append(table[["game_id", "seat_0", "winners", "score_0", "score_1"]])
     assert tables[0].equals(tables[1])
-    assert "example_external: game seed" in (tmp_path / "a" / "run.log").read_text()
+    assert "example_external: seat " in (tmp_path / "a" / "run.log").read_text()
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
     member = manifest["entrants"][0]["members"][0]
     assert member["origin"].startswith("process: python3 ")
@@ -482,7 +483,7 @@ def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
                                        "--record", str(tmp_path / "game.json")])
     assert played.exit_code == 0, played.output
     assert "Game over" in played.stdout and "Faults" not in played.stdout
-    assert "example_external: game seed 4" in played.stderr  # no run log: the terminal
+    assert "example_external: seat 0" in played.stderr  # no run log: the terminal
     record = json.loads((tmp_path / "game.json").read_text())
     assert replays(record) and record["seats"][0] == EXAMPLE
     compared = CliRunner().invoke(main, ["compare", EXAMPLE, "strategies/example_greedy.py",

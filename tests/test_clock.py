@@ -89,12 +89,15 @@ def test_a_seat_out_of_time_is_a_timeout_and_a_bot_plays_on():
     assert faults["timeouts"] == 1 and faults["replaced"]
     assert faults["first"] == "out of time on its 0.25+0 clock"
     assert record["result"]["complete"]
-    assert 3 <= record["timing"][0]["decisions"] <= 4
+    assert 2 <= record["timing"][0]["decisions"] <= 4  # the third, or sooner on a busy machine
 
 
 def test_an_increment_keeps_a_slow_seat_in_time():
-    record = domsim.play("draw", [f"{SLOW}?delay=0.02&times=1000", "easy"], seed=2,
-                         time_control="0.1+0.1")
+    """A game's moves take far more than the 0.5 s base (0.05 s each), each well under the
+    0.5 s added after it."""
+    record = domsim.play("draw", [f"{SLOW}?delay=0.05&times=1000", "easy"], seed=2,
+                         time_control="0.5+0.5")
+    assert record["timing"][0]["decisions"] * 0.05 > 0.5
     assert record["faults"][0]["first"] is None
 
 

@@ -77,6 +77,10 @@ class StopRule(Protocol):
 
     def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None: ...
 
+    def describe(self) -> dict:
+        """The rule's settings, for the manifest."""
+        ...
+
 
 @dataclass
 class PairProgress:
@@ -220,6 +224,8 @@ def compare_manifest(progress: PairProgress) -> dict:
            "deals": len(progress.units), "games": progress.games, "llr": progress.llr,
            "verdict": progress.verdict}
     sprt = progress.sprt
+    if progress.rule is not None:
+        out["rule"] = progress.rule.describe()
     if sprt is not None:
         out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
                        "beta": sprt.beta, "model": sprt.model}

@@ -65,6 +65,10 @@ class StepRule:
     def z(self) -> float:
         return NormalDist().inv_cdf(1 - ALPHA / (2 * len(self.looks)))
 
+    def describe(self) -> dict:
+        return {"test": "Elo interval over deals at planned looks (Bonferroni)",
+                "tolerance_elo": self.tolerance, "looks_deals": list(self.looks), "z": self.z}
+
     def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None:
         if len(units) not in self.looks:
             return None

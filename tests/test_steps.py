@@ -80,6 +80,10 @@ def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
     assert step["verdict"] == EQUAL and step["reason"].startswith("equal within \u00b180 Elo")
     assert -80 <= step["elo_low"] <= step["elo_high"] <= 80
     assert f"after {step['games']:,} games" in result.stdout
+    manifest = json.loads((Path(step["folder"]) / "manifest.json").read_text())
+    assert manifest["compare"]["verdict"] == EQUAL and manifest["purpose"] == "calibration"
+    assert manifest["compare"]["rule"]["tolerance_elo"] == 80
+    assert manifest["compare"]["games"] == step["games"]
     levels = json.loads((out / "levels.json").read_text())
     jsonschema.validate(levels, SCHEMA)
     assert levels["rule_sets"][0]["levels"][1]["vs_below"]["verdict"] == EQUAL

@@ -22,6 +22,7 @@ from matplotlib.ticker import NullFormatter
 from . import __version__
 from .analysis import MIN_DEALS, ladder_line, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from .runner.tourney import round_up
 from .stats import score_from_elo
 
 PAGE = "report.html"
@@ -436,16 +437,13 @@ def settings_rows(stats: dict, key: str) -> list[dict]:
     thin = None
     if not ladder["enough_deals"]:
         deals = max(ladder["deals"], 1)
-        needed = round_up_to(stats["games"] * MIN_DEALS / deals, stats["seatings_per_deal"])
+        needed = round_up(math.ceil(stats["games"] * MIN_DEALS / deals),
+                          stats["seatings_per_deal"])
         thin = (f"too few deals: {ladder['deals']} of the {MIN_DEALS} a setting needs (about "
                 f"{needed:,} games)")
     base = ladder["levels"][0]["elo"]  # Elo shown over the weakest level, as the summary's
     return [{"section": key, **row, "elo": row["elo"] - base}
             for row in recommendations(stats["ratings"], DEFAULT_SPACING, thin)]
-
-
-def round_up_to(value: float, unit: int) -> int:
-    return int(-(-int(math.ceil(value)) // unit) * unit)
 
 
 def level_name(name: str) -> str:
@@ -676,7 +674,8 @@ def section_html(stats: dict, key: str, out: Path) -> str:
              f"{stats['players']} players: the overview run, every level against every other"
              "</summary>\n",
              f'<p class="meta">{html.escape(stats["run"])}: {played}, seed {stats["seed"]}, '
-             f"{stats['seatings_per_deal']} seating(s) per deal. "
+             f"{stats['seatings_per_deal']} seating(s) per deal</p>\n",
+             f'<p class="verdict {verdict_class(stats)}">'
              f"{html.escape(ladder_line(stats['ladder']))}</p>\n", '<div class="charts">']
     for name, title, draw in CHARTS:
         image = chart_html(draw(stats), out / CHARTS_FOLDER / f"{key}-{name}.svg", title)

@@ -390,3 +390,16 @@ def test_tune_levels_errors(tmp_path):
     one_line_error(invoke("tune", "--variant", "block", "--tolerance", "1e-300", "--out",
                           str(tmp_path / "c")), "too narrow for any test to decide")
     assert not any((tmp_path / name).exists() for name in "abc")
+
+
+def test_settings_of_a_run_with_too_few_deals_are_withheld_saying_what_is_needed():
+    """The issue's run: the dial with --games 720 has 10 deals; 2,160 games give the 30."""
+    from domsim.report import settings_rows
+
+    stats = {"ladder": {"enough_deals": False, "deals": 10, "levels": [{"elo": -50.0}]},
+             "games": 720, "seatings_per_deal": 2, "ratings": RATING}
+    rows = settings_rows(stats, "block-2p")
+    assert {row["withheld"] for row in rows} == {
+        "too few deals: 10 of the 30 a setting needs (about 2,160 games)"}
+    assert all(row["low"] <= row["setting"] <= row["high"] for row in rows)
+    assert rows[0]["elo"] == pytest.approx(50.0)  # over the weakest level's -50

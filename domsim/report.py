@@ -506,22 +506,27 @@ def summary_cell(row: dict | None) -> str:
 
 
 def verdict_items(ladders: list[dict]) -> list[str]:
-    """One short sentence per rule set under the summary."""
+    """Short sentences under the summary: one for every rule set whose steps are all stronger,
+    one for each other rule set naming its other steps."""
+    proven = [ladder for ladder in ladders
+              if ladder["steps"] and all(step["verdict"] == "stronger" for step in ladder["steps"])]
     items = []
+    if proven:
+        names = ", ".join(ladder["variant"] for ladder in proven)
+        games = sum(step["games"] for ladder in proven for step in ladder["steps"])
+        items.append(f'<li class="stronger"><b>{html.escape(names)}</b>: every level is stronger '
+                     f"than the one below, each step significant at 95% ({games:,} games in "
+                     "the steps).</li>")
     for ladder in ladders:
+        if ladder in proven:
+            continue
         steps = ladder["steps"]
-        if steps and all(step["verdict"] == "stronger" for step in steps):
-            games = sum(step["games"] for step in steps)
-            sentence = (f"every level is stronger than the one below, each step significant at "
-                        f"95% ({games:,} games in its steps).")
-            kind = "stronger"
-        else:
-            sentence = "; ".join(f"{level_name(step['from'])} -> {level_name(step['to'])} "
-                                 f"{step['reason']}" for step in steps
-                                 if step["verdict"] != "stronger") + "."
-            kind = "weaker" if any(s["verdict"] == "weaker" for s in steps) else "undecided"
+        sentence = "; ".join(f"{level_name(step['from'])} -> {level_name(step['to'])} "
+                             f"{step['reason']}" for step in steps
+                             if step["verdict"] != "stronger") or "no steps"
+        kind = "weaker" if any(step["verdict"] == "weaker" for step in steps) else "undecided"
         items.append(f'<li class="{kind}"><b>{html.escape(ladder["variant"])}</b>: '
-                     f"{html.escape(sentence)}</li>")
+                     f"{html.escape(sentence)}.</li>")
     return items
 
 

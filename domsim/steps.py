@@ -24,7 +24,7 @@ from statistics import NormalDist
 from .compare import CompareResult
 from .dialcurve import strength_of
 from .results.config import TourneyConfig
-from .results.pairings import split_name
+from .results.pairings import default_name, split_name
 from .rules import make_rules
 from .runner.output import write_json
 from .runner.tourney import TourneyError, round_up
@@ -158,7 +158,9 @@ def play_step(variant: str, players: int | None, options: dict, lower: str, uppe
 
 
 def name_of(entrant: str) -> str:
-    return split_name(entrant)[0] or entrant
+    """An entrant's name as the runs give it (a file by its stem)."""
+    name, spec = split_name(entrant)
+    return name or default_name(spec)
 
 
 def chained_levels(names: list[str], steps: list[Step]) -> list[dict]:

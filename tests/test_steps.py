@@ -105,6 +105,8 @@ def test_a_step_that_reaches_the_cap_is_undecided_and_its_settings_are_withheld(
         assert setting["low"] <= setting["strength"] <= setting["high"]
         assert setting["spec"].startswith("dial?strength=")
     page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<b>block</b>: medium -&gt; example_greedy undecided at the cap of 60 games" in page
+    assert [line["name"] for line in rule_set["levels"]] == ["medium", "example_greedy"]
     assert page.index('class="summary"') < page.index("Settings to ship") < page.index(
         "The dial's curve") < page.index("<details")
 

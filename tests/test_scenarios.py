@@ -124,7 +124,7 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
            "move_time_limit, records, isolate, seat_memory, output_format, deals, deals_order, "
-           "workers, out, backend, scheduler, target")
+           "time_control, workers, out, backend, scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import logging
 import os
 import resource
@@ -26,19 +27,22 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
+from . import __version__, sandbox
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, compact_move, decode, encode
 from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
+    existing_file,
     load_strategy,
-    local_file,
     spec_file,
 )
 
-#: Specs that always stay in process: the built-in levels, with or without parameters.
+#: The built-in levels.
 BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
+#: Specs that always stay in process, with or without parameters: the built-in levels and the
+#: dial between them (domsim's own strategies, trusted).
+TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
 #: Address space a bot's process may use, in MiB (0: no limit).
@@ -65,13 +69,16 @@ class BotFault(Exception):
 
 @dataclass(frozen=True)
 class BotCommand:
-    """How to start one bot: its argv and working folder, and the files that define it (the
-    program and scripts it names, or the strategy file the host loads)."""
+    """How to start one bot: its argv and working folder, the files that define it (the
+    program and scripts it names, or the strategy file the host loads, as the spec names them),
+    and where those are in this process (what the sandbox must show it)."""
 
     spec: str
     argv: tuple[str, ...]
     cwd: str
     files: tuple[str, ...]
+    found: tuple[str, ...] = ()
+    python_path: tuple[str, ...] = ()  # where a module spec's module is found
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
@@ -80,38 +87,91 @@ class BotCommand:
                           for name in self.files}}
 
 
+@dataclass(frozen=True)
+class Confinement:
+    """How bot processes are held: their address space in MiB (0: no limit), whether in the
+    sandbox (domsim.sandbox; else only in a process group of their own), and the folders
+    masked inside it (the run's)."""
+
+    memory_mb: int = SEAT_MEMORY_MB
+    sandboxed: bool = True
+    hide: tuple[str, ...] = ()
+
+    def about(self) -> str:
+        """For the manifest and the run's header."""
+        if not self.sandboxed:
+            return "own process, no sandbox (--no-sandbox): it can read what domsim can"
+        return f"own process, in the sandbox ({sandbox.version()})"
+
+
+DEFAULT_CONFINEMENT = Confinement()
+
+
 def is_built_in(spec: str) -> bool:
-    return spec.partition("?")[0].strip() in BUILT_IN_LEVELS
+    return spec.partition("?")[0].strip() in TRUSTED
 
 
-def bot_command(spec: str, isolate: bool) -> BotCommand | None:
-    """The process a spec runs in, or None for a strategy played in process (a class defined
-    in the session exists only in this process and its forks: it stays there, see
-    `check_spec`)."""
+def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
+    """The process a spec runs in, or None for a strategy played in process: a built-in level,
+    any spec but `exec:` when `isolate` is False, and a class defined in the session, which
+    exists only in this process and its forks (`check_spec` refuses one when `isolate` is
+    True)."""
     cwd = os.getcwd()
     if spec.startswith(EXEC_PREFIX):
         return _exec_command(spec, cwd)
-    if isolate and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
+    if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
         path = spec_file(spec)
-        # A file shipped to this process (a Dask worker) is loaded from its copy.
-        host_spec = spec.replace(path, str(local_file(path)), 1) if path else spec
-        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", host_spec), cwd,
-                          (path,) if path and Path(cwd, path).is_file() else ())
+        # A file shipped to this process (a Dask worker) is loaded from its copy; the host
+        # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
+        argv = (sys.executable, "-m", "domsim.seat_host")
+        if path:
+            found = str(existing_file(path).resolve())
+            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd, (path,),
+                              (found,))
+        origin, root = _module_origin(spec)
+        return BotCommand(spec, (*argv, spec), cwd, origin, origin, root)
     return None
 
 
-def check_spec(spec: str, isolate: bool, memory_mb: int) -> dict | None:
+def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The file of the top-level module a `module:Class` spec names, and the folder it is
+    imported from (for the sandbox, which starts the host elsewhere: the current folder is
+    not on its path); nothing for a registered name or a module not found."""
+    module = spec.partition("?")[0].rpartition(":")[0]
+    try:
+        found = importlib.util.find_spec(module.partition(".")[0]) if module else None
+    except (ImportError, ValueError):
+        return (), ()
+    origin = found.origin if found else None
+    if not origin or not Path(origin).is_file():
+        return (), ()
+    package = found.submodule_search_locations is not None
+    root = Path(origin).parent.parent if package else Path(origin).parent
+    return (origin,), (str(root.resolve()),)
+
+
+def in_process_reason(spec: str, isolate: bool | None) -> str:
+    """How a spec `bot_command` keeps in process plays, and why, for the manifest."""
+    if is_built_in(spec):
+        return "in process (a built-in level)"
+    if spec.startswith(SESSION_PREFIX):
+        return "in process (defined in this Python session)"
+    return "in process (--in-process): it can read the referee's memory" if isolate is False \
+        else "in process"
+
+
+def check_spec(spec: str, isolate: bool | None, confinement: Confinement) -> dict | None:
     """Check that a spec can play (StrategyError if not), without loading it into this process
     when it plays in its own: then its bot's `hello` reply, else None. A strategy defined in
-    the session cannot be isolated."""
-    if isolate and spec.startswith(SESSION_PREFIX):
+    the session cannot be isolated (`isolate` True)."""
+    if isolate is True and spec.startswith(SESSION_PREFIX):
         raise StrategyError(f"{spec!r} is defined in this Python session: it cannot play in its "
                             "own process (isolate); put it in a file and give its path")
     command = bot_command(spec, isolate)
     if command is None:
         load_strategy(spec)
         return None
-    return check_bot(command, memory_mb)
+    return check_bot(command, confinement)
 
 
 def _exec_command(spec: str, cwd: str) -> BotCommand:
@@ -129,14 +189,19 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
     files = tuple(arg for arg in argv if Path(cwd, arg).is_file())
-    return BotCommand(spec, tuple(argv), cwd, files)
+    return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
 @functools.lru_cache(maxsize=64)
-def check_bot(command: BotCommand, memory_mb: int) -> dict:
+def check_bot(command: BotCommand, confinement: Confinement) -> dict:
     """Start the bot once and shake hands (StrategyError if it cannot); its `hello` reply."""
+    if confinement.sandboxed:
+        try:
+            sandbox.require()
+        except sandbox.SandboxError as exc:
+            raise StrategyError(str(exc)) from None
     try:
-        bot = BotProcess(command, memory_mb)
+        bot = BotProcess(command, confinement)
     except BotFault as exc:
         raise StrategyError(f"{command.spec!r}: {exc}") from None
     bot.close()
@@ -144,18 +209,27 @@ def check_bot(command: BotCommand, memory_mb: int) -> dict:
 
 
 class BotProcess:
-    """One running bot: started in its own session (process group) with stdin/stdout pipes and
-    stderr to the log, and greeted with `hello`. Raises BotFault if it cannot be."""
+    """One running bot: started in its own session (process group), in the sandbox unless
+    `confinement` says otherwise, with stdin/stdout pipes and stderr to the log, and greeted
+    with `hello`. Raises BotFault if it cannot be."""
 
-    def __init__(self, command: BotCommand, memory_mb: int) -> None:
+    def __init__(self, command: BotCommand, confinement: Confinement) -> None:
         self.command = command
         self.label = command.spec
+        self._cgroup = None
+        self._sandboxed = confinement.sandboxed
+        argv, memory_mb = command.argv, confinement.memory_mb
+        if confinement.sandboxed:
+            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
+                                              confinement.hide, command.python_path)
+            memory_mb = 0  # set inside, by prlimit
         try:
             self.process = subprocess.Popen(
-                command.argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
         except OSError as exc:
-            raise BotFault(f"cannot start {command.argv[0]}: {exc.strerror}") from None
+            sandbox.remove_cgroup(self._cgroup)
+            raise BotFault(f"cannot start {argv[0]}: {exc.strerror}") from None
         if memory_mb and hasattr(resource, "prlimit"):
             limit = memory_mb << 20
             # If the process already exited, the handshake says so.
@@ -201,13 +275,14 @@ class BotProcess:
         """Send one message, or its encoding (BotFault if the bot does not take it within
         `seconds`)."""
         data = message if isinstance(message, bytes) else encode(message)
-        deadline = time.monotonic() + seconds
-        fd = self.process.stdin.fileno()
+        fd, deadline = self.process.stdin.fileno(), None
         while data:
-            if not _wait(fd, select.POLLOUT, deadline):
-                raise BotFault(f"did not read its input for {seconds:g} s")
             try:
-                data = data[os.write(fd, data):]
+                data = data[os.write(fd, data):]  # stdin is non-blocking: no wait unless full
+            except BlockingIOError:
+                deadline = deadline or time.monotonic() + seconds
+                if not _wait(fd, select.POLLOUT, deadline):
+                    raise BotFault(f"did not read its input for {seconds:g} s") from None
             except BrokenPipeError:
                 raise BotFault(self._ended()) from None
 
@@ -265,6 +340,8 @@ class BotProcess:
             code = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:
             return "closed its output"
+        if self._sandboxed and code > 128:  # bwrap exits 128 + N for a bot killed by signal N
+            code = 128 - code
         return f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
 
     def close(self) -> None:
@@ -281,6 +358,7 @@ class BotProcess:
         self._stderr.join(timeout=1)  # a child it forked may still hold the pipe: no longer
         self.process.stdin.close()
         self.process.stdout.close()
+        sandbox.remove_cgroup(self._cgroup)
 
 
 def stopped_tree(root: int) -> list[int]:
@@ -393,8 +471,8 @@ class BotPool:
     """The bot processes of one batch of games: `take` one for a seat (started if none is free),
     `give` it back after the game, `close` kills every one."""
 
-    def __init__(self, memory_mb: int = SEAT_MEMORY_MB) -> None:
-        self.memory_mb = memory_mb
+    def __init__(self, confinement: Confinement = DEFAULT_CONFINEMENT) -> None:
+        self.confinement = confinement
         self._free: dict[BotCommand, list[BotProcess]] = {}
         self._all: list[BotProcess] = []
 
@@ -404,7 +482,7 @@ class BotPool:
             bot = free.pop()
             if bot.alive:
                 return bot
-        bot = BotProcess(command, self.memory_mb)
+        bot = BotProcess(command, self.confinement)
         self._all.append(bot)
         return bot
 

@@ -363,7 +363,8 @@ class BotSeat(GuardedSeat):
         return move
 
     def end_hand(self, result: HandResult) -> None:
-        if self.bot is not None:
+        # domsim's own host (compact) has no use for `hand`: a Strategy has no hand hook.
+        if self.bot is not None and not self.bot.compact:
             _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
             try:
                 self.bot.tell(hand_message(result))
@@ -396,8 +397,11 @@ class BotSeat(GuardedSeat):
             self._lost(EXCEPTION, str(exc))
             return None
         if reply["type"] == "error":
-            self._fault(EXCEPTION, f"the bot reported: {_short.repr(reply.get('message'))}",
-                        drop=drop)
+            said = reply.get("message")
+            # domsim's host reports what a Python strategy raised, as a fault in process reads
+            text = (str(said)[:200] if reply.get("raised")
+                    else f"the bot reported: {_short.repr(said)}")
+            self._fault(EXCEPTION, text, drop=drop)
             return None
         return reply
 

@@ -52,7 +52,8 @@ class Host:
             return handler(message)
         except BaseException as exc:  # the strategy's fault, whatever it raised
             self.strategy = None
-            return {"type": "error", "id": message.get("id"), "message": one_line(exc)}
+            return {"type": "error", "id": message.get("id"), "message": one_line(exc),
+                    "raised": True}
 
     def _on_hello(self, message: dict) -> dict:
         try:
@@ -93,7 +94,8 @@ class Host:
             choice = self.strategy.choose(view)
         except BaseException as exc:  # the strategy's fault, whatever it raised
             self.strategy = None
-            return encode({"type": "error", "id": request, "message": one_line(exc)})
+            return encode({"type": "error", "id": request, "message": one_line(exc),
+                           "raised": True})
         index = view.index_of(choice)
         return (compact_reply(request, index) if index is not None
                 else encode(move_message(request, choice)))

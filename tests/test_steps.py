@@ -69,6 +69,7 @@ CALIBRATE = ["calibrate", "--variant", "block", "--games", "1", "--seed", "4", "
              "--silent", "--samples", "10"]
 
 
+@pytest.mark.slow
 def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
     """medium and the example greedy bot both play the heaviest tile: equal within 80 Elo."""
     out = tmp_path / "cal"
@@ -89,6 +90,7 @@ def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
     assert levels["rule_sets"][0]["levels"][1]["vs_below"]["verdict"] == EQUAL
 
 
+@pytest.mark.slow
 def test_a_step_that_reaches_the_cap_is_undecided_and_its_settings_are_withheld(tmp_path):
     out = tmp_path / "cal"
     result = invoke(*CALIBRATE, "--level", "medium", "--level",

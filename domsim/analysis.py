@@ -39,12 +39,12 @@ from .stats import (
     VarianceSaving,
     bootstrap_ratings,
     elo_estimate,
-    histogram_percentile,
     outcome_counts,
     variance_saving,
     wilson_interval,
 )
 from .strategy import one_line
+from .timing import histogram_percentile
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
@@ -397,7 +397,7 @@ def points_per_hand(run: Run) -> list[dict]:
 
 def decision_times(run: Run) -> list[dict]:
     """Per strategy spec: p50/p95/p99 over every decision it made in the run (merged from each
-    seat's bucket histogram, domsim.stats.time_histogram) and its slowest decision."""
+    seat's bucket histogram, domsim.timing.time_histogram) and its slowest decision."""
     merged: dict[str, dict[int, int]] = defaultdict(dict)
     games, slowest = defaultdict(int), defaultdict(float)
     columns = run.table.select([name for name in run.table.column_names

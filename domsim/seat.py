@@ -37,8 +37,8 @@ from .engine import HandResult
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
 from .seeding import seat_seed
-from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
+from .timing import time_histogram
 from .view import Move, PlayerView
 
 log = logging.getLogger("domsim.faults")

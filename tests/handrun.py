@@ -15,7 +15,7 @@ from domsim.results.config import TourneyConfig
 from domsim.results.folder import PARTS, games_schema
 from domsim.runner.output import csv_table, write_part
 from domsim.seeding import game_seed
-from domsim.stats import time_histogram
+from domsim.timing import time_histogram
 
 CONFIG = TourneyConfig(variant="block", players=2, games=12, entrants=("easy", "medium", "hard"),
                        seed=1)

@@ -29,7 +29,6 @@ from domsim.stats import (
     fit_ratings,
     gsprt_llr,
     gsprt_llr_t,
-    histogram_percentile,
     mean_interval,
     mle_with_mean,
     mle_with_t,
@@ -37,11 +36,10 @@ from domsim.stats import (
     score_from_elo,
     t_cdf,
     t_quantile,
-    time_bucket,
-    time_histogram,
     variance_saving,
     wilson_interval,
 )
+from domsim.timing import histogram_percentile, time_bucket, time_histogram
 
 ELO_3 = 400 * math.log10(3)  # the Elo of a 3:1 score
 

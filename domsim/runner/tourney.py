@@ -58,6 +58,10 @@ class RunFinished(TourneyError):
     """`--resume` of a run that has every game: nothing to do, and nothing was changed."""
 
 
+class Abandoned(KeyboardInterrupt):
+    """A second stop signal while the running batches finished: they were given up."""
+
+
 @dataclass
 class Tourney:
     """A resolved tourney: its settings, entrants, pairings and schedule, bound to a folder."""
@@ -289,6 +293,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
                   (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
                   2 * workers + 2, keep):
             session["isolated_after_a_worker_died"] = True
+    except Abandoned:
+        stopped = "interrupted twice (the running games were abandoned)"
     except KeyboardInterrupt:
         stopped = "interrupted"
     except BrokenProcessPool:
@@ -311,8 +317,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
            keep: Callable[[BatchResult], None]) -> bool:
     """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
-    on any exception, let running batches finish and keep those that did before re-raising.
-    Returns whether a worker died (see below).
+    on any exception, let running batches finish and keep those that did before re-raising (a
+    stop signal meanwhile gives them up: Abandoned). Returns whether a worker died (see below).
 
     When a worker process dies (a strategy's os._exit, a signal, a fork that went wrong), the
     batches not finished are played again on a fresh executor, and so is the rest of the run,
@@ -326,6 +332,14 @@ def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], wind
                 batches.keep_first(keep)
         while batches.pending:
             batches.keep_first(keep)
+    except BrokenProcessPool:
+        batches.abandon(keep)  # the running batches failed with the pool: nothing to wait for
+        raise
+    except KeyboardInterrupt:
+        log.warning("stopping: the running games finish and are written (stop again to give "
+                    "them up)")
+        batches.stop(keep)
+        raise
     except BaseException:
         batches.stop(keep)
         raise
@@ -369,7 +383,7 @@ class _Batches:
                     "unfinished games and the rest of the run are played with every strategy "
                     "but the built-in levels in its own process", job.game_ids[0],
                     job.game_ids[-1])
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        shut_down_now(self.executor)  # what the other workers play failed with the pool
         self.executor = self.executor_factory()
         self.rescued = True
         for index, (old_job, future) in enumerate(self.pending):
@@ -378,14 +392,40 @@ class _Batches:
                 self.pending[index] = new_job, self.executor.submit(play_batch, new_job)
 
     def stop(self, keep: Callable[[BatchResult], None]) -> None:
-        """Let running batches finish and keep those that did, in order."""
-        futures = [future for _, future in self.pending if future is not None]
-        for future in futures:
-            future.cancel()
-        self.executor.shutdown(wait=True, cancel_futures=True)
-        for future in futures:
-            if future.done() and not future.cancelled() and future.exception() is None:
+        """Let running batches finish and keep those that did, in order; a stop signal meanwhile
+        gives up those still running (Abandoned)."""
+        try:
+            for _, future in self.pending:
+                if future is not None:
+                    future.cancel()
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        except KeyboardInterrupt:
+            self.abandon(keep)
+            raise Abandoned from None
+        with stops_ignored():
+            self.keep_finished(keep)
+
+    def abandon(self, keep: Callable[[BatchResult], None]) -> None:
+        """End the executor at once, losing what it was playing, and keep what had finished."""
+        with stops_ignored():
+            shut_down_now(self.executor)
+            self.keep_finished(keep)
+
+    def keep_finished(self, keep: Callable[[BatchResult], None]) -> None:
+        for _, future in self.pending:
+            if future is not None and future.done() and not future.cancelled() \
+                    and future.exception() is None:
                 keep(future.result())
+
+
+def shut_down_now(executor: Executor) -> None:
+    """Shut `executor` down without waiting for what it runs: its workers killed where it has
+    them (the local pool's), its futures cancelled (Dask's)."""
+    kill = getattr(executor, "kill_workers", None)
+    if kill is not None:
+        kill()
+    else:
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 def isolated(job: Batch) -> Batch:

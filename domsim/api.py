@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
 from .bot import SEAT_MEMORY_MB, Confinement, check_spec
+from .clock import TimeControl
 from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -30,6 +31,7 @@ from .compare import (
     run_compare,
 )
 from .game import MOVE_TIME_LIMIT, play_game
+from .human import Terminal, is_human
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST, legacy_problem
 from .rules import make_rules
@@ -126,12 +128,13 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             deals: str | Path | None = None, deals_order: str | None = None,
             players: int | None = None, format: str | None = None, seed: int | None = None,
             duplicate: bool | None = None, options: Mapping[str, object] | None = None,
-            move_time_limit: float | None = None, records: bool | None = None,
-            output_format: str | None = None, isolate: bool | None = None,
-            seat_memory: int | None = None, sandbox: bool | None = None,
-            on_fault: str | None = None, out: str | Path | None = None, resume: bool = False,
-            workers: int | None = None, backend: str = "local", scheduler: str | None = None,
-            progress: bool = False, standings_every: int = 0, standings_seconds: float = 0,
+            move_time_limit: float | None = None, time_control: str | None = None,
+            records: bool | None = None, output_format: str | None = None,
+            isolate: bool | None = None, seat_memory: int | None = None,
+            sandbox: bool | None = None, on_fault: str | None = None,
+            out: str | Path | None = None, resume: bool = False, workers: int | None = None,
+            backend: str = "local", scheduler: str | None = None, progress: bool = False,
+            standings_every: int = 0, standings_seconds: float = 0,
             max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
             command: Sequence[str] = ("domsim.api.tourney",)) -> Results:
     """Play a tourney and return its results; `domsim tourney` and `domsim run` are this call.
@@ -154,9 +157,9 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     given = {key: value for key, value in {
         "variant": variant, "games": games, "players": players, "format": format,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
-        "records": records, "output_format": output_format, "isolate": isolate,
-        "seat_memory": seat_memory, "sandbox": sandbox, "deals_order": deals_order,
-        "on_fault": on_fault,
+        "time_control": time_control, "records": records, "output_format": output_format,
+        "isolate": isolate, "seat_memory": seat_memory, "sandbox": sandbox,
+        "deals_order": deals_order, "on_fault": on_fault,
         "deals": None if deals is None else str(deals),
         "entrants": None if entrants is None else entrant_texts(entrants),
         "options": None if options is None else {str(k): str(v) for k, v in options.items()},
@@ -204,17 +207,17 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             options: Mapping[str, object] | None = None, isolate: bool | None = None,
             seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True, on_fault: str = "forfeit",
             out: str | Path | None = None, workers: int | None = None, progress: bool = False,
-            max_fault_rate: float | None = MAX_FAULT_RATE,
-            stop_on_faults: bool = False) -> Comparison:
+            max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
+            time_control: str | None = None) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
     `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
     `seat_memory`, `sandbox`, `on_fault` (here "forfeit" by default: a fault loses the game, as
-    in fastchess), `max_fault_rate` and `stop_on_faults` as `tourney`'s."""
+    in fastchess), `max_fault_rate`, `stop_on_faults` and `time_control` as `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
                      options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox,
-                     on_fault=on_fault)
+                     on_fault=on_fault, time_control=time_control)
     if sequential:
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
@@ -264,10 +267,13 @@ def load(path: str | Path) -> Results:
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
          options: Mapping[str, object] | None = None,
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool | None = None,
-         seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True) -> dict:
+         seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True,
+         terminal: Terminal | None = None, time_control: str | None = None) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
-    its record (GAME-RECORD.md), as `domsim play --record` writes it; `isolate`, `seat_memory`
-    and `sandbox` as `tourney`'s (`exec:` specs play in their own process anyway)."""
+    its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate`,
+    `seat_memory`, `sandbox` and `time_control` as `tourney`'s (`exec:` specs play in their own
+    process anyway). A `human` seat is a person at `terminal` (domsim.human: `say(line)` and
+    `ask(prompt)`)."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
@@ -276,9 +282,11 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
         specs *= rules.players
     confinement = Confinement(seat_memory, sandbox)
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, confinement)
+        if not is_human(spec):
+            check_spec(spec, isolate, confinement)
     return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                     confinement=confinement)
+                     confinement=confinement, terminal=terminal,
+                     time_control=TimeControl.parse(time_control) if time_control else None)
 
 
 # -- helpers -------------------------------------------------------------------------------------

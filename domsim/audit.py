@@ -15,7 +15,7 @@ def audit_records(run: Run, records: list[dict]) -> list[str]:
     problems, seen = [], set()
     for index, record in enumerate(records):
         game_id = record.get("game_id")
-        where = f"game {index} (game id {game_id!r})"
+        where = f"record {index + 1} (game id {game_id!r})"
         if not is_integer(game_id) or game_id not in table:
             problems.append(f"{where}: not a finished game of the run in {run.path}")
         elif game_id in seen:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -76,6 +77,17 @@ class Decided(Exception):
     """Raised from inside the result stream to stop it once the test has decided."""
 
 
+class StopRule(Protocol):
+    """Instead of an SPRT, what decides when a pair has played enough (calibrate's steps,
+    domsim.steps): a verdict from the complete deals so far, or None to play on."""
+
+    def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None: ...
+
+    def describe(self) -> dict:
+        """The rule's settings, for the manifest."""
+        ...
+
+
 @dataclass
 class PairProgress:
     """Entrant 0's score against entrant 1, deal by deal, fed games in game-id order; a deal
@@ -83,6 +95,7 @@ class PairProgress:
 
     tourney: Tourney
     sprt: Sprt | None
+    rule: StopRule | None = None
     scores: list[float] = field(default_factory=list)
     units: list[list[float]] = field(default_factory=list)
     unit_deals: list[int] = field(default_factory=list)  # the deal id of each unit
@@ -123,6 +136,8 @@ class PairProgress:
         if self.sprt is not None:
             self.llr = self.sprt.llr(dict(self.counts), self.per_unit, self.ref)
             self.verdict = self.sprt.verdict(self.llr)
+        elif self.rule is not None:
+            self.verdict = self.rule.verdict(self.units, self.per_unit, self.ref)
         return self.verdict is not None
 
     def llr_note(self) -> str:
@@ -147,19 +162,21 @@ class CompareResult:
 
 def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
                 silent: bool, command: list[str], resume: bool = False,
-                faults: FaultWatch | None = None) -> CompareResult:
-    """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
-    config.games), then write the run's files with the test's outcome in the manifest and
-    compare.json. `resume` goes on with the run in `out`: the test first reads the deals
-    played, in order, so it stops where an uninterrupted run of the seed stops."""
+                faults: FaultWatch | None = None, rule: StopRule | None = None,
+                purpose: str = "compare") -> CompareResult:
+    """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
+    decides (neither: all of config.games), then write the run's files with the test's
+    outcome in the manifest and compare.json. `resume` goes on with the run in `out`: the test
+    first reads the deals played, in order, so it stops where an uninterrupted run of the seed
+    stops."""
     tourney = open_tourney(config, out, resume=resume, command=command)
-    progress = PairProgress(tourney, sprt)
+    progress = PairProgress(tourney, sprt, rule)
     tally = tourney.tally()
     if resume:
         manifest = read_manifest(out)
         feed_played(out, progress, tally)
     else:
-        manifest = new_manifest(tourney, out, command, "compare")
+        manifest = new_manifest(tourney, out, command, purpose)
     before = progress.games
     session = {"command": command, "workers": workers, "backend": "local", "started": now()}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
@@ -266,6 +283,8 @@ def compare_manifest(progress: PairProgress) -> dict:
            "deals": len(progress.units), "games": progress.games, "llr": progress.llr,
            "verdict": progress.verdict}
     sprt = progress.sprt
+    if progress.rule is not None:
+        out["rule"] = progress.rule.describe()
     if sprt is not None:
         out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
                        "beta": sprt.beta, "model": sprt.model}

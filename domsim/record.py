@@ -1,4 +1,4 @@
-"""Game records (GAME-RECORD.md): writing them from a played game, reading them, and replaying
+"""Game records (docs/GAME-RECORD.md): writing them from a played game, reading them, and replaying
 them under the rules to verify every action and recompute every result."""
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def read_records(path: str | Path, at_least_one: bool = True) -> list[dict]:
                           "`tourney --records` wrote")
     for index, record in enumerate(records):
         if not isinstance(record, dict):
-            raise RecordError(f"{path}: game {index} is not a JSON object")
+            raise RecordError(f"{path}: game {index + 1} is not a JSON object")
     return records
 
 
@@ -210,7 +210,7 @@ def _read_deal(hand: dict, rules: Rules, where: str) -> tuple[list[int], list[in
     masks = []
     for seat, tiles in enumerate(seats):
         if not isinstance(tiles, list) or len(tiles) != rules.hand_size:
-            raise RecordError(f"{where}: hand {seat} must list {rules.hand_size} tiles")
+            raise RecordError(f"{where}: the hand of seat {seat} must list {rules.hand_size} tiles")
         ids = [tile_id(*_tile(t, where)) for t in tiles]
         masks.append(sum(1 << t for t in ids))
         seen.update(ids)
@@ -226,15 +226,23 @@ def _read_deal(hand: dict, rules: Rules, where: str) -> tuple[list[int], list[in
 
 
 # -- replay ------------------------------------------------------------------------------------
+def game_label(record: dict, index: int) -> str:
+    """How messages name a record: by its game id as stored (a tourney's), else by its place in
+    the file, counting from 1 as hands and actions do."""
+    game_id = record.get("game_id")
+    return f"game id {game_id}" if _is_int(game_id) else f"game {index + 1}"
+
+
 def replay_steps(record: dict, game: int) -> Iterator[tuple[str, int, int, State, object]]:
-    """Re-apply a record's actions. Yields ("hand", h, -1, state, None) at each hand's start,
-    ("action", h, i, state, action_dict) after each action and ("result", h, -1, state, result)
-    when a hand ends. Raises RecordError at the first illegal action or malformed field."""
-    where = f"game {game}"
+    """Re-apply a record's actions (`game`: its index in the file). Yields ("hand", h, -1,
+    state, None) at each hand's start, ("action", h, i, state, action_dict) after each action
+    and ("result", h, -1, state, result) when a hand ends (h and i count from 0; messages from
+    1). Raises RecordError at the first illegal action or malformed field."""
+    where = game_label(record, game)
     rules = rules_of(record, where)
     state = State(rules)
     for h, hand in enumerate(_field(record, "hands", list, where)):
-        at = f"{where}, hand {h}"
+        at = f"{where}, hand {h + 1}"
         if not isinstance(hand, dict):
             raise RecordError(f"{at}: a hand must be a JSON object")
         if state.match_over:
@@ -247,8 +255,8 @@ def replay_steps(record: dict, game: int) -> Iterator[tuple[str, int, int, State
         yield "hand", h, -1, state, None
         for i, action in enumerate(_field(hand, "actions", list, at)):
             if state.hand_over:
-                raise RecordError(f"{at}, action {i}: the hand was already over")
-            _apply(state, action, known, f"{at}, action {i}")
+                raise RecordError(f"{at}, action {i + 1}: the hand was already over")
+            _apply(state, action, known, f"{at}, action {i + 1}")
             yield "action", h, i, state, action
         if not state.hand_over:
             raise RecordError(f"{at}: the actions stop before the hand is over")
@@ -323,28 +331,29 @@ def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
     recomputed = copy.deepcopy(record)
     problems: list[str] = []
     state = None
-    deals = SeededDeals.of(record, game)
+    where = game_label(record, game)
+    deals = SeededDeals.of(record, where)
     try:
         for kind, h, _, at_state, payload in replay_steps(record, game):
             state = at_state
             if kind == "hand" and deals:
-                problems += deals.check(state, record["hands"][h], f"game {game}, hand {h}")
+                problems += deals.check(state, record["hands"][h], f"{where}, hand {h + 1}")
             if kind == "result":
                 fresh = result_dict(payload)
                 problems += _compare(record["hands"][h].get("result"), fresh,
-                                     f"game {game}, hand {h}")
+                                     f"{where}, hand {h + 1}")
                 recomputed["hands"][h]["result"] = fresh
                 if deals:
                     deals.hand_over(state)
     except RecordError as exc:
         return None, [*problems, str(exc)]
     if state is None:
-        return None, [f"game {game}: the record has no hands"]
+        return None, [f"{where}: the record has no hands"]
     final = match_result(state)
-    problems += _compare(record.get("result"), final, f"game {game}")
+    problems += _compare(record.get("result"), final, where)
     if deals:  # domsim wrote it: it states every result, and what it states must hold
-        problems += missing_results(record, f"game {game}")
-        problems += stated_problems(record, state.rules, final["winners"], f"game {game}")
+        problems += missing_results(record, where)
+        problems += stated_problems(record, state.rules, final["winners"], where)
     recomputed["result"] = final
     return recomputed, (deals.seed_problems if deals else []) + problems
 
@@ -429,7 +438,7 @@ class SeededDeals:
         self.strayed = False  # once a deal differs, every later one does: say it once
 
     @classmethod
-    def of(cls, record: dict, game: int) -> SeededDeals | None:
+    def of(cls, record: dict, where: str) -> SeededDeals | None:
         """For a record domsim dealt from its seed (`dealt_from_seed`) or that carries its run
         seed and game id (a tourney's, also one of 0.1), else None (another tool's); with
         `fixed_deal` its first hand is a deals file's (`tourney --deals`), not the seed's."""
@@ -439,13 +448,13 @@ class SeededDeals:
                 _is_int(record.get("seed"))):
             return None
         try:
-            rules = rules_of(record, f"game {game}")
+            rules = rules_of(record, where)
         except RecordError:
             return None  # replay_steps reports it
         seed = record["seed"]
         wrong = []
         if of_tourney and game_seed(record["run_seed"], record["deal_id"]) != seed:
-            wrong = [f"game {game}: seed {seed} is not the seed of deal {record['deal_id']} of "
+            wrong = [f"{where}: seed {seed} is not the seed of deal {record['deal_id']} of "
                      f"run seed {record['run_seed']}"]
         return cls(rules, seed, wrong, record.get("fixed_deal") is True)
 

@@ -1,4 +1,4 @@
-"""The eight rule sets (RULES.md) as small declarative presets, and `make_rules`, which turns a
+"""The eight rule sets (docs/RULES.md) as small declarative presets, and `make_rules`, which turns a
 variant name, a player count and options into a validated, frozen `Rules`."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class Rules:
         return seat % 2 if self.variant.teams else seat
 
     def options(self) -> dict[str, object]:
-        """Only the options that differ from the variant's defaults (GAME-RECORD.md)."""
+        """Only the options that differ from the variant's defaults (docs/GAME-RECORD.md)."""
         out: dict[str, object] = {}
         if self.target != self.variant.target:
             out["target"] = self.target

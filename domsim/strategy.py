@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from .clock import ClockReading
 from .rules import Rules
 from .view import Move, PlayerView
 
@@ -69,6 +70,9 @@ class Strategy:
 
     description = ""
     rng: random.Random
+    #: With a game clock (`--time-control`), the seat's clock before each `choose`
+    #: (`remaining` and `increment` seconds, domsim.clock); None without one.
+    clock: ClockReading | None = None
 
     def start_game(self, seat: int, rules: Rules) -> None:
         """Optional hook, called once before the first hand of each game."""

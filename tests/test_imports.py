@@ -22,19 +22,20 @@ HEAVY = ("numpy", "pandas", "pyarrow", "tqdm")
 #: nothing). Two places differ from a literal reading of that line, both because the lower
 #: module is a vocabulary the upper ones share, not a step of the flow: domsim.results (the run
 #: folder's format, which the runner writes and the analysis reads) sits below the runner, and
-#: the pure maths of domsim.stats and domsim.timing, which import no other module of domsim,
+#: the pure maths of domsim.stats, domsim.timing and domsim.clock, which import no other module,
 #: sit with the core. A module may import its own layer or one below, never one above.
 LAYERS = (
     ("core", ("domsim", "domsim._core", "domsim.tiles", "domsim.rules", "domsim.seeding",
-              "domsim.stats", "domsim.timing")),
+              "domsim.stats", "domsim.timing", "domsim.clock")),
     ("engine", ("domsim.engine", "domsim.record", "domsim.deals", "domsim.transcript")),
     ("view", ("domsim.view", "domsim.insight", "domsim.search")),
     ("strategy/seat", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve",
                        "domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm",
-                       "domsim.seat", "domsim.seat_host", "domsim.game")),
+                       "domsim.seat", "domsim.seat_host", "domsim.human", "domsim.game")),
     ("results", ("domsim.results",)),
     ("runner", ("domsim.runner",)),
-    ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune")),
+    ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
+               "domsim.steps", "domsim.show")),
     ("report", ("domsim.report",)),
     ("api", ("domsim.api",)),
     ("cli", ("domsim.cli",)),

@@ -1,6 +1,6 @@
 """Properties over random games of every variant and every allowed player count: tiles are
 conserved (R-SET, R-DEAL), every action is legal (R-MUST, R-LINE), records replay to the same
-game (GAME-RECORD.md), games are reproducible (R-RNG), and views leak nothing and miss nothing
+game (docs/GAME-RECORD.md), games are reproducible (R-RNG), and views leak nothing and miss nothing
 (R-VIEW)."""
 
 from __future__ import annotations

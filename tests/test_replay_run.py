@@ -60,8 +60,8 @@ def test_a_changed_seed_is_found_without_the_run(tmp_path, run):
 
     result = replay_edited(tmp_path, run, edit)
     assert result.exit_code == 1
-    assert f"game 0: seed {records(run)[0]['seed'] + 1} is not the seed of deal 0 of run seed 4" \
-        in result.stderr
+    seed = records(run)[0]["seed"] + 1
+    assert f"game id 0: seed {seed} is not the seed of deal 0 of run seed 4" in result.stderr
 
 
 def test_deals_that_are_not_the_seeds_are_found_without_the_run(run):
@@ -74,7 +74,7 @@ def test_deals_that_are_not_the_seeds_are_found_without_the_run(run):
     recomputed, problems = verify(record, 0)
     assert recomputed is not None
     assert len(problems) == 1
-    assert problems[0].startswith("game 0, hand 0: the deal's hands, ")
+    assert problems[0].startswith("game id 0, hand 1: the deal's hands, ")
     assert problems[0].endswith(" are not what the record's seed deals")
 
 
@@ -99,18 +99,19 @@ def test_a_played_games_record_is_held_to_its_seed(tmp_path):
     assert record["dealt_from_seed"] is True and verify(record, 0)[1] == []
     record["seed"] = 5
     assert verify(seal(record), 0)[1] == [
-        "game 0, hand 0: the deal's hands, boneyard are not what the record's seed deals"]
+        "game 1, hand 1: the deal's hands, boneyard are not what the record's seed deals"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [
     (lambda games: games[1].update(seats=games[1]["seats"][::-1]),
-     "game 1 (game id 1): seats ['"),
+     "record 2 (game id 1): seats ['"),
     (lambda games: [seat.update(errors=0, first=None, replaced=False)
                     for seat in games[2]["faults"]],
-     "game 2 (game id 2): faults [0, 0], but the run has "),
+     "record 3 (game id 2): faults [0, 0], but the run has "),
     (lambda games: games.pop(3), "1 game(s) of the run have no record, the first is game id 3"),
-    (lambda games: games.append(games[0]), "game 6 (game id 0): a second record of the same game"),
-    (lambda games: games[4].update(game_id=77), "game 4 (game id 77): not a finished game"),
+    (lambda games: games.append(games[0]),
+     "record 7 (game id 0): a second record of the same game"),
+    (lambda games: games[4].update(game_id=77), "record 5 (game id 77): not a finished game"),
     (lambda games: games[5].update(deal_id=0), "deal_id 0, but the run has 2"),
 ])
 def test_replay_run_finds_records_that_disagree_with_the_run(tmp_path, run, edit, message):
@@ -142,8 +143,8 @@ def test_swapped_winners_disagree_with_the_replay_and_the_run(tmp_path, run):
 
     result = replay_edited(tmp_path, run, edit, "--run", run)
     assert result.exit_code == 1
-    assert "game 0 (game id 0): winners " in result.stderr
-    assert "game 0: result winners is " in result.stderr
+    assert "record 1 (game id 0): winners " in result.stderr
+    assert "game id 0: result winners is " in result.stderr
 
 
 def test_replay_run_of_a_run_without_records_is_one_line(tmp_path):

@@ -1,4 +1,4 @@
-//! domsim's core: the rules of every variant (R-… of the rule book) and the insane search.
+//! domsim's core: the rules of every variant (the R-… ids of docs/RULES.md) and the insane search.
 //! Single-threaded by design: the runner forks worker processes.
 
 pub mod action;

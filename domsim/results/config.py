@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..bot import SEAT_MEMORY_MB, Confinement
+from ..clock import TimeControl, is_time_control
 from ..deals import ORDERS
 from ..game import MOVE_TIME_LIMIT, ON_FAULT
 from ..record import FAULT_POLICIES
@@ -65,6 +66,8 @@ SETTINGS: dict[str, Check] = {
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
     "on_fault": (lambda v: v in FAULT_POLICIES, " or ".join(FAULT_POLICIES)),
+    "time_control": (lambda v: v is None or is_time_control(v),
+                     "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
 }
 
 
@@ -100,6 +103,7 @@ class TourneyConfig:
     sandbox: bool = True  # bot processes in the sandbox (domsim.sandbox)
     # What a fault costs; a run's manifest without the key was played before forfeits existed.
     on_fault: str = ON_FAULT
+    time_control: str | None = None  # BASE+INC: a clock per seat and game (domsim.clock)
 
     def confinement(self, hide: tuple[str, ...] = ()) -> Confinement:
         """How this run holds its bot processes, `hide` masked inside the sandbox."""
@@ -107,6 +111,9 @@ class TourneyConfig:
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
+
+    def clock(self) -> TimeControl | None:
+        return TimeControl.parse(self.time_control) if self.time_control else None
 
     def entrant_names(self) -> list[str]:
         return list(self.entrants) or builtin_levels()
@@ -122,6 +129,8 @@ class TourneyConfig:
         out["entrants"] = list(self.entrants)
         if self.deals is None:
             del out["deals"], out["deals_order"]
+        if self.time_control is None:  # as the manifests of runs made before clocks
+            del out["time_control"]
         return out
 
     def differences(self, other: TourneyConfig) -> list[tuple[str, object, object]]:

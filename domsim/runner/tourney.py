@@ -139,16 +139,21 @@ def round_up(count: int, unit: int) -> int:
     return -(-count // unit) * unit
 
 
-def whole_deal_sets(config: TourneyConfig) -> tuple[TourneyConfig, str | None]:
+def whole_deal_sets(config: TourneyConfig,
+                    min_deals: int = 1) -> tuple[TourneyConfig, str | None]:
     """`config` with its games rounded up to whole deal sets (every pairing plays every deal in
-    every seating), and a note saying what was rounded (None: nothing)."""
+    every seating), at least `min_deals` of them, and a note saying what was rounded (None:
+    nothing)."""
     tourney = Tourney(config, Path())
-    games = round_up(config.games, tourney.schedule.seatings_per_deal * len(tourney.pairings))
+    deal_set = tourney.schedule.seatings_per_deal * len(tourney.pairings)
+    games = max(round_up(config.games, deal_set), min_deals * deal_set)
     if games == config.games:
         return config, None
+    why = (f"the {min_deals} deals a ladder verdict needs" if games == min_deals * deal_set
+           and games > round_up(config.games, deal_set) else "whole deal sets")
     return replace(config, games=games), (
-        f"{config.games} games rounded up to {games}: whole deal sets ({len(tourney.pairings)} "
-        f"pairings x {tourney.schedule.seatings_per_deal} seatings)")
+        f"{config.games} games rounded up to {games}: {why} ({len(tourney.pairings)} "
+        f"pairings x {tourney.schedule.seatings_per_deal} seatings a deal)")
 
 
 @dataclass

@@ -127,7 +127,7 @@ def _batches(games: Iterator[tuple[dict, str | None]]) -> Iterator[tuple[list, l
 def upgrade_row(tourney: Tourney, row: dict) -> dict:
     """A 0.1 row in this version's columns."""
     if not isinstance(row.get("winners"), str):
-        raise TourneyError(f"game {row.get('game_id')}: its winners are not 0.1's text: this "
+        raise TourneyError(f"game id {row.get('game_id')}: its winners are not 0.1's text: this "
                            "is not a run folder of domsim 0.1")
     slot = tourney.schedule.slot(row["game_id"])
     pairing = tourney.pairings[slot.pairing]

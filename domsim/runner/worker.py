@@ -65,6 +65,7 @@ def play_batch(batch: Batch) -> BatchResult:
         pairing = batch.pairings[slot.pairing]
         specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
         game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+                    time_control=config.clock(),
                     keep_hands=config.records, isolate=config.isolate, bots=bots,
                     on_fault=config.on_fault,
                     first_deal=batch.first_deals[i] if batch.first_deals else None)

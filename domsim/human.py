@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from .engine import HandResult
+from .record import LEFT_THE_TABLE
 from .rules import Rules
 from .seat import GuardedSeat
 from .strategy import Strategy
@@ -112,7 +113,7 @@ class HumanSeat(GuardedSeat):
     def _leave(self, view: PlayerView) -> None:
         self.playing = False
         self.faults.replaced = True
-        self.faults.first = f"the player left the table in hand {view.hand_number + 1}"
+        self.faults.first = f"{LEFT_THE_TABLE} in hand {view.hand_number + 1}"
         self.terminal.say(f"You left the table: {self._stand_in_name()} plays your seat to the "
                           "end of the game, and the record is kept.")
 

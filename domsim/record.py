@@ -19,6 +19,9 @@ FORMAT = "domsim-game/1"
 #: What a seat's fault costs its side (R-SEAT-FAULT): `forfeit` scores the game as lost (as
 #: fastchess scores a crash or a time loss), `substitute` counts the stand-in's moves as the seat's.
 FAULT_POLICIES = ("forfeit", "substitute")
+#: How a seat's `first` fault begins when a person left the table (domsim.human): its seat was
+#: handed over with no fault counted, for a person is not a program that failed.
+LEFT_THE_TABLE = "the player left the table"
 
 
 class RecordError(ValueError):
@@ -414,7 +417,9 @@ def faults_problem(faults: object, players: int) -> str | None:
         if not isinstance(entry.get("replaced"), bool) or not isinstance(entry.get("first"),
                                                                          str | None):
             return f"of seat {seat} must say whether it was replaced and its first fault"
-        if (sum(counts) == 0) != (entry["first"] is None) or entry["replaced"] and not sum(counts):
+        left = entry["replaced"] and str(entry["first"]).startswith(LEFT_THE_TABLE)
+        if not left and ((sum(counts) == 0) != (entry["first"] is None)
+                         or entry["replaced"] and not sum(counts)):
             return (f"of seat {seat} do not add up: {sum(counts)} fault(s), first "
                     f"{_short(entry['first'])}, replaced {entry['replaced']}")
     return None

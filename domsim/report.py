@@ -504,10 +504,11 @@ def summary_cell(row: dict | None) -> str:
     if row is None:
         return "<td></td>"
     elo = f"{row['elo']:+.0f}"
-    if row["high"] > row["low"]:
+    spread = row["low"] is not None and row["high"] is not None and row["high"] > row["low"]
+    if spread:
         elo += f" <small>[{row['low']:+.0f}, {row['high']:+.0f}]</small>"
     if row["vs"] is None or row["win_rate"] is None:
-        return f'<td class="base">{elo if row["high"] > row["low"] else "0 (the base)"}</td>'
+        return f'<td class="base">{elo if spread else "0 (the base)"}</td>'
     step = (f"{row['win_rate']:.1%} [{row['win_low']:.1%}, {row['win_high']:.1%}] vs "
             f"{html.escape(level_name(row['vs']))}, {row['games']:,} games")
     return (f'<td class="{html.escape(row["verdict"])}" title="{html.escape(row["reason"])}">'

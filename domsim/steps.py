@@ -27,7 +27,7 @@ from .results.config import TourneyConfig
 from .results.pairings import default_name, split_name
 from .rules import make_rules
 from .runner.output import write_json
-from .runner.tourney import TourneyError, round_up
+from .runner.tourney import TourneyError, read_manifest, round_up
 from .seeding import derive_seed
 from .stats import elo_estimate
 
@@ -182,6 +182,15 @@ def step_line(step: Step) -> str:
             f"({step.deals:,} deals)")
 
 
+def ladder_specs(config: TourneyConfig, overview: Path) -> list[str]:
+    """The specs of the ladder's levels, weakest first: the overview's `levels` (every level
+    given, a dial setting given as a level too), else its entrants but the dial's settings."""
+    levels = read_manifest(overview).get("levels")
+    if levels:
+        return list(config.entrants[:len(levels)])
+    return [name for name in config.entrants if strength_of(name) is None]
+
+
 @dataclass
 class Calibration:
     """run_calibration's `steps`: plays each variant's ladder step by step after its overview
@@ -194,7 +203,7 @@ class Calibration:
     ladders: dict[str, dict] = field(default_factory=dict)
 
     def __call__(self, config: TourneyConfig, out: Path) -> bool:
-        names = [name for name in config.entrants if strength_of(name) is None]
+        names = ladder_specs(config, out / config.variant)
         steps = []
         for index, (lower, upper) in enumerate(pairwise(names)):
             folder = out / "steps" / f"{config.variant}-{index + 1}"

@@ -42,7 +42,7 @@ def test_every_surface_gives_each_entrant_the_same_rating_and_interval(run, tmp_
     api_ratings = {row.entrant: row for row in api.load(out).ratings().itertuples()}
     report = invoke("report", str(out), "--out", str(tmp_path / "rep"))
     assert report.exit_code == 0, report.output
-    with (tmp_path / "rep" / "classic-2p-ratings.csv").open(newline="") as source:
+    with (tmp_path / "rep" / "tables" / "classic-2p-ratings.csv").open(newline="") as source:
         charted = {row["name"]: row for row in csv.DictReader(source)}
     assert stats["ratings"]["centre"] == ["easy", "medium", "hard"]
     for line in stats["ratings"]["entrants"]:

@@ -58,7 +58,8 @@ def test_replay_finds_every_edit_alone_and_against_the_run(tmp_path, run, name):
         result = invoke("replay", str(path), *options)
         assert result.exit_code == 1, (name, options, result.output)
         lines = result.stderr.strip().splitlines()
-        assert lines and all(line.startswith(("game 1", str(path))) for line in lines), lines
+        assert lines and all(line.startswith(("game id 1", "record 2 (game id 1)", str(path)))
+                            for line in lines), lines
         assert "Traceback" not in result.output
 
 

@@ -241,8 +241,12 @@ def test_every_level_given_to_calibrate_is_in_the_verdict_named_by_its_spec(tmp_
                     "dial?strength=0.3", "--level", "medium", "--games", "12", "--seed", "1",
                     "-j", "1", "--silent", "--samples", "20", "--out", str(tmp_path / "cal"))
     assert result.exit_code == 0, result.output
-    verdict = result.stdout.splitlines()[0]
-    assert "easy -> dial?strength=0.3" in verdict and "dial?strength=0.3 -> medium" in verdict
-    assert "mean of easy, dial?strength=0.3, medium = 0" in verdict
+    steps = [line for line in result.stdout.splitlines() if " -> " in line]
+    assert [line.split(":")[0] for line in steps] == [
+        "classic easy -> dial?strength=0.3", "classic dial?strength=0.3 -> medium"]
     manifest = json.loads((tmp_path / "cal" / "classic" / "manifest.json").read_text())
     assert manifest["levels"] == ["easy", "dial?strength=0.3", "medium"]
+    again = invoke("report", str(tmp_path / "cal" / "classic"), "--out", str(tmp_path / "rep"))
+    verdict = again.stdout.splitlines()[0]
+    assert "easy -> dial?strength=0.3" in verdict and "dial?strength=0.3 -> medium" in verdict
+    assert "mean of easy, dial?strength=0.3, medium = 0" in verdict

@@ -224,10 +224,12 @@ def elo_cell(bound: str | None, elo: float | None, low: float | None,
         return f"{elo:+.0f} (Elo 0)"
     if bound == "unmeasured":
         return f"{elo:+.0f} (no spread)"
-    if bound == "lower":
+    if bound == "lower" and low is not None:
         return f"> {low:+.0f}"
-    if bound == "upper":
+    if bound == "upper" and high is not None:
         return f"< {high:+.0f}"
+    if low is None or high is None:  # no resampling asked for (--samples 0)
+        return f"{elo:+.0f} (no interval)"
     return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
 
 

@@ -390,6 +390,11 @@ pub struct Settings {
     pub follow: f64,
     /// How strongly deals are weighted by the other seats' plays (0: not).
     pub beta: f64,
+    /// Deals drawn before any move may drop out of contention (then checked every BATCH).
+    pub floor: usize,
+    /// A value difference too small to matter: a move the best one beats, or trails by less
+    /// than this, drops out (0: only moves clearly beaten do).
+    pub tolerance: f64,
 }
 
 /// A Table at the view's position: the line, the fives points, the scores and the seat to move
@@ -487,6 +492,8 @@ pub fn evaluate(
         .then(|| Instant::now() + Duration::from_secs_f64(settings.budget_ms / 1000.0));
     let mut values: Vec<Vec<f64>> = vec![Vec::with_capacity(settings.samples); moves.len()];
     let mut weights = Vec::with_capacity(settings.samples);
+    let mut tally = Tally::new(moves.len());
+    let mut on_deal = vec![0.0; moves.len()];
     let mut active: Vec<usize> = (0..moves.len()).collect();
     let mut solver: Option<Solver> = None; // its table holds whole deals: every deal may share it
     let mut policy = Policy::new(settings.random_share, settings.block, settings.follow);
@@ -498,17 +505,18 @@ pub fn evaluate(
         for &i in &active {
             let mut child = base;
             child.play(moves[i]);
-            let value = if exact {
+            on_deal[i] = if exact {
                 let solver = solver.get_or_insert_with(|| Solver::new(judge, &base.rules));
                 solver.value(&child, f64::NEG_INFINITY, f64::INFINITY)
             } else {
                 policy.play_out(&mut child);
                 judge.value(&child)
             };
-            values[i].push(value);
+            values[i].push(on_deal[i]);
         }
-        if done % BATCH == 0 {
-            active = contenders(&values, &weights, &active);
+        tally.add(weight, &on_deal, &active);
+        if done >= settings.floor && done % BATCH == 0 {
+            active = tally.contenders(&active, settings.tolerance);
             if active.len() == 1 || deadline.is_some_and(|d| Instant::now() > d) {
                 break;
             }
@@ -525,71 +533,81 @@ fn weighted_mean(values: &[f64], weights: &[f64]) -> f64 {
     values.iter().zip(weights).map(|(v, w)| v * w).sum::<f64>() / total
 }
 
-/// The moves of `active` that the best of them (by weighted mean) does not beat on the same
-/// deals by more than CLEAR_Z standard errors of the paired difference (over the effective
-/// sample size): the search spends its deals on these only.
-pub fn contenders(values: &[Vec<f64>], weights: &[f64], active: &[usize]) -> Vec<usize> {
-    let total: f64 = weights.iter().sum();
-    let squares: f64 = weights.iter().map(|w| w * w).sum();
-    let effective = if total > 0.0 {
-        total * total / squares
-    } else {
-        0.0
-    };
-    if effective < 2.0 {
-        return active.to_vec();
-    }
-    let means: Vec<f64> = active
-        .iter()
-        .map(|&i| weighted_mean(&values[i], weights))
-        .collect();
-    let mut best = 0;
-    for (k, &m) in means.iter().enumerate() {
-        if m > means[best] {
-            best = k;
-        }
-    }
-    let best_row = &values[active[best]];
-    active
-        .iter()
-        .zip(&means)
-        .enumerate()
-        .filter(|&(k, (&i, &mean))| {
-            k == best
-                || !beats(
-                    best_row,
-                    &values[i],
-                    means[best] - mean,
-                    weights,
-                    total,
-                    effective,
-                )
-        })
-        .map(|(_, (&i, _))| i)
-        .collect()
+/// Running weighted sums over the deals drawn so far, from which any two moves in contention
+/// compare without revisiting the deals: the weights' sum and sum of squares, and per move the
+/// sum of weight times value, per pair of weight times the product of their values.
+pub struct Tally {
+    moves: usize,
+    total: f64,
+    squares: f64,
+    sums: Vec<f64>,
+    products: Vec<f64>,
 }
 
-/// Whether `better` beats `worse` by more than CLEAR_Z standard errors of their paired
-/// difference, whose weighted mean is `mean`.
-fn beats(
-    better: &[f64],
-    worse: &[f64],
-    mean: f64,
-    weights: &[f64],
-    total: f64,
-    effective: f64,
-) -> bool {
-    if mean <= 0.0 {
-        return false;
+impl Tally {
+    pub fn new(moves: usize) -> Tally {
+        Tally {
+            moves,
+            total: 0.0,
+            squares: 0.0,
+            sums: vec![0.0; moves],
+            products: vec![0.0; moves * moves],
+        }
     }
-    let variance = better
-        .iter()
-        .zip(worse)
-        .zip(weights)
-        .map(|((a, b), w)| w * (a - b - mean).powi(2))
-        .sum::<f64>()
-        / total;
-    mean > CLEAR_Z * (variance / (effective - 1.0)).sqrt()
+
+    /// One more deal of `weight`, on which move `i` of `active` is worth `values[i]`.
+    pub fn add(&mut self, weight: f64, values: &[f64], active: &[usize]) {
+        self.total += weight;
+        self.squares += weight * weight;
+        for (k, &i) in active.iter().enumerate() {
+            self.sums[i] += values[i] * weight;
+            for &j in &active[k..] {
+                self.products[i * self.moves + j] += weight * values[i] * values[j];
+            }
+        }
+    }
+
+    fn product(&self, i: usize, j: usize) -> f64 {
+        self.products[i.min(j) * self.moves + i.max(j)]
+    }
+
+    /// The moves of `active` that the best of them (by weighted mean) does not beat on the
+    /// same deals by more than CLEAR_Z standard errors of the paired difference (over the
+    /// effective sample size) less `tolerance`: the search spends its deals on these only.
+    /// With a tolerance, a move that the best beats or trails by less than that at CLEAR_Z
+    /// drops out too (the difference does not matter).
+    pub fn contenders(&self, active: &[usize], tolerance: f64) -> Vec<usize> {
+        let effective = if self.total > 0.0 {
+            self.total * self.total / self.squares
+        } else {
+            0.0
+        };
+        if effective < 2.0 {
+            return active.to_vec();
+        }
+        let means: Vec<f64> = active.iter().map(|&i| self.sums[i] / self.total).collect();
+        let mut best = 0;
+        for (k, &m) in means.iter().enumerate() {
+            if m > means[best] {
+                best = k;
+            }
+        }
+        let b = active[best];
+        active
+            .iter()
+            .zip(&means)
+            .enumerate()
+            .filter(|&(k, (&i, &mean))| {
+                let lead = means[best] - mean;
+                let spread = (self.product(b, b) - 2.0 * self.product(b, i) + self.product(i, i))
+                    / self.total
+                    - lead * lead;
+                let error = (spread.max(0.0) / (effective - 1.0)).sqrt();
+                k == best || lead + tolerance <= CLEAR_Z * error
+            })
+            .map(|(_, (&i, _))| i)
+            .collect()
+    }
 }
 
 /// The deals a view's seat may face: sampled from its belief, each weighted by how likely the
@@ -646,6 +664,16 @@ mod tests {
     use crate::rules::presets;
     use crate::tiles::tile_id;
 
+    fn tally_of(rows: &[Vec<f64>]) -> Tally {
+        let mut tally = Tally::new(rows.len());
+        let active: Vec<usize> = (0..rows.len()).collect();
+        for d in 0..rows[0].len() {
+            let on_deal: Vec<f64> = rows.iter().map(|row| row[d]).collect();
+            tally.add(1.0, &on_deal, &active);
+        }
+        tally
+    }
+
     #[test]
     fn contenders_drop_only_the_moves_clearly_beaten() {
         // One move worse by a point on every deal drops out; one that trades wins and losses
@@ -655,10 +683,25 @@ mod tests {
             .collect();
         let beaten: Vec<f64> = best.iter().map(|v| v - 1.0).collect();
         let close: Vec<f64> = best.iter().map(|v| 3.0 - v).collect();
-        let weights = vec![1.0; 16];
-        let values = vec![best, beaten, close];
-        assert_eq!(contenders(&values, &weights, &[0, 1, 2]), vec![0, 2]);
-        assert_eq!(contenders(&values, &weights, &[1]), vec![1]);
+        let tally = tally_of(&[best, beaten, close]);
+        assert_eq!(tally.contenders(&[0, 1, 2], 0.0), vec![0, 2]);
+        assert_eq!(tally.contenders(&[1], 0.0), vec![1]);
+    }
+
+    #[test]
+    fn a_tolerance_drops_the_moves_whose_difference_does_not_matter() {
+        // A move worth the same as the best on every deal stays without a tolerance (nothing
+        // tells them apart) and drops out with one; a move worse by 0.01 on every deal drops
+        // out with either; one that trades a point either way with the best stays with a
+        // tolerance of 0.1, whose interval it still exceeds (16 deals: 3 standard errors 0.75).
+        let best: Vec<f64> = (0..16).map(|i| (i % 3) as f64).collect();
+        let same = best.clone();
+        let slightly: Vec<f64> = best.iter().map(|v| v - 0.01).collect();
+        let trading: Vec<f64> = (0..16).map(|i| best[i] + [1.0, -1.0][i % 2]).collect();
+        let tally = tally_of(&[best, same, slightly, trading]);
+        assert_eq!(tally.contenders(&[0, 1, 2, 3], 0.0), vec![0, 1, 3]);
+        assert_eq!(tally.contenders(&[0, 1, 2, 3], 0.1), vec![0, 3]);
+        assert_eq!(tally.contenders(&[0, 1, 2, 3], 1.0), vec![0]);
     }
 
     /// Block, 2 players, all hands known: ends 3|4, seat 0 holds 0-3 and 4-6, seat 1 holds 5-6
@@ -685,6 +728,8 @@ mod tests {
             block: 4.0,
             follow: 2.0,
             beta: 0.0,
+            floor: 8,
+            tolerance: 0.0,
         };
         let judge = Judge::new(&rules, 0);
         let evaluation = evaluate(&settings, judge, &moves, &mut Xoshiro::new(0), |_| {

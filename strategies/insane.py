@@ -7,12 +7,12 @@ before it learnt to stop early (commit 541f5f4; `insane?preset=v0.2` replays its
 move). Any parameter given explicitly overrides the preset's:
 
 `samples` (deals per decision, the most; 0: the preset's, by player count), `floor` (deals drawn
-before a move may drop out of contention; 0: the preset's), `tolerance` (a value difference, in
-pips, too small to matter: a move within it of the best at 3 standard errors drops out, and a
-decision ends when one move is left; in classic, whose values are win shares, it counts
-`CLASSIC_PIP` a pip; negative: the preset's), `budget_ms` (a time budget per decision, 0: none;
-with one the choice depends on the machine's speed), `exact_tiles` (tiles in hands from which the
-exact solver takes over), `random_share` (how often a playout makes a random move instead of its
+before a move may drop out or the decision stop; 0: the preset's), `loss` (the decision stops once
+the expected loss of choosing the best move so far, under a normal law of its paired differences
+with the others, is below this, in the variant's currency: pips, classic's win share;
+negative: the preset's, by variant), `budget_ms` (a time budget per decision, 0: none; with one
+the choice depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact
+solver takes over), `random_share` (how often a playout makes a random move instead of its
 policy's), `block` and `follow` (the pips a playout adds to a tile that leaves the next seat
 nothing to play, or the mover a tile for the ends; see the core's playout policy) and `beta` (how
 strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no weighting;
@@ -23,28 +23,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domsim.search import CLASSIC_PIP, insane_move
+from domsim.search import insane_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, move_value
 
 
 @dataclass(frozen=True)
 class Preset:
-    """A whole search: deals per decision at most by player count, the floor and the tolerance
-    (pips) of its stop."""
+    """A whole search: deals per decision at most by player count, and the floor and the
+    expected loss (by variant; 0 where none is given) of its stop."""
 
     samples: dict[int, int]
     floor: int
-    tolerance: float
+    loss: dict[str, float]
 
 
+#: lean's expected loss per decision by variant, in its currency.
+LEAN_LOSS = {"block": 0.05, "draw": 0.1, "fives": 0.1, "allfives": 0.1, "classic": 0.001,
+             "kozel": 0.1, "partnership": 0.2, "partnership-1v1": 0.1}
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
 #: partnership). `lean`: see the README's insane section for the paired benchmark against v0.2.
 PRESETS = {
-    "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, tolerance=0.0),
-    "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, tolerance=0.0),
+    "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
+    "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS),
 }
 DEFAULT_PRESET = "lean"
 
@@ -53,7 +56,7 @@ class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
     def __init__(self, *, preset: str = DEFAULT_PRESET, samples: int = 0, floor: int = 0,
-                 tolerance: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = 7,
+                 loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = 7,
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = -1.0) -> None:
         if preset not in PRESETS:
@@ -61,7 +64,7 @@ class Insane(Strategy):
         self.preset = PRESETS[preset]
         self.samples = samples
         self.floor = floor or self.preset.floor
-        self.tolerance = self.preset.tolerance if tolerance < 0 else tolerance
+        self.loss = loss
         self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,
                             random_share=random_share, block=block, follow=follow)
         self.beta = beta
@@ -72,7 +75,7 @@ class Insane(Strategy):
         beta = self.beta
         if beta < 0:
             beta = 0.0 if classic else 0.4
-        tolerance = self.tolerance * (CLASSIC_PIP if classic else 1.0)
+        loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
         seed = self.rng.getrandbits(64)
         return move_value(insane_move(view, seed, samples=samples, beta=beta, floor=self.floor,
-                                      tolerance=tolerance, **self.options))
+                                      loss=loss, **self.options))

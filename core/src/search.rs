@@ -9,7 +9,9 @@
 //! transposition table (`Solver`). Values are in the variant's own currency (`Judge`). Each deal
 //! may be weighted by how likely the other seats' plays were on it (`PlayModel`), and sampling
 //! spends its deals on the moves still in contention: a move clearly beaten by the best is no
-//! longer played out, and sampling stops once one move is left.
+//! longer played out, and sampling stops once one move is left or, with a `loss` setting, once
+//! the expected loss of choosing the best so far is below it (a sequential stop: easy decisions
+//! take few deals, close ones up to the cap; `Tally::expected_loss`).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -28,7 +30,7 @@ pub const MATCH_SHARE: f64 = 0.5;
 /// classic values a hand by its win share, plus this much per pip the others hold more than the
 /// seat: the pips decide a blocked hand, and they sort the playouts a win share scores alike.
 pub const CLASSIC_PIP: f64 = 0.01;
-/// Samples between two checks for a clear winner, and the paired z-score that stops the search.
+/// Samples between two checks for a clear winner, and the paired z-score that drops a move.
 const BATCH: usize = 8;
 const CLEAR_Z: f64 = 3.0;
 /// Random numbers drawn per deal and replayed in every move's playout on it (common random
@@ -390,11 +392,11 @@ pub struct Settings {
     pub follow: f64,
     /// How strongly deals are weighted by the other seats' plays (0: not).
     pub beta: f64,
-    /// Deals drawn before any move may drop out of contention (then checked every BATCH).
+    /// Deals drawn before the search may drop a move or stop (then it checks every BATCH).
     pub floor: usize,
-    /// A value difference too small to matter: a move the best one beats, or trails by less
-    /// than this, drops out (0: only moves clearly beaten do).
-    pub tolerance: f64,
+    /// The expected loss of choosing now (`Tally::expected_loss`, in the judge's currency)
+    /// below which a decision stops (0: only when one move is left).
+    pub loss: f64,
 }
 
 /// A Table at the view's position: the line, the fives points, the scores and the seat to move
@@ -516,8 +518,11 @@ pub fn evaluate(
         }
         tally.add(weight, &on_deal, &active);
         if done >= settings.floor && done % BATCH == 0 {
-            active = tally.contenders(&active, settings.tolerance);
-            if active.len() == 1 || deadline.is_some_and(|d| Instant::now() > d) {
+            active = tally.contenders(&active);
+            if active.len() == 1
+                || tally.expected_loss(&active) < settings.loss
+                || deadline.is_some_and(|d| Instant::now() > d)
+            {
                 break;
             }
         }
@@ -571,19 +576,17 @@ impl Tally {
         self.products[i.min(j) * self.moves + i.max(j)]
     }
 
-    /// The moves of `active` that the best of them (by weighted mean) does not beat on the
-    /// same deals by more than CLEAR_Z standard errors of the paired difference (over the
-    /// effective sample size) less `tolerance`: the search spends its deals on these only.
-    /// With a tolerance, a move that the best beats or trails by less than that at CLEAR_Z
-    /// drops out too (the difference does not matter).
-    pub fn contenders(&self, active: &[usize], tolerance: f64) -> Vec<usize> {
+    /// The position in `active` of the best move by weighted mean, and per move of `active` its
+    /// lead's trail behind it and the standard error of that paired difference (over the
+    /// effective sample size); None while the weights are too few to tell.
+    fn compare(&self, active: &[usize]) -> Option<(usize, Vec<(f64, f64)>)> {
         let effective = if self.total > 0.0 {
             self.total * self.total / self.squares
         } else {
             0.0
         };
         if effective < 2.0 {
-            return active.to_vec();
+            return None;
         }
         let means: Vec<f64> = active.iter().map(|&i| self.sums[i] / self.total).collect();
         let mut best = 0;
@@ -593,21 +596,64 @@ impl Tally {
             }
         }
         let b = active[best];
-        active
+        let gaps = active
             .iter()
             .zip(&means)
-            .enumerate()
-            .filter(|&(k, (&i, &mean))| {
+            .map(|(&i, &mean)| {
                 let lead = means[best] - mean;
                 let spread = (self.product(b, b) - 2.0 * self.product(b, i) + self.product(i, i))
                     / self.total
                     - lead * lead;
-                let error = (spread.max(0.0) / (effective - 1.0)).sqrt();
-                k == best || lead + tolerance <= CLEAR_Z * error
+                (lead, (spread.max(0.0) / (effective - 1.0)).sqrt())
             })
+            .collect();
+        Some((best, gaps))
+    }
+
+    /// The moves of `active` that the best of them (by weighted mean) does not beat on the
+    /// same deals by more than CLEAR_Z standard errors of the paired difference: the search
+    /// spends its deals on these only.
+    pub fn contenders(&self, active: &[usize]) -> Vec<usize> {
+        let Some((best, gaps)) = self.compare(active) else {
+            return active.to_vec();
+        };
+        active
+            .iter()
+            .zip(&gaps)
+            .enumerate()
+            .filter(|&(k, (_, &(lead, error)))| k == best || lead <= CLEAR_Z * error)
             .map(|(_, (&i, _))| i)
             .collect()
     }
+
+    /// The expected loss of choosing the best move of `active` now: summed over the others, the
+    /// mean of how much better each may truly be, under a normal law of the paired difference
+    /// around its estimate (infinite while the weights are too few to tell).
+    pub fn expected_loss(&self, active: &[usize]) -> f64 {
+        let Some((_, gaps)) = self.compare(active) else {
+            return f64::INFINITY;
+        };
+        gaps.iter()
+            .filter(|&&(_, error)| error > 0.0)
+            .map(|&(lead, error)| {
+                let z = lead / error;
+                error * normal_density(z) - lead * normal_tail(z)
+            })
+            .sum()
+    }
+}
+
+fn normal_density(z: f64) -> f64 {
+    (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
+}
+
+/// P(Z > z) for a standard normal Z >= 0 (Abramowitz and Stegun 26.2.17, error below 7.5e-8).
+fn normal_tail(z: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.2316419 * z);
+    let poly = t
+        * (0.319381530
+            + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+    normal_density(z) * poly
 }
 
 /// The deals a view's seat may face: sampled from its belief, each weighted by how likely the
@@ -684,24 +730,38 @@ mod tests {
         let beaten: Vec<f64> = best.iter().map(|v| v - 1.0).collect();
         let close: Vec<f64> = best.iter().map(|v| 3.0 - v).collect();
         let tally = tally_of(&[best, beaten, close]);
-        assert_eq!(tally.contenders(&[0, 1, 2], 0.0), vec![0, 2]);
-        assert_eq!(tally.contenders(&[1], 0.0), vec![1]);
+        assert_eq!(tally.contenders(&[0, 1, 2]), vec![0, 2]);
+        assert_eq!(tally.contenders(&[1]), vec![1]);
     }
 
     #[test]
-    fn a_tolerance_drops_the_moves_whose_difference_does_not_matter() {
-        // A move worth the same as the best on every deal stays without a tolerance (nothing
-        // tells them apart) and drops out with one; a move worse by 0.01 on every deal drops
-        // out with either; one that trades a point either way with the best stays with a
-        // tolerance of 0.1, whose interval it still exceeds (16 deals: 3 standard errors 0.75).
-        let best: Vec<f64> = (0..16).map(|i| (i % 3) as f64).collect();
+    fn the_expected_loss_is_the_normal_regret_of_the_paired_difference() {
+        // Two moves trading 1 and 3 with the best on alternate deals: a lead of 2 with a
+        // standard error of sqrt(1 / 15); a tie with no spread costs nothing; one move alone
+        // costs nothing; too few deals cannot tell.
+        let best = vec![2.0; 16];
+        let other: Vec<f64> = (0..16).map(|i| [1.0, -1.0][i % 2]).collect();
         let same = best.clone();
-        let slightly: Vec<f64> = best.iter().map(|v| v - 0.01).collect();
-        let trading: Vec<f64> = (0..16).map(|i| best[i] + [1.0, -1.0][i % 2]).collect();
-        let tally = tally_of(&[best, same, slightly, trading]);
-        assert_eq!(tally.contenders(&[0, 1, 2, 3], 0.0), vec![0, 1, 3]);
-        assert_eq!(tally.contenders(&[0, 1, 2, 3], 0.1), vec![0, 3]);
-        assert_eq!(tally.contenders(&[0, 1, 2, 3], 1.0), vec![0]);
+        let tally = tally_of(&[best, other, same]);
+        let error = (1.0f64 / 15.0).sqrt();
+        let z = 2.0 / error;
+        let regret = error * normal_density(z) - 2.0 * normal_tail(z);
+        assert!((tally.expected_loss(&[0, 1]) - regret).abs() < 1e-12);
+        assert_eq!(tally.expected_loss(&[0, 2]), 0.0);
+        assert_eq!(tally.expected_loss(&[1]), 0.0);
+        assert_eq!(
+            tally_of(&[vec![1.0], vec![2.0]]).expected_loss(&[0, 1]),
+            f64::INFINITY
+        );
+        // The tail against known values of the standard normal.
+        for (z, tail) in [
+            (0.0, 0.5),
+            (1.0, 0.158_655_25),
+            (2.0, 0.022_750_13),
+            (3.0, 0.001_349_9),
+        ] {
+            assert!((normal_tail(z) - tail).abs() < 1e-7, "{z}");
+        }
     }
 
     /// Block, 2 players, all hands known: ends 3|4, seat 0 holds 0-3 and 4-6, seat 1 holds 5-6
@@ -729,7 +789,7 @@ mod tests {
             follow: 2.0,
             beta: 0.0,
             floor: 8,
-            tolerance: 0.0,
+            loss: 0.0,
         };
         let judge = Judge::new(&rules, 0);
         let evaluation = evaluate(&settings, judge, &moves, &mut Xoshiro::new(0), |_| {

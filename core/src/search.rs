@@ -259,7 +259,7 @@ impl Solver {
         let side = rules.side_of(judge.seat as usize);
         Solver {
             judge,
-            table: HashMap::with_capacity_and_hasher(1 << 12, BuildKeyHasher),
+            table: HashMap::with_capacity_and_hasher(1 << 14, BuildKeyHasher),
             fives: rules.fives(),
             maximizing: std::array::from_fn(|s| s < rules.players && rules.side_of(s) == side),
         }

@@ -802,6 +802,47 @@ mod tests {
         assert_eq!(values, vec![-3.0, 11.0]);
     }
 
+    /// Block, 2 players: seat 1 led 3-3, seat 0 holds 3-5 and 0-0: laying 3-5 on either end
+    /// leaves the same line, so the two moves tie on every deal. Without a loss nothing tells
+    /// them apart and the search spends every deal; with one, it stops at the floor.
+    #[test]
+    fn a_loss_stops_a_decision_that_cannot_matter_at_the_floor() {
+        let rules = presets::rules("block", 2);
+        let mut t = Table::new(rules);
+        let hand =
+            |tiles: &[(u8, u8)]| tiles.iter().fold(0u32, |m, &(a, b)| m | 1 << tile_id(a, b));
+        t.start_hand(
+            &[hand(&[(3, 5), (0, 0)]), hand(&[(3, 3), (1, 2), (4, 6)])],
+            &[],
+            1,
+            -1,
+        );
+        t.play(tile_id(3, 3) << 2);
+        let moves = t.legal_vec();
+        assert_eq!(moves.len(), 2);
+        let deals = |loss: f64| {
+            let settings = Settings {
+                samples: 256,
+                budget_ms: 0.0,
+                exact_tiles: 0,
+                random_share: 0.1,
+                block: 4.0,
+                follow: 2.0,
+                beta: 0.0,
+                floor: 32,
+                loss,
+            };
+            let judge = Judge::new(&rules, 0);
+            evaluate(&settings, judge, &moves, &mut Xoshiro::new(1), |_| {
+                Ok((t, 1.0))
+            })
+            .unwrap()
+            .weights
+            .len()
+        };
+        assert_eq!((deals(0.0), deals(0.01)), (256, 32));
+    }
+
     #[test]
     fn playouts_end_every_hand_of_every_variant() {
         let policy = Policy::new(0.3, 4.0, 2.0);

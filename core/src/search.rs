@@ -576,8 +576,8 @@ impl Tally {
         self.products[i.min(j) * self.moves + i.max(j)]
     }
 
-    /// The position in `active` of the best move by weighted mean, and per move of `active` its
-    /// lead's trail behind it and the standard error of that paired difference (over the
+    /// The position in `active` of the best move by weighted mean, and per move of `active` how
+    /// far it trails the best and the standard error of that paired difference (over the
     /// effective sample size); None while the weights are too few to tell.
     fn compare(&self, active: &[usize]) -> Option<(usize, Vec<(f64, f64)>)> {
         let effective = if self.total > 0.0 {

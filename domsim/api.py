@@ -11,7 +11,6 @@ the Dask backend ships it to the cluster's workers."""
 from __future__ import annotations
 
 import functools
-import random
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
-from .bot import SEAT_MEMORY_MB, check_spec
+from .bot import SEAT_MEMORY_MB, Confinement, check_spec
 from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -36,6 +35,7 @@ from .runner.console import Standings
 from .runner.local import default_workers
 from .runner.session import resolve_config, run_session
 from .runner.tourney import TourneyError, every_deal_once, games_for_pairings, read_manifest
+from .seeding import random_run_seed
 from .stats import Sprt
 from .strategy import Strategy, define_strategy
 
@@ -120,7 +120,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             duplicate: bool | None = None, options: Mapping[str, object] | None = None,
             move_time_limit: float | None = None, records: bool | None = None,
             output_format: str | None = None, isolate: bool | None = None,
-            seat_memory: int | None = None, out: str | Path | None = None,
+            seat_memory: int | None = None, sandbox: bool | None = None,
+            out: str | Path | None = None,
             resume: bool = False, workers: int | None = None, backend: str = "local",
             scheduler: str | None = None, progress: bool = False, standings_every: int = 0,
             standings_seconds: float = 0, command: Sequence[str] = ("domsim.api.tourney",)
@@ -131,16 +132,19 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     default to the built-in levels; `seed` None picks one, kept in the manifest; `games`
     defaults to 1000, `games_per_pairing` instead is rounded up to whole deals; `deals`, a
     deals file, fixes the first hands, each played once in every seating unless `games` says
-    otherwise; `isolate` plays every strategy but the built-in levels in its own process, under
-    `seat_memory` MiB. `resume=True` finishes the run in `out` (settings given must be its
-    own; RunFinished if nothing is left). `backend="dask"` plays on the cluster at `scheduler`
-    (`workers` are then its threads). `progress` shows the bar and warnings; the standings are
-    shown every `standings_every` games and/or `standings_seconds` seconds."""
+    otherwise. Every strategy but the built-in levels (and a class defined in the session) plays
+    in its own process, in the sandbox (domsim.sandbox), under `seat_memory` MiB: `isolate=False`
+    plays all in process, `sandbox=False` runs their processes without the sandbox;
+    `isolate=True` refuses a class defined in the session. `resume=True` finishes the run in
+    `out` (settings given must be its own; RunFinished if nothing is left). `backend="dask"`
+    plays on the cluster at `scheduler` (`workers` are then its threads). `progress` shows the
+    bar and warnings; the standings are shown every `standings_every` games and/or
+    `standings_seconds` seconds."""
     given = {key: value for key, value in {
         "variant": variant, "games": games, "players": players, "format": format,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
         "records": records, "output_format": output_format, "isolate": isolate,
-        "seat_memory": seat_memory, "deals_order": deals_order,
+        "seat_memory": seat_memory, "sandbox": sandbox, "deals_order": deals_order,
         "deals": None if deals is None else str(deals),
         "entrants": None if entrants is None else entrant_texts(entrants),
         "options": None if options is None else {str(k): str(v) for k, v in options.items()},
@@ -180,16 +184,17 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             elo_model: str = "logistic", sequential: bool = True, games: int = COMPARE_LIMIT,
             names: tuple[str, str] | None = None, command: Sequence[str] = ("domsim.api.compare",),
             players: int | None = None, seed: int | None = None,
-            options: Mapping[str, object] | None = None, isolate: bool = False,
-            seat_memory: int = SEAT_MEMORY_MB, out: str | Path | None = None,
-            workers: int | None = None, progress: bool = False) -> Comparison:
+            options: Mapping[str, object] | None = None, isolate: bool | None = None,
+            seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True,
+            out: str | Path | None = None, workers: int | None = None,
+            progress: bool = False) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
-    `names` names the two entrants; `command` is what the manifest says ran it; `isolate` and
-    `seat_memory` as `tourney`'s."""
+    `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
+    `seat_memory` and `sandbox` as `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
-                     options=options, isolate=isolate, seat_memory=seat_memory)
+                     options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox)
     if sequential:
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
@@ -213,21 +218,22 @@ def load(path: str | Path) -> Results:
 
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
          options: Mapping[str, object] | None = None,
-         move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool = False,
-         seat_memory: int = SEAT_MEMORY_MB) -> dict:
+         move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool | None = None,
+         seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
-    its record (GAME-RECORD.md), as `domsim play --record` writes it; `isolate` and
-    `seat_memory` as `tourney`'s (`exec:` specs play in their own process anyway)."""
+    its record (GAME-RECORD.md), as `domsim play --record` writes it; `isolate`, `seat_memory`
+    and `sandbox` as `tourney`'s (`exec:` specs play in their own process anyway)."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
                        {str(k): str(v) for k, v in (options or {}).items()})
     if len(specs) == 1:
         specs *= rules.players
+    confinement = Confinement(seat_memory, sandbox)
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, seat_memory)
+        check_spec(spec, isolate, confinement)
     return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                     seat_memory=seat_memory)
+                     confinement=confinement)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -250,7 +256,7 @@ def _config(variant: str, entrants: Entrants | None, *, seed: int | None,
             options: Mapping[str, object] | None, **settings) -> TourneyConfig:
     return TourneyConfig.from_dict({
         "variant": variant, "entrants": entrant_texts(entrants or ()),
-        "seed": random.randrange(2**32) if seed is None else seed,
+        "seed": random_run_seed() if seed is None else seed,
         "options": dict(options or {}), **settings})
 
 

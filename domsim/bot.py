@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import logging
 import os
 import resource
@@ -26,26 +27,37 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
-from .protocol import PROTOCOL_VERSION, ProtocolError, decode, encode
+from . import __version__, sandbox
+from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, compact_move, decode, encode
 from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
+    existing_file,
     load_strategy,
-    local_file,
     spec_file,
 )
 
-#: Specs that always stay in process: the built-in levels, with or without parameters.
+#: The built-in levels.
 BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
+#: Specs that always stay in process, with or without parameters: the built-in levels and the
+#: dial between them (domsim's own strategies, trusted).
+TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
 #: Address space a bot's process may use, in MiB (0: no limit).
 SEAT_MEMORY_MB = 2048
-#: Longest line a bot may write, in bytes; and stderr lines logged per bot process.
+#: Longest line a bot may write, in bytes.
 MAX_LINE = 1 << 20
-MAX_STDERR_LINES = 200
+#: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a
+#: worker): beyond, they are read and dropped, and the cap is logged once.
+LOG_BYTES_PER_GAME = 64 << 10
+LOG_BYTES_PER_PROCESS = 1 << 20
+#: Longest stderr line logged; longer ones are cut.
+LOG_LINE = 1000
+#: Bytes a bot may write in one game that answer nothing (unknown messages, lines that are
+#: not JSON): past this the bot is killed, whatever its time limit (none, say).
+MAX_JUNK_BYTES = 4 << 20
 
 BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
 log = logging.getLogger(BOTS_LOGGER)
@@ -57,13 +69,15 @@ class BotFault(Exception):
 
 @dataclass(frozen=True)
 class BotCommand:
-    """How to start one bot: its argv and working folder, and the files that define it (the
-    program and scripts it names, or the strategy file the host loads)."""
+    """How to start one bot: its argv and working folder, the files that define it (the
+    program and scripts it names, or the strategy file the host loads, as the spec names them),
+    and where those are in this process (what the sandbox must show it)."""
 
     spec: str
     argv: tuple[str, ...]
     cwd: str
     files: tuple[str, ...]
+    found: tuple[str, ...] = ()
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
@@ -72,38 +86,86 @@ class BotCommand:
                           for name in self.files}}
 
 
+@dataclass(frozen=True)
+class Confinement:
+    """How bot processes are held: their address space in MiB (0: no limit), whether in the
+    sandbox (domsim.sandbox; else only in a process group of their own), and the folders
+    masked inside it (the run's)."""
+
+    memory_mb: int = SEAT_MEMORY_MB
+    sandboxed: bool = True
+    hide: tuple[str, ...] = ()
+
+    def about(self) -> str:
+        """For the manifest and the run's header."""
+        if not self.sandboxed:
+            return "own process, no sandbox (--no-sandbox): it can read what domsim can"
+        return f"own process, in the sandbox ({sandbox.version()})"
+
+
+DEFAULT_CONFINEMENT = Confinement()
+
+
 def is_built_in(spec: str) -> bool:
-    return spec.partition("?")[0].strip() in BUILT_IN_LEVELS
+    return spec.partition("?")[0].strip() in TRUSTED
 
 
-def bot_command(spec: str, isolate: bool) -> BotCommand | None:
-    """The process a spec runs in, or None for a strategy played in process (a class defined
-    in the session exists only in this process and its forks: it stays there, see
-    `check_spec`)."""
+def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
+    """The process a spec runs in, or None for a strategy played in process: a built-in level,
+    any spec but `exec:` when `isolate` is False, and a class defined in the session, which
+    exists only in this process and its forks (`check_spec` refuses one when `isolate` is
+    True)."""
     cwd = os.getcwd()
     if spec.startswith(EXEC_PREFIX):
         return _exec_command(spec, cwd)
-    if isolate and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
+    if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
         path = spec_file(spec)
-        # A file shipped to this process (a Dask worker) is loaded from its copy.
-        host_spec = spec.replace(path, str(local_file(path)), 1) if path else spec
+        # A file shipped to this process (a Dask worker) is loaded from its copy; the host
+        # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
+        found = str(existing_file(path).resolve()) if path else None
+        host_spec = spec.replace(path, found, 1) if path else spec
+        files = (path,) if path else _module_file(spec)
         return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", host_spec), cwd,
-                          (path,) if path and Path(cwd, path).is_file() else ())
+                          files, (found,) if found else files)
     return None
 
 
-def check_spec(spec: str, isolate: bool, memory_mb: int) -> dict | None:
+def _module_file(spec: str) -> tuple[str, ...]:
+    """The file of the top-level module a `module:Class` spec names, when found outside the
+    installed packages (in the current folder, say): the sandbox must show its folder."""
+    module = spec.partition("?")[0].rpartition(":")[0]
+    if not module:
+        return ()
+    try:
+        found = importlib.util.find_spec(module.partition(".")[0])
+    except (ImportError, ValueError):
+        return ()
+    origin = found.origin if found else None
+    return (origin,) if origin and Path(origin).is_file() else ()
+
+
+def in_process_reason(spec: str, isolate: bool | None) -> str:
+    """How a spec `bot_command` keeps in process plays, and why, for the manifest."""
+    if is_built_in(spec):
+        return "in process (a built-in level)"
+    if spec.startswith(SESSION_PREFIX):
+        return "in process (defined in this Python session)"
+    return "in process (--in-process): it can read the referee's memory" if isolate is False \
+        else "in process"
+
+
+def check_spec(spec: str, isolate: bool | None, confinement: Confinement) -> dict | None:
     """Check that a spec can play (StrategyError if not), without loading it into this process
     when it plays in its own: then its bot's `hello` reply, else None. A strategy defined in
-    the session cannot be isolated."""
-    if isolate and spec.startswith(SESSION_PREFIX):
+    the session cannot be isolated (`isolate` True)."""
+    if isolate is True and spec.startswith(SESSION_PREFIX):
         raise StrategyError(f"{spec!r} is defined in this Python session: it cannot play in its "
                             "own process (isolate); put it in a file and give its path")
     command = bot_command(spec, isolate)
     if command is None:
         load_strategy(spec)
         return None
-    return check_bot(command, memory_mb)
+    return check_bot(command, confinement)
 
 
 def _exec_command(spec: str, cwd: str) -> BotCommand:
@@ -121,14 +183,19 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
     files = tuple(arg for arg in argv if Path(cwd, arg).is_file())
-    return BotCommand(spec, tuple(argv), cwd, files)
+    return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
 @functools.lru_cache(maxsize=64)
-def check_bot(command: BotCommand, memory_mb: int) -> dict:
+def check_bot(command: BotCommand, confinement: Confinement) -> dict:
     """Start the bot once and shake hands (StrategyError if it cannot); its `hello` reply."""
+    if confinement.sandboxed:
+        try:
+            sandbox.require()
+        except sandbox.SandboxError as exc:
+            raise StrategyError(str(exc)) from None
     try:
-        bot = BotProcess(command, memory_mb)
+        bot = BotProcess(command, confinement)
     except BotFault as exc:
         raise StrategyError(f"{command.spec!r}: {exc}") from None
     bot.close()
@@ -136,18 +203,27 @@ def check_bot(command: BotCommand, memory_mb: int) -> dict:
 
 
 class BotProcess:
-    """One running bot: started in its own session (process group) with stdin/stdout pipes and
-    stderr to the log, and greeted with `hello`. Raises BotFault if it cannot be."""
+    """One running bot: started in its own session (process group), in the sandbox unless
+    `confinement` says otherwise, with stdin/stdout pipes and stderr to the log, and greeted
+    with `hello`. Raises BotFault if it cannot be."""
 
-    def __init__(self, command: BotCommand, memory_mb: int) -> None:
+    def __init__(self, command: BotCommand, confinement: Confinement) -> None:
         self.command = command
         self.label = command.spec
+        self._cgroup = None
+        self._sandboxed = confinement.sandboxed
+        argv, memory_mb = command.argv, confinement.memory_mb
+        if confinement.sandboxed:
+            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
+                                              confinement.hide)
+            memory_mb = 0  # set inside, by prlimit
         try:
             self.process = subprocess.Popen(
-                command.argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
         except OSError as exc:
-            raise BotFault(f"cannot start {command.argv[0]}: {exc.strerror}") from None
+            sandbox.remove_cgroup(self._cgroup)
+            raise BotFault(f"cannot start {argv[0]}: {exc.strerror}") from None
         if memory_mb and hasattr(resource, "prlimit"):
             limit = memory_mb << 20
             # If the process already exited, the handshake says so.
@@ -155,8 +231,13 @@ class BotProcess:
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
         os.set_blocking(self.process.stdin.fileno(), False)
         self._buffer = b""
+        self._replies = select.poll()
+        self._replies.register(self.process.stdout.fileno(), select.POLLIN)
+        self.compact = False  # `choose` in the compact encoding (the host asked for it)
+        self.log = LogBudget(self.label)
+        self._junk = 0  # bytes of this game that answered nothing
         self._stderr = threading.Thread(target=_log_stderr,
-                                        args=(self.process.stderr, self.label), daemon=True)
+                                        args=(self.process.stderr, self.log), daemon=True)
         start_without_signals(self._stderr)
         try:
             self.hello = self._shake_hands()
@@ -165,14 +246,20 @@ class BotProcess:
             raise
 
     def _shake_hands(self) -> dict:
-        hello = self.ask({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__},
-                         STARTUP_SECONDS, "hello")
+        hello = self.ask({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__,
+                          "encodings": list(ENCODINGS)}, STARTUP_SECONDS, "hello")
         if hello["type"] == "error":
             raise BotFault(str(hello.get("message")))
         if hello.get("protocol") != PROTOCOL_VERSION:
             raise BotFault(f"speaks protocol {hello.get('protocol')!r}, domsim speaks "
-                           f"{PROTOCOL_VERSION}")
+                           f"{PROTOCOL_VERSION} (docs/seat-protocol.md, Versions): update the bot")
+        self.compact = hello.get("encoding") == "compact"
         return hello
+
+    def new_game(self) -> None:
+        """A game starts: the per-game budgets of logging and unanswered output start afresh."""
+        self.log.new_game()
+        self._junk = 0
 
     @property
     def alive(self) -> bool:
@@ -182,13 +269,14 @@ class BotProcess:
         """Send one message, or its encoding (BotFault if the bot does not take it within
         `seconds`)."""
         data = message if isinstance(message, bytes) else encode(message)
-        deadline = time.monotonic() + seconds
-        fd = self.process.stdin.fileno()
+        fd, deadline = self.process.stdin.fileno(), None
         while data:
-            if not _wait(fd, select.POLLOUT, deadline):
-                raise BotFault(f"did not read its input for {seconds:g} s")
             try:
-                data = data[os.write(fd, data):]
+                data = data[os.write(fd, data):]  # stdin is non-blocking: no wait unless full
+            except BlockingIOError:
+                deadline = deadline or time.monotonic() + seconds
+                if not _wait(fd, select.POLLOUT, deadline):
+                    raise BotFault(f"did not read its input for {seconds:g} s") from None
             except BrokenPipeError:
                 raise BotFault(self._ended()) from None
 
@@ -205,19 +293,30 @@ class BotProcess:
             line = self._read_line(deadline)
             if line is None:
                 raise BotTimeout(f"no {reply_type} within {seconds:g} s")
+            reply = compact_move(line) if self.compact else None
             try:
-                reply = decode(line)
+                reply = reply or decode(line)
             except ProtocolError as exc:
-                log.info("%s: ignored a line: %s", self.label, exc)
+                self._ignore(line, f"ignored a line: {exc}")
                 continue
             if reply["type"] in (reply_type, "error") and reply.get("id") == request:
                 return reply
-            log.info("%s: ignored a %r message", self.label, reply["type"])
+            self._ignore(line, f"ignored a {reply['type']!r} message")
+
+    def _ignore(self, line: bytes, note: str) -> None:
+        """A line that answers nothing: logged within the budget, and counted (BotFault once
+        the game's allowance is spent, so a flood ends even with no time limit)."""
+        self._junk += len(line) + 1
+        if self._junk > MAX_JUNK_BYTES:
+            raise BotFault(f"wrote over {MAX_JUNK_BYTES >> 20} MiB in a game that answered "
+                           "nothing")
+        self.log.write(note)
 
     def _read_line(self, deadline: float | None) -> bytes | None:
+        """The next line, or None once `deadline` passes, even while the bot keeps writing."""
         fd = self.process.stdout.fileno()
         while b"\n" not in self._buffer:
-            if not _wait(fd, select.POLLIN, deadline):
+            if not _poll(self._replies, deadline):
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -225,6 +324,8 @@ class BotProcess:
             self._buffer += chunk
             if len(self._buffer) > MAX_LINE:
                 raise BotFault(f"wrote a line longer than {MAX_LINE} bytes")
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
@@ -233,6 +334,8 @@ class BotProcess:
             code = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:
             return "closed its output"
+        if self._sandboxed and code > 128:  # bwrap exits 128 + N for a bot killed by signal N
+            code = 128 - code
         return f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
 
     def close(self) -> None:
@@ -249,6 +352,7 @@ class BotProcess:
         self._stderr.join(timeout=1)  # a child it forked may still hold the pipe: no longer
         self.process.stdin.close()
         self.process.stdout.close()
+        sandbox.remove_cgroup(self._cgroup)
 
 
 def stopped_tree(root: int) -> list[int]:
@@ -285,6 +389,11 @@ def _wait(fd: int, event: int, deadline: float | None) -> bool:
     """Whether `fd` is ready for `event` before `deadline` (time.monotonic(); None: ever)."""
     poller = select.poll()
     poller.register(fd, event)
+    return _poll(poller, deadline)
+
+
+def _poll(poller: select.poll, deadline: float | None) -> bool:
+    """Whether `poller`'s file is ready before `deadline` (time.monotonic(); None: ever)."""
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         if poller.poll(None if left is None else left * 1000):
@@ -306,22 +415,58 @@ def start_without_signals(thread: threading.Thread) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
-def _log_stderr(stream, label: str) -> None:
-    """A bot's stderr, line by line, to the run's log (never to the terminal)."""
+class LogBudget:
+    """What one bot process may put in the run's log: `LOG_BYTES_PER_GAME` a game, within
+    `LOG_BYTES_PER_PROCESS` for every bot of this process; each cap is logged once."""
+
+    _process_left = LOG_BYTES_PER_PROCESS
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._game_left = LOG_BYTES_PER_GAME
+        self._capped = False
+
+    def new_game(self) -> None:
+        self._game_left, self._capped = LOG_BYTES_PER_GAME, False
+
+    def write(self, text: str) -> None:
+        size = len(text)
+        if size <= min(self._game_left, LogBudget._process_left):
+            self._game_left -= size
+            LogBudget._process_left -= size
+            log.info("%s: %s", self.label, text)
+        elif not self._capped:
+            self._capped = True
+            which = ("this game's" if self._game_left < LogBudget._process_left
+                     else "this worker's")
+            log.info("%s: more output dropped: %s log allowance (%d KiB a game, %d KiB a "
+                     "worker) is spent", self.label, which, LOG_BYTES_PER_GAME >> 10,
+                     LOG_BYTES_PER_PROCESS >> 10)
+
+
+def _log_stderr(stream, budget: LogBudget) -> None:
+    """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
+    characters, within its budget; read to the end whatever it writes, so the bot never blocks
+    on a full pipe and domsim never holds more than a chunk of it."""
+    fd, pending = stream.fileno(), b""
     with stream:
-        for count, line in enumerate(stream):
-            if count < MAX_STDERR_LINES:
-                log.info("%s: stderr: %s", label, line.decode(errors="replace").rstrip())
-            elif count == MAX_STDERR_LINES:
-                log.info("%s: stderr: (further lines dropped)", label)
+        while chunk := os.read(fd, 65536):
+            *lines, pending = (pending + chunk).split(b"\n")
+            if len(pending) > LOG_LINE:
+                lines.append(pending)
+                pending = b""
+            for line in lines:
+                budget.write("stderr: " + line[:LOG_LINE].decode(errors="replace").rstrip())
+        if pending:
+            budget.write("stderr: " + pending[:LOG_LINE].decode(errors="replace").rstrip())
 
 
 class BotPool:
     """The bot processes of one batch of games: `take` one for a seat (started if none is free),
     `give` it back after the game, `close` kills every one."""
 
-    def __init__(self, memory_mb: int = SEAT_MEMORY_MB) -> None:
-        self.memory_mb = memory_mb
+    def __init__(self, confinement: Confinement = DEFAULT_CONFINEMENT) -> None:
+        self.confinement = confinement
         self._free: dict[BotCommand, list[BotProcess]] = {}
         self._all: list[BotProcess] = []
 
@@ -331,7 +476,7 @@ class BotPool:
             bot = free.pop()
             if bot.alive:
                 return bot
-        bot = BotProcess(command, self.memory_mb)
+        bot = BotProcess(command, self.confinement)
         self._all.append(bot)
         return bot
 

@@ -24,7 +24,7 @@ from .analysis import (
     statistics_lines,
 )
 from .audit import audit_records
-from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, check_spec
+from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, Confinement, check_spec
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals
 from .dialcurve import DEFAULT_SETTINGS
@@ -86,12 +86,18 @@ SEED = click.option("--seed", type=int, default=None, help="Run seed (default: r
 RULE_OPTIONS = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                             help="Rule option, e.g. target=200.")
 ISOLATE = click.option(
-    "--isolate", is_flag=True,
-    help="Play every strategy but the built-in levels in its own process (seat protocol): "
-         "the mode for bots of several authors.")
+    "--isolate/--in-process", default=None,
+    help="Every strategy but the built-in levels plays in its own process, in the sandbox, "
+         "by default (--isolate says so); --in-process plays yours in domsim's process: "
+         "faster, for your own trusted bots only (a strategy there can read every hand).")
 SEAT_MEMORY = click.option(
     "--seat-memory", type=click.IntRange(min=0), default=SEAT_MEMORY_MB, show_default=True,
     metavar="MIB", help="Memory limit of a bot in its own process. 0: no limit.")
+SANDBOX = click.option(
+    "--sandbox/--no-sandbox", default=None,
+    help="Bots in their own process run in the sandbox (bubblewrap: no network, no other "
+         "process, nothing but /tmp writable) [default]; --no-sandbox where it cannot start, "
+         "with weaker isolation (the manifest says so).")
 
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
                RunError)
@@ -157,9 +163,10 @@ def _option_help(name: str) -> str:
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
 @ISOLATE
 @SEAT_MEMORY
+@SANDBOX
 @user_errors
 def play(variant, players_specs, players, seed, options, record, move_time_limit, isolate,
-         seat_memory) -> None:
+         seat_memory, sandbox) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
@@ -172,11 +179,11 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         raise click.ClickException(f"{record} exists: choose another --record file")
     specs = list(players_specs) or ["easy"]
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, seat_memory)
+        check_spec(spec, isolate, Confinement(seat_memory, sandbox is not False))
     with _bots_stderr_shown():
         game = api.play(variant, specs, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
-                        isolate=isolate, seat_memory=seat_memory)
+                        isolate=isolate, seat_memory=seat_memory, sandbox=sandbox is not False)
     for line in transcript_lines(game):
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
@@ -305,6 +312,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
     "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
+    "sandbox": "sandbox",
 }
 
 
@@ -346,6 +354,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               help="The deals in file order, or shuffled from the seed (each round afresh).")
 @ISOLATE
 @SEAT_MEMORY
+@SANDBOX
 @click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
 @SILENT
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
@@ -529,9 +538,10 @@ def stats(run_dir, as_json, samples) -> None:
 @SILENT
 @ISOLATE
 @SEAT_MEMORY
+@SANDBOX
 @user_errors
 def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
-            out, options, silent, isolate, seat_memory) -> None:
+            out, options, silent, isolate, seat_memory, sandbox) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
@@ -545,7 +555,8 @@ def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, s
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
                          options=parse_options(options), isolate=isolate,
-                         seat_memory=seat_memory, out=out, workers=workers,
+                         seat_memory=seat_memory, sandbox=sandbox is not False, out=out,
+                         workers=workers,
                          progress=not silent, command=["domsim", *sys.argv[1:]])
     for line in result.lines:
         click.echo(line)

@@ -151,7 +151,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
     write_json(out / MANIFEST, {**manifest, "partial": True})
 
     with run_logging(out / "run.log", silent):
-        log_header(command, config.seed, list(config.entrants))
+        log_header(command, config.seed, list(config.entrants), tourney.how_strategies_run())
         bar = ProgressBar(config.games, 0, silent)
 
         def keep(result: BatchResult) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .alarm import MoveAlarm
-from .bot import SEAT_MEMORY_MB, BotPool, bot_command
+from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command
 from .engine import State, start_next_hand
 from .record import game_record, hand_record
 from .rules import Rules
@@ -71,23 +71,24 @@ class PlayedGame:
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
               move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-              isolate: bool = False, seat_memory: int = SEAT_MEMORY_MB) -> dict:
+              isolate: bool | None = False, confinement: Confinement = DEFAULT_CONFINEMENT
+              ) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
     never stops the game (R-SEAT-FAULT, see domsim.seat): a move later than `move_time_limit`
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
-    illegal move is handed to it. `exec:` specs, and with `isolate` every spec but a built-in
-    level, play in their own process under `seat_memory` MiB (0: no limit). The record gets
-    `faults` and `timing` per seat."""
-    with BotPool(seat_memory) as bots:
+    illegal move is handed to it. `exec:` specs, and unless `isolate` is False every spec but a
+    built-in level or a class defined in the session, play in their own process, held as
+    `confinement` says. The record gets `faults` and `timing` per seat."""
+    with BotPool(confinement) as bots:
         return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
                     isolate=isolate, bots=bots).record()
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-         keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool = False,
+         keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool | None = False,
          bots: BotPool | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead

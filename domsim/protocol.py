@@ -11,8 +11,12 @@ from .rules import OPTION_SPECS, Rules, find_variant, make_rules
 from .tiles import TILES, Tile, tile_id
 from .view import Event, Move, PlayerView
 
-#: Bumped whenever a message changes in a way an existing bot could notice.
-PROTOCOL_VERSION = 1
+#: Bumped whenever a message changes in a way an existing bot could notice (2: `game` carries
+#: the seat's own seed instead of the game's).
+PROTOCOL_VERSION = 2
+#: The `choose` encodings domsim offers in `hello`; "compact" (docs/seat-protocol.md) only to a
+#: host of the same domsim version, since it follows the core's encoding of actions.
+ENCODINGS = ("json", "compact")
 #: The rule options a `rules` object spells out (with their values, defaults included).
 RULE_OPTIONS = tuple(OPTION_SPECS)
 
@@ -53,8 +57,9 @@ def rules_from(message: dict) -> Rules:
     return make_rules(message["variant"], message["players"], options)
 
 
-def game_message(rules: Rules, seat: int, seed: int, time_limit: float | None) -> dict:
-    return {"type": "game", "seat": seat, "seed": seed, "time_limit": time_limit,
+def game_message(rules: Rules, seat: int, seat_seed: int, time_limit: float | None) -> dict:
+    """`seat_seed` is the seat's own (domsim.seeding.seat_seed), never the game's."""
+    return {"type": "game", "seat": seat, "seat_seed": seat_seed, "time_limit": time_limit,
             "rules": rules_message(rules)}
 
 
@@ -115,8 +120,27 @@ def game_over_message(scores: tuple[int, ...], winners: tuple[int, ...]) -> dict
 
 
 # -- bot to domsim -------------------------------------------------------------------------------
+def compact_move(line: bytes) -> dict | None:
+    """The reply `m ID INDEX` of the compact encoding as a `move` message naming its move by
+    `index` in `legal_moves`; None for any other line."""
+    if not line.startswith(b"m "):
+        return None
+    try:
+        _, request, index = line.split()
+        return {"type": "move", "id": int(request), "index": int(index)}
+    except ValueError:
+        return None
+
+
+def compact_reply(request: int, index: int) -> bytes:
+    return b"m %d %d\n" % (request, index)
+
+
 def move_of(message: dict, legal_moves: tuple[Move, ...]) -> Move | None:
     """The legal move a `move` reply names, or None."""
+    index = message.get("index")
+    if type(index) is int:
+        return legal_moves[index] if 0 <= index < len(legal_moves) else None
     tile, end = message.get("tile"), message.get("end")
     if not (isinstance(tile, list) and len(tile) == 2 and all(type(n) is int for n in tile)
             and type(end) is int):

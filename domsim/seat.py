@@ -35,6 +35,7 @@ from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_
 from .engine import HandResult
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
+from .seeding import seat_seed
 from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
 from .view import Move, PlayerView
@@ -194,7 +195,9 @@ class Seat(GuardedSeat):
         try:
             try:
                 self.alarm.arm(started)
-                if _watchdog.enabled and self.limit is not None:
+                if self.limit is None:
+                    _watchdog.stop()  # no limit: nothing may end a long think
+                else:
                     _watchdog.allow(started, self.limit + GRACE_SECONDS)
                 _in_strategy = True
                 result = method(*args)
@@ -303,16 +306,19 @@ class BotSeat(GuardedSeat):
     def start_game(self, rules: Rules) -> None:
         self._rules = rules
         if self.playing:
-            self._ask(game_message(rules, self.seat, self.seed, self.limit), STARTUP_SECONDS,
-                      "ready")
+            self.bot.new_game()
+            message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit)
+            self._ask(message, STARTUP_SECONDS, "ready")
 
     def choose(self, view: PlayerView) -> Move:
         if not self.playing:
             return self.stand_in.choose(view)
         self._request += 1
         wait = None if self.limit is None else self.limit + GRACE_SECONDS
+        request = (view.wire(self._request) if self.bot.compact
+                   else self._views.encode(self._request, view))
         started = time.perf_counter()
-        reply = self._ask(self._views.encode(self._request, view), wait, "move", self._request)
+        reply = self._ask(request, wait, "move", self._request)
         elapsed = time.perf_counter() - started
         self.decision_times.append(elapsed)
         if reply is None:
@@ -328,7 +334,8 @@ class BotSeat(GuardedSeat):
         return move
 
     def end_hand(self, result: HandResult) -> None:
-        if self.bot is not None:
+        # domsim's own host (compact) has no use for `hand`: a Strategy has no hand hook.
+        if self.bot is not None and not self.bot.compact:
             _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
             try:
                 self.bot.tell(hand_message(result))
@@ -346,8 +353,11 @@ class BotSeat(GuardedSeat):
 
     def _ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
              request: int | None = None, drop: bool = True) -> dict | None:
-        """The bot's reply, or None after a fault (a bot that cannot answer is killed)."""
-        if seconds is not None:
+        """The bot's reply, or None after a fault (a bot that cannot answer is killed). With no
+        time limit the watchdog is stopped: a bot may think as long as it likes."""
+        if seconds is None:
+            _watchdog.stop()
+        else:
             _watchdog.allow(time.perf_counter(), seconds + GRACE_SECONDS)
         try:
             reply = self.bot.ask(message, seconds, reply_type, request)
@@ -358,8 +368,11 @@ class BotSeat(GuardedSeat):
             self._lost(EXCEPTION, str(exc))
             return None
         if reply["type"] == "error":
-            self._fault(EXCEPTION, f"the bot reported: {_short.repr(reply.get('message'))}",
-                        drop=drop)
+            said = reply.get("message")
+            # domsim's host reports what a Python strategy raised, as a fault in process reads
+            text = (str(said)[:200] if reply.get("raised")
+                    else f"the bot reported: {_short.repr(said)}")
+            self._fault(EXCEPTION, text, drop=drop)
             return None
         return reply
 

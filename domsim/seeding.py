@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 
 from ._core import MatchRng
 
@@ -13,6 +14,12 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any tuple of labels, stable across processes and Python versions."""
     text = "\x1f".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def random_run_seed() -> int:
+    """A run seed when none is given: 63 random bits, too many for a bot told its seat's seed to
+    find the run's by trying seeds (a small seed such as 1 it could: docs/seat-protocol.md)."""
+    return secrets.randbelow(1 << 63)
 
 
 def game_seed(base_seed: int, game_index: int) -> int:
@@ -25,6 +32,12 @@ def deal_rng(seed: int) -> MatchRng:
     return MatchRng(derive_seed("deal", seed))
 
 
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the generator of the strategy at `seat` of the game seeded `seed`: a one-way
+    hash, so a bot told it (the seat protocol's `game` message) cannot recover the game's seed."""
+    return derive_seed("seat", seed, seat)
+
+
 def seat_rng(seed: int, seat: int) -> random.Random:
     """The generator domsim hands to the strategy at `seat`."""
-    return random.Random(derive_seed("seat", seed, seat))
+    return random.Random(seat_seed(seed, seat))

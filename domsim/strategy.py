@@ -246,13 +246,18 @@ def local_file(path_text: str) -> Path:
     return _received_files.get(path_text) or Path(path_text).expanduser()
 
 
-def file_module(path_text: str) -> ModuleType:
-    """Load a strategy file as a module named after its resolved path, once per process."""
+def existing_file(path_text: str) -> Path:
+    """Where this process finds the strategy file a spec names; StrategyError if nowhere."""
     path = local_file(path_text)
     if not path.is_file():
         raise StrategyError(f"strategy file {path_text!r} not found (looked in {os.getcwd()}): "
                             "check the path")
-    path = path.resolve()
+    return path
+
+
+def file_module(path_text: str) -> ModuleType:
+    """Load a strategy file as a module named after its resolved path, once per process."""
+    path = existing_file(path_text).resolve()
     digest = hashlib.blake2b(str(path).encode(), digest_size=6).hexdigest()
     stem = re.sub(r"\W", "_", path.stem)
     name = f"domsim_file_{stem}_{digest}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Example bot in its own process: speaks the seat protocol (docs/seat-protocol.md) on stdin and
 stdout and imports nothing of domsim, as a bot in any language would. It plays the heaviest tile
-that fits, at random among equals, from a generator seeded with each game's seed.
+that fits, at random among equals, from a generator seeded with the seed each game gives its seat.
 
 Run it:   domsim play --variant block -p 'exec:python3 strategies/example_external.py' -p easy
 Tune it:  ... -p 'exec:python3 strategies/example_external.py --lightest'
@@ -25,9 +25,9 @@ def main() -> None:
         message = json.loads(line)
         kind = message["type"]
         if kind == "hello":
-            reply = {"type": "hello", "protocol": 1, "name": "example_external"}
+            reply = {"type": "hello", "protocol": 2, "name": "example_external"}
         elif kind == "game":
-            rng = random.Random(message["seed"])  # every game replays from its seed
+            rng = random.Random(message["seat_seed"])  # every game replays from its seed
             reply = {"type": "ready"}
         elif kind == "choose":
             move = heaviest(message["legal_moves"], rng, lightest)
@@ -40,7 +40,7 @@ def main() -> None:
             continue
         print(json.dumps(reply), flush=True)
         if kind == "game":  # stderr goes to the run's log, never to the terminal
-            print(f"example_external: game seed {message['seed']}", file=sys.stderr)
+            print(f"example_external: seat {message['seat']}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -84,7 +85,7 @@ def test_dask_writes_what_the_local_backend_writes(scheduler, tmp_path, monkeypa
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "slow.py").write_text(SLOW)
     args = ["--variant", "draw", "-p", "bots/slow.py", "-p", "medium", "-p", "hard", "--seed",
-            "9", "--games", "12", "--records", "--move-time-limit", "0.1"]
+            "9", "--games", "12", "--records", "--move-time-limit", "0.1", "--in-process"]
     local = tourney(*args, "-j", "2", "--out", "local")
     assert local.exit_code == 0, local.output
     dask = tourney(*args, "--backend", "dask", "--scheduler", scheduler, "--out", "dask")
@@ -122,6 +123,22 @@ def test_isolated_strategies_play_from_the_shipped_copy_on_the_cluster(scheduler
     assert all(row[f"faults_{row['seat_0'] != 'bots/slow.py':d}"] == 1 for row in rows)
 
 
+def test_the_sandbox_holds_on_the_cluster(scheduler, tmp_path):
+    """A bot on a Dask worker is sandboxed as on the local backend: it finds no way to the
+    deals (tests/test_hostile.py; without the sandbox it finds the worker's process tree)."""
+    attacker = f"exec:{Path(__file__).parent / 'hostile' / 'attacker.py'} peek"
+    for sandbox, out in (("--sandbox", "boxed"), ("--no-sandbox", "open")):
+        result = tourney("--variant", "block", "-p", attacker, "-p", "easy", "--seed", "7",
+                         "--games", "2", "--backend", "dask", "--scheduler", scheduler,
+                         "--out", str(tmp_path / out), sandbox)
+        assert result.exit_code == 0, result.output
+    said = {out: {line.split("attacker: ", 1)[1]
+                  for line in (tmp_path / out / "run.log").read_text().splitlines()
+                  if "stderr: attacker: " in line} for out in ("boxed", "open")}
+    assert said["boxed"] == {"found nothing"}
+    assert said["open"] and "found nothing" not in said["open"]
+
+
 def test_a_scenario_runs_on_the_cluster_and_a_killed_worker_only_delays(scheduler, tmp_path,
                                                                          monkeypatch):
     """A worker killed outright: Dask plays its batch again on another worker, and the results
@@ -130,13 +147,13 @@ def test_a_scenario_runs_on_the_cluster_and_a_killed_worker_only_delays(schedule
     (tmp_path / "killer.py").write_text(KILLER.format(marker=str(tmp_path / "fired")))
     (tmp_path / "run.toml").write_text(
         f'variant = "classic"\nentrants = ["killer.py", "easy"]\ngames = 16\nseed = 3\n'
-        f'backend = "dask"\nscheduler = "{scheduler}"\n')
+        f'backend = "dask"\nscheduler = "{scheduler}"\nisolate = false\n')
     result = CliRunner().invoke(main, ["run", "run.toml", "--out", "dask", "--silent"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "fired").exists()
     assert tourney("--variant", "classic", "-p", "killer.py", "-p", "easy", "--seed", "3",
-                   "--games", "16", "-j", "1", "--out", "local").exit_code == 0
+                   "--games", "16", "-j", "1", "--out", "local", "--in-process").exit_code == 0
     assert table(tmp_path / "dask") == table(tmp_path / "local")
 
 

@@ -117,7 +117,7 @@ def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp
     bot = tmp_path / "slow.py"
     bot.write_text(SLOW_BOT)
     out = tmp_path / "run"
-    first = start(["--variant", "block", "-p", "easy", "-p", f"{bot}?delay=0.01",
+    first = start(["--in-process", "--variant", "block", "-p", "easy", "-p", f"{bot}?delay=0.01",
                    "--games", "48", "-j", "2", "--seed", "3", "--out", str(out)])
     wait_for(lambda: any((out / "parts").glob("games-*.parquet")))
     result = tourney("--out", str(out), "--resume", "--silent")
@@ -167,7 +167,7 @@ def test_a_session_runs_outside_the_main_thread(tmp_path):
 def test_workers_die_with_their_parent(tmp_path):
     bot = tmp_path / "slow.py"
     bot.write_text(SLOW_BOT)
-    parent = start(["--variant", "block", "-p", f"{bot}?delay=0.2", "-p", "easy",
+    parent = start(["--in-process", "--variant", "block", "-p", f"{bot}?delay=0.2", "-p", "easy",
                     "--games", "400", "-j", "2", "--out", str(tmp_path / "run")])
     wait_for(lambda: len(list(tmp_path.glob("pid-*"))) >= 2)
     workers = [int(p.name.removeprefix("pid-")) for p in tmp_path.glob("pid-*")]

@@ -102,8 +102,8 @@ def test_file_settings_and_command_line_overrides(tmp_path, monkeypatch):
     assert manifest["config"] == {
         "variant": "kozel", "players": None, "games": 4, "entrants": ["easy+medium", "easy"],
         "format": "round-robin", "seed": 4, "duplicate": False, "options": {"target": "20"},
-        "move_time_limit": 0, "records": True, "output_format": "csv", "isolate": False,
-        "seat_memory": 2048}
+        "move_time_limit": 0, "records": True, "output_format": "csv", "isolate": None,
+        "seat_memory": 2048, "sandbox": True}
     assert manifest["sessions"][0]["workers"] == 1
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == [
         "games.csv", "manifest.json", "records.jsonl", "run.log", "summary.csv"]
@@ -123,8 +123,8 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
-           "move_time_limit, records, isolate, seat_memory, output_format, deals, deals_order, "
-           "workers, out, backend, scheduler, target")
+           "move_time_limit, records, isolate, sandbox, seat_memory, output_format, deals, "
+           "deals_order, workers, out, backend, scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 

@@ -28,7 +28,7 @@ from domsim.strategies.medium import Medium
 
 import domsim
 from domsim import seat as seat_module
-from domsim.bot import BotCommand, BotPool, bot_command
+from domsim.bot import BotCommand, BotPool, Confinement, bot_command
 from domsim.cli import main
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_game, play_hand
@@ -172,7 +172,8 @@ def test_the_python_api_isolates_too(tmp_path):
 
 @pytest.mark.parametrize("spec, words", [
     ("exec:./missing-bot", "not an executable file"),
-    (bad_bot("version"), "speaks protocol 99, domsim speaks 1"),
+    (bad_bot("version"),
+     "speaks protocol 1, domsim speaks 2 (docs/seat-protocol.md, Versions): update the bot"),
     ("tests/hostile/nothere.py", "not found"),
 ])
 def test_a_bot_that_cannot_play_is_a_one_line_error(spec, words, monkeypatch):
@@ -203,7 +204,7 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
         assert (table["faults_0"] == 0).all() and (table["faults_1"] == 0).all()
         tables.append(table[["game_id", "seat_0", "winners", "score_0", "score_1"]])
     assert tables[0].equals(tables[1])
-    assert "example_external: game seed" in (tmp_path / "a" / "run.log").read_text()
+    assert "example_external: seat " in (tmp_path / "a" / "run.log").read_text()
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
     member = manifest["entrants"][0]["members"][0]
     assert member["origin"].startswith("process: python3 ")
@@ -231,7 +232,7 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
 ])
 def test_a_broken_bot_in_its_own_process_is_a_seat_fault(spec, kind, words):
     played = play_game(BLOCK, [spec, "easy"], 2, move_time_limit=0.2, isolate=True,
-                       seat_memory=512)
+                       confinement=Confinement(512))
     assert replays(played)
     faults = played["faults"][0]
     if kind is None:
@@ -256,23 +257,34 @@ def test_a_killed_bot_is_started_afresh_for_the_next_game():
             assert game.timing[0]["decisions"] == 1  # asked once, in a fresh process
 
 
-def test_nothing_a_bot_forked_outlives_its_games(tmp_path):
-    pids = tmp_path / "pids"
-    play_game(BLOCK, [hostile("forker", f"pids={pids}&bomb=true"), "easy"], 1, isolate=True)
-    forked = [int(pid) for pid in pids.read_text().split()]
-    assert len(forked) == 6
-    deadline = time.monotonic() + 2  # SIGKILL is delivered, not waited for
-    while any(running(pid) for pid in forked) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert not any(running(pid) for pid in forked)
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_nothing_a_bot_forked_outlives_its_games(tmp_path, sandboxed):
+    pids = tmp_path / "pids"  # in the sandbox, a file of its own /tmp: unseen here
+    record = play_game(BLOCK, [hostile("forker", f"pids={pids}&bomb=true"), "easy"], 1,
+                       isolate=True, confinement=Confinement(sandboxed=sandboxed))
+    assert record["faults"][0]["first"] is None  # it forked and played on
+    if not sandboxed:
+        assert len(pids.read_text().split()) == 6
+    assert not marked(str(pids))
 
 
-def running(pid: int) -> bool:
-    """Whether a process is alive (a zombie, dead but not yet reaped, is not)."""
+def marked(marker: str, wait: float = 2.0) -> list[int]:
+    """The live processes whose command line holds `marker`, once none is left or `wait`
+    seconds have passed (SIGKILL is delivered, not waited for)."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = [int(pid) for pid in os.listdir("/proc") if pid.isdigit()
+                 and marker in _command_line(pid) and alive(int(pid))]
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.02)
+
+
+def _command_line(pid: str) -> str:
     try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def test_a_bot_that_stops_reading_does_not_block_domsim():
@@ -296,14 +308,19 @@ def test_bot_pool_kills_its_processes():
 
 
 # -- isolation: what a hostile strategy cannot see or change --------------------------------------
-def test_isolated_spy_sees_no_hidden_tile(tmp_path):
-    """In process the spy finds the other hand (the test can fail); isolated it finds nothing."""
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_isolated_spy_sees_no_hidden_tile(tmp_path, caplog, sandboxed):
+    """In process the spy finds the other hand (the test can fail); isolated it finds nothing
+    (it says what it found on stderr, which reaches the log from the sandbox too)."""
     report = tmp_path / "found"
     spy = hostile("meddler", f"what=spy&report={report}", "Meddler")
-    isolated = play_game(BLOCK, [spy, "medium"], 4, isolate=True)
-    seen = [int(n) for n in report.read_text().split()]
+    with caplog.at_level("INFO", logger="domsim.seats"):
+        isolated = play_game(BLOCK, [spy, "medium"], 4, isolate=True,
+                             confinement=Confinement(sandboxed=sandboxed))
+    seen = [int(n) for n in re.findall(r"stderr: spy found (\d+)", caplog.text)]
     assert seen and not any(seen)
-    report.unlink()
+    assert report.exists() != sandboxed  # outside the sandbox it could write the file
+    report.unlink(missing_ok=True)
     in_process = play_game(BLOCK, [spy, "medium"], 4)
     assert any(int(n) for n in report.read_text().split())
     assert results(isolated) == results(in_process)
@@ -418,8 +435,12 @@ def test_a_scenario_isolates_its_strategies(tmp_path, monkeypatch):
     origins = [entrant["members"][0]["origin"] for entrant in manifest["entrants"]]
     assert all(origin.startswith("process: ") for origin in origins)
     assert "domsim.seat_host" in origins[0]
-    seen = [int(n) for n in report.read_text().split()]
+    assert all("in the sandbox" in entrant["members"][0]["runs"]
+               for entrant in manifest["entrants"])
+    seen = [int(n) for n in re.findall(r"stderr: spy found (\d+)",
+                                       (tmp_path / "out" / "run.log").read_text())]
     assert seen and not any(seen)
+    assert not report.exists()  # the sandbox kept it from writing outside
 
 
 def test_bot_threads_leave_the_alarm_to_the_game():
@@ -437,15 +458,17 @@ def test_bot_threads_leave_the_alarm_to_the_game():
             assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"
 
 
-def test_a_bots_children_die_with_it_even_out_of_its_process_group(tmp_path):
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_a_bots_children_die_with_it_even_out_of_its_process_group(tmp_path, sandboxed):
     """A child the bot started in a session of its own (setsid), and that child's own child,
     are killed when the bot is: nothing it started outlives the game."""
     pids = tmp_path / "pids"
     spec = f"exec:{sys.executable} {ROOT / 'tests' / 'hostile' / 'escaper.py'} {pids}"
-    record = play_game(BLOCK, [spec, "easy"], 2)
+    record = play_game(BLOCK, [spec, "easy"], 2, confinement=Confinement(sandboxed=sandboxed))
     assert record["faults"][0]["first"] is None
-    escaped = [int(pid) for pid in pids.read_text().split()]
-    assert len(escaped) == 2 and all(not alive(pid) for pid in escaped)
+    if not sandboxed:
+        assert len(pids.read_text().split()) == 2
+    assert not marked(str(pids))
 
 
 def alive(pid: int) -> bool:
@@ -482,7 +505,7 @@ def test_exec_and_isolated_specs_in_play_and_compare(tmp_path, monkeypatch):
                                        "--record", str(tmp_path / "game.json")])
     assert played.exit_code == 0, played.output
     assert "Game over" in played.stdout and "Faults" not in played.stdout
-    assert "example_external: game seed 4" in played.stderr  # no run log: the terminal
+    assert "example_external: seat 0" in played.stderr  # no run log: the terminal
     record = json.loads((tmp_path / "game.json").read_text())
     assert replays(record) and record["seats"][0] == EXAMPLE
     compared = CliRunner().invoke(main, ["compare", EXAMPLE, "strategies/example_greedy.py",
@@ -516,7 +539,7 @@ class BreakingExecutor:
 
 
 def test_a_pool_found_broken_at_submit_is_replaced_and_nothing_is_lost_or_doubled(tmp_path):
-    config = TourneyConfig("block", games=6, entrants=("easy", "medium"), seed=2)
+    config = TourneyConfig("block", games=6, entrants=("easy", "medium"), seed=2, isolate=False)
     tourney = Tourney(config, tmp_path)
     submitted, kept = [], []
     executors = iter([BreakingExecutor(submitted, fail_at=2), BreakingExecutor(submitted, None)])

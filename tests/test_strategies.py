@@ -448,7 +448,7 @@ def test_cli_play_reports_a_faulty_seat_and_finishes():
 
 def test_cli_play_time_limit_and_unloadable_spec():
     result = run("play", "--variant", "block", "-p", broken("slow", "delay=60"), "-p", "easy",
-                 "--move-time-limit", "0.05")
+                 "--move-time-limit", "0.05", "--in-process")  # the alarm cuts it short
     assert result.exit_code == 0, result.output
     assert "1 timeouts; first: interrupted at the 0.05 s limit" in result.stdout
     result = run("play", "--variant", "block", "-p", "nowhere/bot.py", "-p", "easy")

@@ -227,11 +227,11 @@ class Killer(Strategy):
 
 
 def test_a_killed_worker_loses_nothing_its_games_are_played_again(tmp_path):
-    """The unfinished batches are played again, isolated: no game lost or doubled."""
+    """In process, the unfinished batches are played again, isolated: no game lost or doubled."""
     bot = tmp_path / "killer.py"
     bot.write_text(KILLER)
     args = ["--variant", "classic", "-p", "easy", "-p", str(bot), "--seed", "2", "--silent",
-            "--games", "24", "-j", "2"]
+            "--games", "24", "-j", "2", "--in-process"]
     broken, straight = tmp_path / "broken", tmp_path / "straight"
     result = tourney(*args, "--out", str(broken))
     assert result.exit_code == 0, result.output

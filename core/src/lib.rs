@@ -11,6 +11,7 @@ pub mod search;
 pub mod state;
 pub mod tiles;
 pub mod view;
+pub mod wire;
 
 #[cfg(feature = "python")]
 mod py;

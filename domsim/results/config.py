@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from ..bot import SEAT_MEMORY_MB
+from ..bot import SEAT_MEMORY_MB, Confinement
 from ..deals import ORDERS
 from ..game import MOVE_TIME_LIMIT
 from ..rules import Rules, make_rules
@@ -57,7 +57,8 @@ SETTINGS: dict[str, Check] = {
     "options": (_is_options, "a table of rule options, each an integer or a string"),
     "move_time_limit": (_is_seconds, "a number of seconds >= 0 (0: no limit)"),
     "records": (lambda v: isinstance(v, bool), "true or false"),
-    "isolate": (lambda v: isinstance(v, bool), "true or false"),
+    "isolate": (lambda v: v is None or isinstance(v, bool), "true or false"),
+    "sandbox": (lambda v: isinstance(v, bool), "true or false"),
     "seat_memory": (lambda v: is_integer(v) and v >= 0, "a number of MiB >= 0 (0: no limit)"),
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
@@ -90,8 +91,15 @@ class TourneyConfig:
     output_format: str = "parquet"
     deals: str | None = None  # a deals file (domsim.deals): fixed first hands instead of seeded
     deals_order: str = "in-order"
-    isolate: bool = False  # every strategy but the built-in levels in its own process
+    # Every strategy but the built-in levels in its own process (None: the default, and then
+    # one defined in the session stays in process; False: every strategy in process).
+    isolate: bool | None = None
     seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
+    sandbox: bool = True  # bot processes in the sandbox (domsim.sandbox)
+
+    def confinement(self, hide: tuple[str, ...] = ()) -> Confinement:
+        """How this run holds its bot processes, `hide` masked inside the sandbox."""
+        return Confinement(self.seat_memory, self.sandbox, hide)
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)

@@ -57,11 +57,15 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
         to_file.close()
 
 
-def log_header(command: list[str], seed: int, entrants: list[str]) -> None:
-    """What starts a session in run.log: the command, the version, the seed and the entrants."""
+def log_header(command: list[str], seed: int, entrants: list[str], runs: dict[str, str]
+               ) -> None:
+    """What starts a session in run.log: the command, the version, the seed, the entrants and
+    how each strategy runs (`runs`: spec -> in process, or in its own sandboxed process)."""
     log.info("command: %s", " ".join(command))
     log.info("domsim %s, seed %d", __version__, seed)
     log.info("entrants: %s", "; ".join(entrants))
+    for spec, how in runs.items():
+        log.info("%s: %s", spec, how)
 
 
 @dataclass

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..results.config import TourneyConfig
+from ..seeding import random_run_seed
 from ..strategy import one_line
 from .console import ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
@@ -48,7 +48,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
-        values = {"seed": random.randrange(2**32), **given}
+        values = {"seed": random_run_seed(), **given}
         out = out or default_out(name or given["variant"])
     return TourneyConfig.from_dict(values), out
 
@@ -75,7 +75,8 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
         tourney = open_tourney(config, out, resume, command)
         with closing(tourney), run_logging(out / "run.log", silent), \
                 executors(tourney, workers, cluster) as factory, stops_interrupt():
-            log_header(command, config.seed, config.entrant_names())
+            log_header(command, config.seed, config.entrant_names(),
+                       tourney.how_strategies_run())
             for note in notes:
                 log.warning("%s", note)
             if not tourney.schedule.whole_deal_sets:

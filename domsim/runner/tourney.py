@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from .. import __version__
 from .._core import ENGINE
-from ..bot import bot_command, check_spec
+from ..bot import bot_command, check_spec, in_process_reason
 from ..deals import Deal, deal_index, read_deals
 from ..results.config import TourneyConfig
 from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem
@@ -79,12 +79,17 @@ class Tourney:
         self.entrants = parse_entrants(self.config.entrant_names(), rules)
         for entrant in self.entrants:
             for spec in entrant.members:
-                check_spec(spec, self.config.isolate, self.config.seat_memory)
+                check_spec(spec, self.config.isolate, self.config.confinement())
         self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
         self.schema = games_schema(rules)
         self.deals = read_deals(self.config.deals, rules) if self.config.deals else []
+
+    def how_strategies_run(self) -> dict[str, str]:
+        """Each strategy's spec -> in process or in its own (sandboxed) process."""
+        return {spec: how_it_runs(spec, self.config) for entrant in self.entrants
+                for spec in entrant.members}
 
     def tally(self) -> Tally:
         return Tally(self.rules, self.entrants, self.pairings)
@@ -96,7 +101,8 @@ class Tourney:
 
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
-                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals))
+                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals),
+                     hide=(str(self.out.resolve()),))
 
     def fixed_deal(self, game_id: int) -> Deal:
         deal_id = self.schedule.slot(game_id).deal_id
@@ -352,7 +358,7 @@ class _Batches:
     def _rescue(self, job: Batch) -> None:
         """After a worker died: resubmit, isolated, every batch that did not finish (already
         isolated: re-raise the BrokenProcessPool being handled)."""
-        if job.config.isolate:
+        if job.config.isolate is not False:
             raise  # the BrokenProcessPool the caller's except clause is handling
         log.warning("a worker process died while playing games %d-%d: they, the other "
                     "unfinished games and the rest of the run are played with every strategy "
@@ -435,7 +441,7 @@ def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) 
         "seed": config.seed,
         "games": config.games,
         "duplicate": config.duplicate,
-        "entrants": [entrant_info(entrant, config.isolate) for entrant in tourney.entrants],
+        "entrants": [entrant_info(entrant, config) for entrant in tourney.entrants],
         "pairings": [{"pairing": pairing_label(tourney.entrants, p), "games": n}
                      for p, n in zip(tourney.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
@@ -449,20 +455,29 @@ def deals_info(config: TourneyConfig, count: int) -> dict:
             "count": count, "order": config.deals_order}
 
 
-def entrant_info(entrant: Entrant, isolate: bool) -> dict:
+def entrant_info(entrant: Entrant, config: TourneyConfig) -> dict:
     return {"name": entrant.name,
-            "members": [strategy_info(spec, isolate) for spec in entrant.members]}
+            "members": [strategy_info(spec, config) for spec in entrant.members]}
 
 
-def strategy_info(spec: str, isolate: bool = False) -> dict:
-    """The spec, where its class comes from, and a sha256 of the file that defines it (of the
-    class's source for one defined in a session without a file, as in a notebook); for a bot
-    in its own process, its command and the sha256 of each file that defines it."""
-    command = bot_command(spec, isolate)
+def how_it_runs(spec: str, config: TourneyConfig) -> str:
+    """In process or in its own (sandboxed) process, for the manifest and the run's header."""
+    if bot_command(spec, config.isolate) is None:
+        return in_process_reason(spec, config.isolate)
+    return config.confinement().about()
+
+
+def strategy_info(spec: str, config: TourneyConfig) -> dict:
+    """The spec, how it runs (`runs`), where its class comes from, and a sha256 of the file
+    that defines it (of the class's source for one defined in a session without a file, as in
+    a notebook); for a bot in its own process, its command and the sha256 of each file that
+    defines it."""
+    command = bot_command(spec, config.isolate)
     if command is not None:
-        return command.about()
+        return command.about() | {"runs": how_it_runs(spec, config)}
     factory = load_strategy(spec)
-    info = {"spec": spec, "origin": factory.origin, "class": factory.cls.__qualname__}
+    info = {"spec": spec, "runs": how_it_runs(spec, config), "origin": factory.origin,
+            "class": factory.cls.__qualname__}
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")
         return info | {"source": str(source),

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from multiprocessing.util import Finalize
 
-from ..bot import BotPool
+from ..bot import BotPool, Confinement
 from ..deals import Deal
 from ..game import play
 from ..results.config import TourneyConfig
@@ -28,6 +29,7 @@ class Batch:
     schedule: Schedule
     game_ids: tuple[int, ...]
     first_deals: tuple[Deal, ...] = ()  # per game id, with fixed deals
+    hide: tuple[str, ...] = ()  # folders no bot may see (the run's)
 
 
 @dataclass(frozen=True)
@@ -37,26 +39,40 @@ class BatchResult:
     records: list[str]  # JSON lines, empty unless the run keeps records
 
 
+_pools: dict[Confinement, BotPool] = {}
+
+
+def worker_bots(confinement: Confinement) -> BotPool:
+    """This process's bot processes, kept from batch to batch (a bot starts once per worker, not
+    once per batch: starting one costs more than a hundred games of most bots) and killed when
+    the process ends."""
+    pool = _pools.get(confinement)
+    if pool is None:
+        pool = _pools[confinement] = BotPool(confinement)
+        Finalize(pool, pool.close, exitpriority=100)
+    return pool
+
+
 def play_batch(batch: Batch) -> BatchResult:
     config = batch.config
     rules = config.rules()
     rules_hash = options_hash(rules)
     rows, records = [], []
-    with BotPool(config.seat_memory) as bots:
-        for i, game_id in enumerate(batch.game_ids):
-            slot = batch.schedule.slot(game_id)
-            pairing = batch.pairings[slot.pairing]
-            specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
-            game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
-                        keep_hands=config.records, isolate=config.isolate, bots=bots,
-                        first_deal=batch.first_deals[i] if batch.first_deals else None)
-            rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
-            if config.records:
-                names = [batch.entrants[e].name
-                         for e in seat_entrants(rules, pairing, slot.seating)]
-                records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
-                                           "deal_id": slot.deal_id, "entrants": names,
-                                           **({"fixed_deal": True} if batch.first_deals else {}),
-                                           **game.record()}))
+    bots = worker_bots(config.confinement(batch.hide))
+    for i, game_id in enumerate(batch.game_ids):
+        slot = batch.schedule.slot(game_id)
+        pairing = batch.pairings[slot.pairing]
+        specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
+        game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+                    keep_hands=config.records, isolate=config.isolate, bots=bots,
+                    first_deal=batch.first_deals[i] if batch.first_deals else None)
+        rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
+        if config.records:
+            names = [batch.entrants[e].name
+                     for e in seat_entrants(rules, pairing, slot.seating)]
+            records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
+                                       "deal_id": slot.deal_id, "entrants": names,
+                                       **({"fixed_deal": True} if batch.first_deals else {}),
+                                       **game.record()}))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Hostile seat-protocol bot on purpose (imports nothing of domsim): misbehaves as argv[1] says,
-else plays the first legal move. Cases: version (speaks protocol 99), garbage (writes lines that
-are not JSON, then a move), silent (never answers `choose`), noread (never reads stdin after
-hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`), illegal
+else plays the first legal move. Cases: version (speaks the old protocol 1), garbage (writes
+lines that are not JSON, then a move), silent (never answers `choose`), noread (never reads
+stdin after hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`), illegal
 (answers a tile it does not hold), error (answers `error`), late (answers after `late` s)."""
 
 import json
@@ -20,7 +20,7 @@ for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
-        say({"type": "hello", "protocol": 99 if how == "version" else 1})
+        say({"type": "hello", "protocol": 1 if how == "version" else 2})
         if how == "noread":
             time.sleep(3600)
     elif kind == "game":

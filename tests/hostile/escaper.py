@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-SLEEPER = ("import subprocess, time; print(subprocess.Popen(['sleep', '3600']).pid, flush=True); "
-           "time.sleep(3600)")
+# Each sleeper carries the pids file's name in its command line: a test finds them by it.
+NAP = "import time; time.sleep(3600)"
+SLEEPER = ("import subprocess, sys, time; print(subprocess.Popen([sys.executable, '-c', "
+           f"{NAP!r}, sys.argv[1]]).pid, flush=True); time.sleep(3600)")
 
-child = subprocess.Popen([sys.executable, "-c", SLEEPER], start_new_session=True,
+child = subprocess.Popen([sys.executable, "-c", SLEEPER, sys.argv[1]], start_new_session=True,
                          stdout=subprocess.PIPE, text=True)
 grandchild = child.stdout.readline().strip()
+Path(sys.argv[1]).parent.mkdir(parents=True, exist_ok=True)  # in a sandbox's /tmp
 Path(sys.argv[1]).write_text(f"{child.pid}\n{grandchild}\n")
 sys.argv[1:] = []
 runpy.run_path(str(Path(__file__).parents[2] / "strategies" / "example_external.py"),

@@ -20,6 +20,7 @@ class Forker(Strategy):
             for _ in range(5 if self.bomb else 0):
                 if os.fork() == 0:
                     break
+            Path(self.pids).parent.mkdir(parents=True, exist_ok=True)  # in a sandbox's /tmp
             with Path(self.pids).open("a") as out:
                 out.write(f"{os.getpid()}\n")
             time.sleep(3600)

@@ -2,10 +2,12 @@
 legal move. `what` picks the attack; every one is harmless in its own process.
 
 - spy: walks gc.get_objects() and the caller's frames for the referee's State and records the
-  other hands it finds in FOUND (and, if `report` names a file, appends the count to it);
+  other hands it finds in FOUND and on stderr (and, if `report` names a file, appends the
+  count to it);
 - target: sets view.rules.target to 1 with object.__setattr__;
 - reseed: reseeds every random.Random it can find."""
 
+import contextlib
 import gc
 import random
 import sys
@@ -36,9 +38,10 @@ class Meddler(Strategy):
             hidden = sum(1 for state in referee_states()
                          for seat, mask in enumerate(state.hands) if seat != view.seat and mask)
             FOUND.append(hidden)
+            print(f"spy found {hidden}", file=sys.stderr)  # out of a sandbox: the run's log
             if self.report:
-                with Path(self.report).open("a") as out:
-                    out.write(f"{hidden}\n")
+                with contextlib.suppress(OSError), Path(self.report).open("a") as out:
+                    out.write(f"{hidden}\n")  # refused in the sandbox
         elif self.what == "target":
             object.__setattr__(view.rules, "target", 1)
         elif self.what == "reseed":

@@ -25,6 +25,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::MatchRng>()?;
     m.add_class::<view::PlayerView>()?;
     m.add_class::<view::ViewBuilder>()?;
+    m.add_class::<view::WireViews>()?;
     m.add_function(wrap_pyfunction!(state::deal, m)?)?;
     m.add_function(wrap_pyfunction!(state::first_lead, m)?)?;
     m.add_function(wrap_pyfunction!(state::next_leader, m)?)?;

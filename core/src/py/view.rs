@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
 
 use super::state::{rules_from, PyState};
 use super::value_error;
@@ -12,6 +12,7 @@ use crate::belief::known_voids;
 use crate::state::{DRAW, PLAY};
 use crate::tiles::{tile_id, ALL_TILES};
 use crate::view::{public_action, View};
+use crate::wire::WireView;
 
 static TILES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
 static MOVES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
@@ -197,10 +198,9 @@ impl PlayerView {
         }
     }
 
-    /// The view these values describe (the seat protocol's host rebuilds views with it): `hand`
-    /// and `legal` as tile and move ints, `ends` as the view shows them (None: not open),
-    /// `actions` the hand's public actions as the engine encodes them (domsim.engine.state).
-    /// ValueError for values no view can hold.
+    /// The view these values describe: `hand` and `legal` as tile and move ints, `ends` as the
+    /// view shows them (None: not open), `actions` the hand's public actions as the engine
+    /// encodes them (domsim.engine.state). ValueError for values no view can hold.
     #[staticmethod]
     #[pyo3(signature = (rules, *, seat, hand, ends, actions, hand_counts, boneyard_count,
                         can_draw, scores, carry, hand_number, leader, spinner, end_counts, legal))]
@@ -224,10 +224,6 @@ impl PlayerView {
         legal: Vec<u8>,
     ) -> PyResult<PlayerView> {
         let core = rules_from(rules)?;
-        let players = core.players;
-        if seat as usize >= players || leader as usize >= players {
-            return Err(value_error(format!("seats run 0..{}", players - 1)));
-        }
         let mut mask = 0u32;
         for &t in &hand {
             if t >= 28 || mask >> t & 1 == 1 {
@@ -242,75 +238,56 @@ impl PlayerView {
                 "ends are {width} numbers, the open ones first, None for the others"
             )));
         }
-        let mut end_array = [0u8; 4];
-        for (slot, &e) in end_array.iter_mut().zip(&ends[..n_ends]) {
-            let e = e.expect("open");
-            if e > 6 {
-                return Err(value_error("an end shows a number 0..6"));
-            }
-            *slot = e;
-        }
-        if end_counts.len() != n_ends || end_counts.iter().any(|c| !(0..=12).contains(c)) {
+        if end_counts.len() != n_ends {
             return Err(value_error("end_counts has one count 0..12 per open end"));
         }
-        let mut count_array = [0i32; 4];
-        count_array[..n_ends].copy_from_slice(&end_counts);
-        if hand_counts.len() != players || hand_counts.iter().any(|&c| c > 28) {
-            return Err(value_error(format!("hand_counts has {players} counts")));
+        if hand_counts.len() != core.players {
+            return Err(value_error(format!(
+                "hand_counts has {} counts",
+                core.players
+            )));
         }
-        let mut hand_count_array = [0u8; 4];
-        hand_count_array[..players].copy_from_slice(&hand_counts);
-        let sides = core.sides();
-        if scores.len() != sides {
-            return Err(value_error(format!("scores has {sides} scores")));
+        if scores.len() != core.sides() {
+            return Err(value_error(format!("scores has {} scores", core.sides())));
         }
-        let mut score_array = [0i32; 4];
-        score_array[..sides].copy_from_slice(&scores);
         let spinner = match spinner {
             None => -1,
             Some(s) if (0..=6).contains(&s) => s,
             Some(_) => return Err(value_error("the spinner is a number 0..6 or None")),
         };
-        if boneyard_count > 28 || legal.iter().any(|&m| m >= 28 * 4) {
-            return Err(value_error("moves are tile << 2 | end, tiles 0..27"));
-        }
-        let bad = |a: &u32| {
-            a & 3 > 2 || (a >> 2 & 3) as usize >= players || a >> 4 & 31 >= 28 || a >> 18 != 0
+        let mut wire = WireView {
+            request: 0,
+            seat,
+            hand: mask,
+            n_ends: n_ends as u8,
+            ends: [0; 4],
+            end_counts: [0; 4],
+            hand_counts: [0; 4],
+            boneyard_count,
+            can_draw,
+            scores: [0; 4],
+            carry,
+            hand_number,
+            leader,
+            spinner,
+            legal,
+            actions,
         };
-        if actions.iter().any(bad) {
-            return Err(value_error("not an action of the engine's encoding"));
+        for (slot, e) in wire.ends.iter_mut().zip(&ends[..n_ends]) {
+            *slot = e.expect("open");
         }
-        check_history(&actions)?;
-        let actions: Vec<u32> = actions.into_iter().map(public_action).collect();
-        let event_of = EVENT_OF.import(py, "domsim.view", "_event_of_cached")?;
-        let events = actions
-            .iter()
-            .map(|&a| event_of.call1((a,)))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PlayerView {
-            data: View {
-                rules: core,
-                seat,
-                hand: mask,
-                ends: end_array,
-                n_ends: n_ends as u8,
-                end_counts: count_array,
-                hand_counts: hand_count_array,
-                boneyard_count,
-                can_draw,
-                scores: score_array,
-                carry,
-                hand_number,
-                leader,
-                spinner,
-                legal,
-                actions,
-            },
-            rules: rules.clone().unbind(),
-            history: PyTuple::new(py, events)?.unbind(),
-            hand: PyOnceLock::new(),
-            legal: PyOnceLock::new(),
-        })
+        wire.end_counts[..n_ends].copy_from_slice(&end_counts);
+        wire.hand_counts[..core.players].copy_from_slice(&hand_counts);
+        wire.scores[..core.sides()].copy_from_slice(&scores);
+        let data = checked_view(core, wire)?;
+        let history = events_of(py, &data.actions, None)?;
+        Ok(PlayerView::new(data, rules, history))
+    }
+
+    /// This view as a line of the seat protocol's compact encoding (crate::wire), asked as
+    /// request `request`.
+    fn wire<'py>(&self, py: Python<'py>, request: u64) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, crate::wire::encode(request, &self.data).as_bytes())
     }
 
     /// Per seat, the numbers it is known not to hold, as 7-bit masks (bit n: number n; R-MUST):
@@ -426,6 +403,16 @@ impl PlayerView {
         Ok(line.after(mv))
     }
 
+    fn new(data: View, rules: &Bound<'_, PyAny>, history: Bound<'_, PyTuple>) -> PlayerView {
+        PlayerView {
+            data,
+            rules: rules.clone().unbind(),
+            history: history.unbind(),
+            hand: PyOnceLock::new(),
+            legal: PyOnceLock::new(),
+        }
+    }
+
     /// The core data of a Python `PlayerView`.
     pub fn data_of<'a>(view: &'a Bound<'_, PyAny>) -> PyResult<&'a View> {
         let view = view
@@ -519,4 +506,133 @@ fn check_history(actions: &[u32]) -> PyResult<()> {
         return Err(value_error("the history draws more tiles than a set holds"));
     }
     Ok(())
+}
+
+/// A view's fields checked as `View` (ValueError for values no view can hold): the seat
+/// protocol's hosts rebuild views from what a bot is sent, which a hostile sender may forge.
+fn checked_view(rules: crate::rules::Rules, wire: WireView) -> PyResult<View> {
+    let players = rules.players;
+    if wire.seat as usize >= players || wire.leader as usize >= players {
+        return Err(value_error(format!("seats run 0..{}", players - 1)));
+    }
+    if wire.hand & !crate::tiles::ALL_TILES != 0 {
+        return Err(value_error("a hand holds distinct tile ids 0..27"));
+    }
+    let n_ends = wire.n_ends as usize;
+    if n_ends > if rules.spinner { 4 } else { 2 } || wire.ends.iter().any(|&e| e > 6) {
+        return Err(value_error(
+            "ends show numbers 0..6, at most 2 (4 with a spinner) open",
+        ));
+    }
+    let counts = &wire.end_counts;
+    if counts[..n_ends].iter().any(|c| !(0..=12).contains(c))
+        || counts[n_ends..] != [0; 4][n_ends..]
+    {
+        return Err(value_error("end_counts has one count 0..12 per open end"));
+    }
+    if wire.hand_counts.iter().any(|&c| c > 28)
+        || wire.hand_counts[players..].iter().any(|&c| c != 0)
+    {
+        return Err(value_error(format!("hand_counts has {players} counts")));
+    }
+    if !(-1..=6).contains(&wire.spinner) {
+        return Err(value_error("the spinner is a number 0..6 or None"));
+    }
+    if wire.boneyard_count > 28 || wire.legal.iter().any(|&m| m >= 28 * 4) {
+        return Err(value_error("moves are tile << 2 | end, tiles 0..27"));
+    }
+    let bad = |a: &u32| {
+        a & 3 > 2 || (a >> 2 & 3) as usize >= players || a >> 4 & 31 >= 28 || a >> 18 != 0
+    };
+    if wire.actions.iter().any(bad) {
+        return Err(value_error("not an action of the engine's encoding"));
+    }
+    check_history(&wire.actions)?;
+    Ok(View {
+        rules,
+        seat: wire.seat,
+        hand: wire.hand,
+        ends: wire.ends,
+        n_ends: wire.n_ends,
+        end_counts: wire.end_counts,
+        hand_counts: wire.hand_counts,
+        boneyard_count: wire.boneyard_count,
+        can_draw: wire.can_draw,
+        scores: wire.scores,
+        carry: wire.carry,
+        hand_number: wire.hand_number,
+        leader: wire.leader,
+        spinner: wire.spinner,
+        legal: wire.legal,
+        actions: wire.actions.into_iter().map(public_action).collect(),
+    })
+}
+
+/// The `Event`s of `actions`, reusing those of `known` (the same hand's earlier events) where
+/// the history only grew.
+fn events_of<'py>(
+    py: Python<'py>,
+    actions: &[u32],
+    known: Option<(&Bound<'py, PyTuple>, &[u32])>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut items: Vec<Bound<'_, PyAny>> = Vec::with_capacity(actions.len());
+    if let Some((events, earlier)) = known {
+        if actions.starts_with(earlier) {
+            if earlier.len() == actions.len() {
+                return Ok(events.clone());
+            }
+            items.extend(events.iter());
+        }
+    }
+    let event_of = EVENT_OF.import(py, "domsim.view", "_event_of_cached")?;
+    for &action in &actions[items.len()..] {
+        items.push(event_of.call1((action,))?);
+    }
+    PyTuple::new(py, items)
+}
+
+/// The views of one seat's game rebuilt from compact lines (the seat host's side of
+/// crate::wire): each event of a hand is converted once.
+#[pyclass(name = "WireViews", module = "domsim._core")]
+pub struct WireViews {
+    rules: Py<PyAny>,
+    core: crate::rules::Rules,
+    hand_number: i32,
+    actions: Vec<u32>,
+    events: Option<Py<PyTuple>>,
+}
+
+#[pymethods]
+impl WireViews {
+    #[new]
+    fn new(rules: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(WireViews {
+            core: rules_from(rules)?,
+            rules: rules.clone().unbind(),
+            hand_number: i32::MIN,
+            actions: vec![],
+            events: None,
+        })
+    }
+
+    /// (request id, PlayerView) of a compact line; ValueError for a line no view can be.
+    fn view(&mut self, py: Python<'_>, line: &[u8]) -> PyResult<(u64, PlayerView)> {
+        let wire = crate::wire::decode(line).map_err(value_error)?;
+        let request = wire.request;
+        let data = checked_view(self.core, wire)?;
+        let known = self.events.as_ref().map(|e| e.bind(py).clone());
+        let same_hand = data.hand_number == self.hand_number;
+        let history = events_of(
+            py,
+            &data.actions,
+            known
+                .as_ref()
+                .filter(|_| same_hand)
+                .map(|e| (e, &self.actions[..])),
+        )?;
+        self.hand_number = data.hand_number;
+        self.actions.clone_from(&data.actions);
+        self.events = Some(history.clone().unbind());
+        Ok((request, PlayerView::new(data, self.rules.bind(py), history)))
+    }
 }

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Hostile on purpose: a seat-protocol bot (imports nothing of domsim) that attacks the run as
+argv[1] says at its first `choose`, reports what it got on stderr (the run's log) as lines
+`attacker: ...`, and otherwise plays the first legal move, as tests/hostile/bad_bot.py does, so
+that a run with it can be compared with one with that honest twin.
+
+- peek: looks for a way to the deals: a seed in a message it is sent or in its environment, a
+  process whose command line names a seed (`--seed`) or a scenario, a run's manifest under any
+  process's working folder; reports `attacker: found ...` for each, or `attacker: found
+  nothing`;
+- write RUN_DIR: tries to rewrite the run's files (the manifest, every part) and to create one,
+  and reports `attacker: wrote ...` or `attacker: wrote nothing`;
+- kill PID...: SIGKILLs each PID (its worker, the tourney) and every process it can see but
+  itself, and reports `attacker: killed ...`;
+- daemon MARKER: double-forks a daemon that sleeps an hour with MARKER in its command line;
+- flood: answers `choose` with junk lines, without end;
+- stderr: writes 1 MiB to stderr without a newline, at every `choose`;
+- think SECONDS: sleeps SECONDS at its first `choose` (a long think, no limit);
+- spin MARKER: starts a child that burns CPU with MARKER in its command line, and plays on."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+how, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("", [])
+received: list[str] = []
+
+
+def say(message: dict) -> None:
+    print(json.dumps(message), flush=True)
+
+
+def report(text: str) -> None:
+    print(f"attacker: {text}", file=sys.stderr, flush=True)
+
+
+def peek() -> None:
+    """Every place the run's seed or the deals could come from."""
+    hits = [f"the {m['type']} message names a seed" for m in map(json.loads, received)
+            if "seed" in m]
+    hits += [f"environment variable {key}" for key in os.environ if "SEED" in key.upper()]
+    for pid in (p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--seed" in command or any(arg.endswith(b".toml") for arg in command):
+            hits.append(f"process {pid}'s command line names the seed or a scenario")
+        try:
+            cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+            manifests = [*cwd.glob("*/manifest.json"), *cwd.glob("*/*/manifest.json")]
+        except OSError:
+            continue
+        hits += [f"{m} is readable" for m in manifests if os.access(m, os.R_OK)]
+    report("found " + ("; ".join(sorted(set(hits))) if hits else "nothing"))
+
+
+def write(run_dir: str) -> None:
+    wrote = []
+    targets = [Path(run_dir, "manifest.json"), Path(run_dir, "forged.txt"),
+               *Path(run_dir).glob("parts/*")]
+    for path in targets:
+        try:
+            with path.open("ab") as out:
+                out.write(b"forged")
+            wrote.append(str(path))
+        except OSError:
+            pass
+    report("wrote " + ("; ".join(wrote) if wrote else "nothing"))
+
+
+def kill(pids: list[str]) -> None:
+    killed = []
+    visible = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]
+    for pid in [*map(int, pids), *visible]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        except OSError:
+            pass
+    report(f"killed {killed}")
+
+
+def daemon(marker: str) -> None:
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)",
+                                      marker])
+        os._exit(0)
+    os.wait()
+
+
+def spin(marker: str) -> None:
+    subprocess.Popen([sys.executable, "-c", "while True: pass", marker],
+                     start_new_session=True)
+
+
+ATTACKS = {"peek": peek, "write": lambda: write(args[0]),
+           "kill": lambda: kill(args), "daemon": lambda: daemon(args[0]),
+           "think": lambda: time.sleep(float(args[0])), "spin": lambda: spin(args[0])}
+attacked = False
+for line in sys.stdin:
+    received.append(line)
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        say({"type": "hello", "protocol": 2})
+    elif kind == "game":
+        say({"type": "ready"})
+    elif kind == "game_over":
+        say({"type": "done"})
+    elif kind == "choose":
+        if how == "flood":
+            while True:
+                print("junk " * 20, flush=True)
+        if how == "stderr":
+            sys.stderr.write("x" * (1 << 20))
+            sys.stderr.flush()
+        if not attacked and how in ATTACKS:
+            attacked = True
+            ATTACKS[how]()
+        say({"type": "move", "id": message["id"], **message["legal_moves"][0]})

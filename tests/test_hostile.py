@@ -1,0 +1,209 @@
+"""Bots that attack the run from their sandbox (issue 21; docs/seat-protocol.md, "The sandbox"):
+each attack of tests/hostile/attacker.py gains nothing. The run finishes with every game, its
+results are those of the same run with the attacker's honest twin (bad_bot.py without
+arguments, which plays the same first legal moves), the games table agrees with a replay of the
+records, and no process of the bot remains. Where the sandbox is what stops an attack, the same
+attack with --no-sandbox shows that the test can fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from test_seats import marked
+
+from domsim import bot as bot_module
+from domsim import seat as seat_module
+from domsim.api import tourney as api_tourney
+from domsim.cli import main as cli_main
+
+ROOT = Path(__file__).resolve().parent.parent
+ATTACKER = ROOT / "tests" / "hostile" / "attacker.py"
+TWIN = f"exec:{ROOT / 'tests' / 'hostile' / 'bad_bot.py'}"
+DOMSIM = str(Path(sys.executable).with_name("domsim"))
+RESULTS = ["game_id", "seat_0", "seat_1", "winners", "score_0", "score_1"]
+
+
+def attacker(*args: str) -> str:
+    return f"exec:{ATTACKER} " + " ".join(args)
+
+
+def run(out: Path, spec: str, *extra: str, games: int = 4) -> subprocess.CompletedProcess:
+    """`domsim tourney` of `spec` against easy (block, seed 7, records kept) in a subprocess:
+    the command line names the seed, as a user's would."""
+    command = [DOMSIM, "tourney", "--variant", "block", "-p", spec, "-p", "easy", "--games",
+               str(games), "--seed", "7", "-j", "1", "--records", "--silent", "--out", str(out),
+               *extra]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+def results(out: Path) -> list[dict]:
+    table = pq.read_table(out / "games.parquet").to_pandas()
+    table["seat_0"] = table["seat_0"].map(lambda name: "bot" if name != "easy" else name)
+    table["seat_1"] = table["seat_1"].map(lambda name: "bot" if name != "easy" else name)
+    return table[RESULTS].to_dict("records")
+
+
+def attacker_says(out: Path) -> list[str]:
+    return [line.split("attacker: ", 1)[1] for line in (out / "run.log").read_text().splitlines()
+            if "stderr: attacker: " in line]
+
+
+def check_whole(out: Path, twin: Path, games: int = 4) -> None:
+    """Every game counted, results as the honest twin's, the table agreeing with the records."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["partial"] is False and manifest["games_completed"] == games
+    assert results(out) == results(twin)
+    replay = subprocess.run([DOMSIM, "replay", "--run", str(out)], capture_output=True,
+                            text=True, timeout=120)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+@pytest.fixture(scope="module")
+def twin(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("twin") / "run"
+    assert run(out, TWIN).returncode == 0
+    return out
+
+
+def test_a_bot_finds_no_way_to_the_deals(tmp_path, twin):
+    """No seed in its messages or environment, no process's command line, no manifest: in the
+    sandbox it finds nothing; without it, it finds the tourney's `--seed 7`."""
+    assert run(tmp_path / "run", attacker("peek")).returncode == 0
+    assert set(attacker_says(tmp_path / "run")) == {"found nothing"}
+    check_whole(tmp_path / "run", twin)
+    assert run(tmp_path / "open", attacker("peek"), "--no-sandbox").returncode == 0
+    found = attacker_says(tmp_path / "open")
+    assert found and all("command line names the seed" in line for line in found)
+
+
+def test_a_bot_cannot_touch_the_run_folder(tmp_path, twin):
+    out = tmp_path / "run"
+    assert run(out, attacker("write", str(out))).returncode == 0
+    assert set(attacker_says(out)) == {"wrote nothing"}
+    check_whole(out, twin)
+    assert not (out / "forged.txt").exists()
+    stats = subprocess.run([DOMSIM, "stats", str(out)], capture_output=True, text=True,
+                           timeout=120)
+    assert stats.returncode == 0, stats.stderr  # every checksum holds
+
+
+def test_a_bot_that_kills_its_parent_and_the_tourney_changes_nothing(tmp_path, twin):
+    """It can see no process but its own: every kill misses (this test's own pid included) but
+    that of its sandbox's init, pid 1 of its namespace, which the kernel shields from it."""
+    out = tmp_path / "run"
+    assert run(out, attacker("kill", str(os.getpid()), str(os.getppid()))).returncode == 0
+    assert set(attacker_says(out)) == {"killed [1]"}
+    check_whole(out, twin)
+
+
+def test_a_double_forked_daemon_dies_with_its_sandbox(tmp_path, twin):
+    marker = f"domsim-daemon-{tmp_path.name}"
+    assert run(tmp_path / "run", attacker("daemon", marker)).returncode == 0
+    check_whole(tmp_path / "run", twin)
+    assert not marked(marker)
+    # Without the sandbox a daemon orphaned before the kill escapes (docs/seat-protocol.md).
+    assert run(tmp_path / "open", attacker("daemon", f"{marker}-open"), "--no-sandbox",
+               games=1).returncode == 0
+    escaped = marked(f"{marker}-open", wait=0.5)
+    for pid in escaped:
+        os.kill(pid, signal.SIGKILL)
+    assert escaped
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_tourney_leaves_no_bot_running(tmp_path):
+    """Busy bots (each with a child burning CPU) die when the tourney is killed outright:
+    the kernel kills its workers, and their sandboxes die with them."""
+    marker = f"domsim-spin-{tmp_path.name}"
+    command = [DOMSIM, "tourney", "--variant", "block", "-p", attacker("spin", marker), "-p",
+               "easy", "--games", "2000", "-j", "2", "--silent", "--out", str(tmp_path / "run")]
+    tourney = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(marked(marker, wait=0)) < 2:
+            assert time.monotonic() < deadline, "the bots never started"
+            time.sleep(0.1)
+    finally:
+        tourney.kill()
+        tourney.wait()
+    assert not marked(marker, wait=10)
+
+
+@pytest.mark.parametrize("limit", ["0.2", "0"])
+def test_a_flood_of_junk_ends_in_a_fault_not_a_dead_run(tmp_path, limit):
+    """A bot that writes junk lines without end is killed at its time limit, or with no limit
+    once it has written 4 MiB that answer nothing; the run finishes and the log stays small."""
+    out = tmp_path / "run"
+    done = run(out, attacker("flood"), "--move-time-limit", limit, games=2)
+    assert done.returncode == 0, done.stderr
+    table = pq.read_table(out / "games.parquet").to_pandas()
+    seat = [1 if row["seat_0"] == "easy" else 0 for row in table.to_dict("records")]
+    faults = [row[f"faults_{s}"] for s, row in zip(seat, table.to_dict("records"), strict=True)]
+    assert len(table) == 2 and all(faults)
+    assert (out / "run.log").stat().st_size < 300_000
+
+
+def test_a_bot_writing_megabytes_to_stderr_fills_no_log(tmp_path, twin):
+    out = tmp_path / "run"
+    assert run(out, attacker("stderr")).returncode == 0
+    check_whole(out, twin)
+    log = (out / "run.log").read_text()
+    assert len(log) < 300_000 and "log allowance" in log
+
+
+def test_with_no_limit_a_long_think_is_never_killed(tmp_path, monkeypatch):
+    """The watchdog fires 2 x (start-up + grace) after its last arming: with the start-up time
+    cut to 1 s that is 4 s, and the bot thinks 6 s; with no move limit nothing kills it."""
+    monkeypatch.setattr(bot_module, "STARTUP_SECONDS", 1.0)
+    monkeypatch.setattr(seat_module, "STARTUP_SECONDS", 1.0)
+    results = api_tourney("block", [attacker("think", "6"), "easy"], games=1, seed=7,
+                          workers=1, move_time_limit=0, out=tmp_path / "run")
+    row = results.games.to_dict("records")[0]
+    assert row["faults_0"] == row["faults_1"] == 0
+
+
+def test_isolation_is_the_default_and_the_manifest_says_how_each_strategy_ran(tmp_path):
+    greedy = str(ROOT / "strategies" / "example_greedy.py")
+    runs = {}
+    for flag in ("", "--in-process", "--no-sandbox"):
+        out = tmp_path / (flag or "default")
+        command = [DOMSIM, "tourney", "--variant", "block", "-p", greedy, "-p", "easy",
+                   "--games", "2", "--seed", "1", "-j", "1", "--silent", "--out", str(out)]
+        assert subprocess.run([*command, *filter(None, [flag])], timeout=120).returncode == 0
+        manifest = json.loads((out / "manifest.json").read_text())
+        runs[flag] = [entrant["members"][0]["runs"] for entrant in manifest["entrants"]]
+        assert f"{greedy}: {runs[flag][0]}" in (out / "run.log").read_text()
+    assert runs[""][0].startswith("own process, in the sandbox (bubblewrap")
+    assert runs["--in-process"][0].startswith("in process (--in-process)")
+    assert runs["--no-sandbox"][0].startswith("own process, no sandbox")
+    assert {r[1] for r in runs.values()} == {"in process (a built-in level)"}
+
+
+def test_without_bubblewrap_a_run_is_refused_in_one_line_and_no_sandbox_plays(tmp_path,
+                                                                             monkeypatch):
+    from domsim import sandbox
+
+    monkeypatch.setattr(sandbox, "TOOL", "bwrap-not-installed")
+    sandbox.check.cache_clear()
+    bot_module.check_bot.cache_clear()
+    try:
+        refused = CliRunner().invoke(cli_main, ["play", "--variant", "block", "-p", TWIN, "-p",
+                                                "easy"])
+        assert refused.exit_code == 1 and len(refused.output.strip().splitlines()) == 1
+        assert "bwrap-not-installed is not installed" in refused.output
+        assert "--no-sandbox" in refused.output and "Traceback" not in refused.output
+        played = CliRunner().invoke(cli_main, ["play", "--variant", "block", "-p", TWIN, "-p",
+                                               "easy", "--no-sandbox"])
+        assert played.exit_code == 0, played.output
+    finally:
+        sandbox.check.cache_clear()
+        bot_module.check_bot.cache_clear()

@@ -40,7 +40,7 @@ class Preset:
 
 #: lean's expected loss per decision by variant, in its currency.
 LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.4, "allfives": 0.4, "classic": 0.004,
-             "kozel": 0.2, "partnership": 0.2, "partnership-1v1": 0.6}
+             "kozel": 0.1, "partnership": 0.1, "partnership-1v1": 0.3}
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and

@@ -73,10 +73,13 @@ class MoveAlarm:
             self.armed = False
             raise MoveTimeout
 
-    def arm(self, now: float) -> None:
-        """Before a call starting at `now` (time.perf_counter())."""
+    def arm(self, now: float, seconds: float | None = None) -> None:
+        """Before a call starting at `now` (time.perf_counter()) that may take `seconds` (None:
+        the alarm's own; a shorter one, such as what is left on a clock, may ring late: the
+        clock thread sleeps up to the alarm's own seconds, and the call is timed anyway)."""
         if self.active:
-            self.deadline = now + self.seconds
+            self.deadline = now + (self.seconds if seconds is None else
+                                   min(seconds, self.seconds))
             self.calls += 1
             self.armed = True
 

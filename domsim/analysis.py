@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
-from .dialcurve import level_indices, without_dial
 from .results.config import TourneyConfig
 from .results.folder import (
     MANIFEST,
+    MANIFEST_KEY,
     TIMING_PREFIX,
     file_digest,
     games_schema,
@@ -29,22 +30,38 @@ from .results.folder import (
     part_problem,
     read_games,
 )
-from .results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
-from .results.summary import COLUMNS, Tally, margin, outcome
+from .results.pairings import (
+    Entrant,
+    make_pairings,
+    pairing_label,
+    parse_entrants,
+    seated_twice,
+)
+from .results.ratings import (
+    SAMPLES,
+    SEED,
+    Outcomes,
+    anchor_indices,
+    number,
+    outcomes_of,
+    rate_outcomes,
+    side_entrants,
+    summary_lines,
+)
+from .results.summary import Tally, elo_cell, interval_cell, margin
 from .results.validate import table_problem
 from .rules import Rules
 from .stats import (
     EloEstimate,
     RatingIntervals,
     VarianceSaving,
-    bootstrap_ratings,
     elo_estimate,
-    histogram_percentile,
     outcome_counts,
     variance_saving,
     wilson_interval,
 )
 from .strategy import one_line
+from .timing import histogram_percentile
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
 #: fraction of the bootstrap samples (one side of a 95% two-sided interval).
@@ -99,8 +116,10 @@ def load_run(path: Path) -> Run:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
     pairings = make_pairings(len(entrants), rules.sides, config.format)
-    table = read_checked_games(path, rules, manifest.get("checksums", {}),
-                               finished=manifest.get("partial") is False)
+    finished = manifest.get("partial") is False
+    table = read_checked_games(path, rules, manifest.get("checksums", {}), finished)
+    if problem := manifest_problem(path, config, finished):
+        raise RunError(problem)
     if table.num_rows == 0:
         raise RunError(f"{path} holds no finished game yet")
     run = Run(path, manifest, config, rules, entrants, pairings, table)
@@ -123,6 +142,24 @@ def read_checked_games(path: Path, rules: Rules, checksums: dict, finished: bool
         raise RunError(f"cannot read the games in {path} as this domsim's games table "
                        f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
                        f"version is read by that version, otherwise {damaged_hint(path)}") from None
+
+
+def manifest_problem(path: Path, config: TourneyConfig, finished: bool) -> str | None:
+    """Whether manifest.json's settings differ from the copy games.parquet carries in its
+    metadata (CSV and part files carry none: their rows are checked against the schedule)."""
+    _, file = games_sources(path, finished)
+    if file is None or file.suffix != ".parquet":
+        return None
+    try:
+        own = json.loads(pq.read_schema(file).metadata[MANIFEST_KEY.encode()])["config"]
+        differs = "; ".join(f"{key} {said!r}, the games' {played!r}" for key, said, played
+                            in config.differences(TourneyConfig.from_dict(own)))
+    except (KeyError, TypeError, ValueError, pa.ArrowException):
+        return None  # no copy to hold it to (a table written by hand, say)
+    if not differs:
+        return None
+    return (f"{path / MANIFEST} does not match the run its games table holds ({differs}): the "
+            "manifest was edited or comes from another run; restore it")
 
 
 def file_problem(file: Path, checksums: dict) -> str | None:
@@ -148,39 +185,8 @@ def check_games(run: Run) -> None:
 
 
 # -- outcomes per game ----------------------------------------------------------------------------
-@dataclass
-class Outcomes:
-    """Per game g: its deal and pairing index, the entrant on each side and each side's share of
-    the win (as the summary counts it)."""
-
-    deal_id: np.ndarray
-    pairing: np.ndarray
-    side_entrants: np.ndarray
-    shares: np.ndarray
-
-
 def outcomes(run: Run) -> Outcomes:
-    index = {pairing_label(run.entrants, p): i for i, p in enumerate(run.pairings)}
-    columns = run.table.select(["deal_id", "pairing", "seating", "winners"]).to_pydict()
-    pairing = [index[label] for label in columns["pairing"]]
-    sides = [side_outcome(run.rules, run.pairings[p], seating, winners)
-             for p, seating, winners in zip(pairing, columns["seating"], columns["winners"],
-                                            strict=True)]
-    return Outcomes(np.array(columns["deal_id"], dtype=np.int64), np.array(pairing),
-                    np.array([entrants for entrants, _ in sides], dtype=np.int64),
-                    np.array([shares for _, shares in sides], dtype=float))
-
-
-def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
-                 winners: list[int]) -> tuple[list[int], list[float]]:
-    """(entrant on each side, each side's share of the win) of a game: seating r puts slot
-    (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
-    return (side_entrants(rules, pairing, seating),
-            [outcome(rules, {side}, winners) for side in range(rules.sides)])
-
-
-def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
-    return [pairing[(side - seating) % rules.sides] for side in range(rules.sides)]
+    return outcomes_of(run.rules, run.entrants, run.pairings, run.table)
 
 
 def pair_scores(side_entrants: np.ndarray, shares: np.ndarray, a: int,
@@ -269,28 +275,43 @@ def head_to_head_of(a: str, b: str, scores: list[float], complete: list[list[flo
 
 
 # -- ratings --------------------------------------------------------------------------------------
-def ratings(run: Run, games: Outcomes, samples: int = 1000, seed: int = 0,
-            centre: tuple[int, ...] = (0,)) -> RatingIntervals:
+def ratings(run: Run, games: Outcomes, samples: int = SAMPLES, seed: int = SEED,
+            centre: tuple[int, ...] | None = None) -> RatingIntervals:
     """Joint ratings of every entrant (the mean of the `centre` entrants at 0: by default the
-    first), bootstrapped over whole deals."""
-    return bootstrap_ratings(games.deal_id, games.side_entrants, games.shares,
-                             len(run.entrants), samples, seed, centre=centre)
+    anchor's, `anchor_indices`), bootstrapped over whole deals."""
+    return rate_outcomes(games, run.names, run.manifest, samples, seed, centre)
 
 
 def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
+    """The ratings as plain values; an open end of a one-sided bound, or the anchor's interval,
+    is None (`bound` says which)."""
     names = run.names
+    faults = [0] * len(names)
+    for seat in range(run.rules.players):
+        for name, count in zip(run.table.column(f"entrant_{seat}").to_pylist(),
+                               run.table.column(f"faults_{seat}").to_pylist(), strict=True):
+            faults[names.index(name)] += count
     return {
         "centre": [names[i] for i in fitted.centre],
         "samples": fitted.samples,
         "entrants": [{"name": name, "elo": float(fitted.ratings.elo[i]),
-                      "low": float(fitted.low[i]), "high": float(fitted.high[i])}
+                      "low": number(fitted.low[i]), "high": number(fitted.high[i]),
+                      "bound": fitted.bounds[i], "faults": faults[i]}
                      for i, name in enumerate(names)],
         "sides": [{"side": j, "elo": float(fitted.ratings.side_elo[j]),
                    "low": float(fitted.side_low[j]), "high": float(fitted.side_high[j])}
                   for j in range(len(fitted.ratings.side_elo))],
         "p_better": {a: {b: float(fitted.p_better[i, j]) for j, b in enumerate(names)}
                      for i, a in enumerate(names)},
+        "differences": {a: {b: [float(fitted.difference_low[i, j]),
+                                float(fitted.difference_high[i, j])]
+                            for j, b in enumerate(names)} for i, a in enumerate(names)},
     }
+
+
+def rating_text(line: dict) -> str:
+    """An entrant's rating as every surface prints it (`elo_cell`)."""
+    return elo_cell(line.get("bound"), line["elo"], line["low"], line["high"])
 
 
 def zero_label(rating: dict) -> str:
@@ -302,16 +323,19 @@ def zero_label(rating: dict) -> str:
 def ladder(rating: dict, deals: int) -> dict:
     """The verdict on entrants listed weakest first: is every next one rated higher, and is
     every step significant (P(stronger) >= 97.5% over the bootstrap samples of a run with at
-    least MIN_DEALS deals)?"""
+    least MIN_DEALS deals)? A step is the difference of the two ratings, with the 95% interval
+    of that difference over the samples."""
     rows = rating["entrants"]
     enough = deals >= MIN_DEALS
     steps = []
     for lower, upper in pairwise(rows):
         p = rating["p_better"][upper["name"]][lower["name"]]
+        low, high = rating["differences"][upper["name"]][lower["name"]]
         steps.append({"from": lower["name"], "to": upper["name"],
-                      "elo": upper["elo"] - lower["elo"], "p_stronger": p,
-                      "significant": enough and p >= SIGNIFICANT})
-    levels = [{key: line[key] for key in ("name", "elo", "low", "high")} for line in rows]
+                      "elo": upper["elo"] - lower["elo"], "low": low, "high": high,
+                      "p_stronger": p, "significant": enough and p >= SIGNIFICANT})
+    levels = [{key: line.get(key) for key in ("name", "elo", "low", "high", "bound")}
+              for line in rows]
     return {"increasing": all(step["elo"] > 0 for step in steps),
             "significant": all(step["significant"] for step in steps), "steps": steps,
             "levels": levels, "zero": zero_label(rating), "deals": deals,
@@ -319,20 +343,36 @@ def ladder(rating: dict, deals: int) -> dict:
 
 
 def ladder_line(verdict: dict) -> str:
+    """The ladder verdict; under MIN_DEALS no step's P(stronger) is shown: it would claim what
+    so few deals cannot show."""
     shape = ("strictly increasing in entrant order" if verdict["increasing"]
              else "NOT strictly increasing in entrant order")
+    enough = verdict["enough_deals"]
     proof = ("every step significant" if verdict["significant"]
              else "NOT every step significant")
-    if not verdict["enough_deals"]:
+    if not enough:
         proof = (f"too few deals to judge ({verdict['deals']}; significance needs "
                  f"{MIN_DEALS})")
-    steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo "
-                      f"(P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
+    steps = ", ".join(f"{s['from']} -> {s['to']} {s['elo']:+.0f} Elo"
+                      + (f" (P {s['p_stronger']:.1%}{'' if s['significant'] else ', not sig.'})"
+                         if enough else "")
                       for s in verdict["steps"])
-    levels = ", ".join(f"{line['name']} {line['elo']:+.0f} [{line['low']:+.0f}, "
-                       f"{line['high']:+.0f}]" for line in verdict["levels"])
+    levels = ", ".join(f"{line['name']} {rating_text(line)}" for line in verdict["levels"])
     return (f"ladder {shape}, {proof}: {steps}; levels (Elo, {verdict['zero']}, 95% "
             f"interval): {levels}")
+
+
+def ranking_line(stats: dict) -> str:
+    """A run that is no ladder: its entrants strongest first, with their ratings."""
+    ranked = sorted(stats["ratings"]["entrants"], key=lambda line: -line["elo"])
+    return (f"ranking (Elo, {zero_label(stats['ratings'])}, 95% interval): "
+            + ", ".join(f"{line['name']} {rating_text(line)}" for line in ranked))
+
+
+def verdict_text(stats: dict) -> str:
+    """What a run's report and `domsim report` say of it: a calibration's ladder verdict,
+    any other run's ranking."""
+    return ladder_line(stats["ladder"]) if stats["calibration"] else ranking_line(stats)
 
 
 # -- summary, hands, points and time --------------------------------------------------------------
@@ -342,12 +382,11 @@ def rows(run: Run):
         yield from batch.to_pylist()
 
 
-def summary_rows(run: Run) -> list[dict]:
-    """The summary lines (as summary.csv) recomputed from the games."""
+def tallied(run: Run) -> Tally:
     tally = Tally(run.rules, run.entrants, run.pairings)
     for row in rows(run):
         tally.add(row)
-    return [dict(zip(COLUMNS, line, strict=True)) for line in tally.rows()]
+    return tally
 
 
 def hand_endings(run: Run) -> list[dict]:
@@ -397,7 +436,7 @@ def points_per_hand(run: Run) -> list[dict]:
 
 def decision_times(run: Run) -> list[dict]:
     """Per strategy spec: p50/p95/p99 over every decision it made in the run (merged from each
-    seat's bucket histogram, domsim.stats.time_histogram) and its slowest decision."""
+    seat's bucket histogram, domsim.timing.time_histogram) and its slowest decision."""
     merged: dict[str, dict[int, int]] = defaultdict(dict)
     games, slowest = defaultdict(int), defaultdict(float)
     columns = run.table.select([name for name in run.table.column_names
@@ -428,11 +467,11 @@ def decision_times(run: Run) -> list[dict]:
 def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
     """Every statistic of a run as plain values (what `domsim stats --json` prints)."""
     games = outcomes(run)
-    # The levels' mean is 0, so the weakest level has an interval like every other (Ordo's
-    # and BayesElo's choice); the dial's settings stay out of the mean, so the zero is the
-    # same whichever settings a run played.
-    centre = tuple(level_indices(run.names))
-    rating = ratings_dict(run, ratings(run, games, samples, seed, centre))
+    # The anchor's mean is 0, so the weakest level has an interval like every other (Ordo's
+    # and BayesElo's choice).
+    anchor = anchor_indices(run.names, run.manifest)
+    fitted = ratings(run, games, samples, seed, tuple(anchor))
+    rating = ratings_dict(run, fitted)
     manifest = run.manifest
     return {
         "run": str(run.path),
@@ -447,9 +486,11 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
         "entrants": run.names,
         "calibration": manifest.get("purpose") == "calibration",
         "ratings": rating,
-        "ladder": ladder(without_dial(rating), len(np.unique(games.deal_id))),
+        "ladder": ladder({**rating, "entrants": [rating["entrants"][i] for i in anchor]},
+                         len(np.unique(games.deal_id))),
+        "seated_twice": seated_twice(run.entrants, run.pairings),
         "pairs": [pair.to_dict() for pair in head_to_head(run, games)],
-        "summary": summary_rows(run),
+        "summary": summary_lines(tallied(run), run.pairings, run.seatings_per_deal, games, fitted),
         "hands": hand_endings(run),
         "points": points_per_hand(run),
         "timing": decision_times(run),
@@ -468,19 +509,15 @@ def statistics_lines(stats: dict) -> list[str]:
     if not stats["calibration"]:  # a ladder is read in entrant order, standings by strength
         ranked = sorted(ranked, key=lambda line: -line["elo"])
         lines[-1] += ", strongest first"
+    if stats.get("seated_twice"):
+        lines.insert(1, stats["seated_twice"])
+    lines.append(f"  {'entrant':<24} {'Elo [95% CI]':>20}  faults")
     for line in ranked:
-        lines.append(f"  {line['name']:<24} {line['elo']:>7.0f}  "
-                     f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
+        lines.append(f"  {line['name']:<24} {rating_text(line):>20}  {line['faults']:>6}")
     for line in stats["ratings"]["sides"][1:]:
-        lines.append(f"  {'side ' + str(line['side']) + ' vs side 0':<24} {line['elo']:>7.0f}  "
-                     f"[{line['low']:>6.0f}, {line['high']:>6.0f}]")
-    lines += ["", "P(row stronger than column)"]
-    names = stats["entrants"]
-    width = max(8, *(len(name) for name in names)) + 1
-    lines.append(" " * (width + 2) + "".join(f"{name[:width - 1]:>{width}}" for name in names))
-    for a in names:
-        cells = "".join(f"{stats['ratings']['p_better'][a][b]:>{width}.1%}" for b in names)
-        lines.append(f"  {a:<{width}}{cells}")
+        lines.append(f"  {'side ' + str(line['side']) + ' vs side 0':<24} "
+                     f"{elo_cell(None, line['elo'], line['low'], line['high']):>20}")
+    lines += ["", *p_better_lines(stats)]
     if stats["calibration"]:
         lines += ["", ladder_line(stats["ladder"])]
     lines += ["", "Head to head (a vs b; units: deals over all their seatings)"]
@@ -488,12 +525,29 @@ def statistics_lines(stats: dict) -> list[str]:
         lines += pair_lines(pair)
     lines += ["", "Points margin per game and per hand (95% interval over deals)"]
     for row in stats["summary"]:
-        lines.append(f"  {row['pairing'] + ': ' + row['entrant']:<40} "
-                     f"{row['margin_per_game']:>+8.2f} [{row['margin_per_game_low']:+.2f}, "
-                     f"{row['margin_per_game_high']:+.2f}]  {row['margin_per_hand']:>+7.2f} "
-                     f"[{row['margin_per_hand_low']:+.2f}, {row['margin_per_hand_high']:+.2f}]")
+        per_game, per_hand = (interval_cell(*(row[f"margin_per_{unit}{end}"]
+                                              for end in ("", "_low", "_high")), "+.2f")
+                              for unit in ("game", "hand"))
+        lines.append(f"  {row['pairing'] + ': ' + row['entrant']:<40} {per_game:>24}  "
+                     f"{per_hand:>22}")
     if "compare" in stats:
         lines += ["", compare_line(stats["compare"])]
+    return lines
+
+
+def p_better_lines(stats: dict) -> list[str]:
+    """The P(row stronger than column) matrix; under MIN_DEALS deals, a line saying why not."""
+    deals = stats["ladder"]["deals"]
+    if deals < MIN_DEALS:
+        return [f"P(row stronger than column): not shown, {deals} deals are too few to judge "
+                f"(it needs {MIN_DEALS})"]
+    lines = ["P(row stronger than column)"]
+    names = stats["entrants"]
+    width = max(8, *(len(name) for name in names)) + 1
+    lines.append(" " * (width + 2) + "".join(f"{name[:width - 1]:>{width}}" for name in names))
+    for a in names:
+        cells = "".join(f"{stats['ratings']['p_better'][a][b]:>{width}.1%}" for b in names)
+        lines.append(f"  {a:<{width}}{cells}")
     return lines
 
 

@@ -19,19 +19,23 @@ from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
 from .bot import SEAT_MEMORY_MB, Confinement, check_spec
+from .clock import TimeControl
 from .compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
     CompareResult,
     check_bounds,
+    compare_figures,
     compare_lines,
+    resume_config,
     run_compare,
 )
 from .game import MOVE_TIME_LIMIT, play_game
+from .human import Terminal, is_human
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST, legacy_problem
 from .rules import make_rules
-from .runner.console import Standings
+from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
 from .runner.session import resolve_config, run_session
 from .runner.tourney import TourneyError, every_deal_once, games_for_pairings, read_manifest
@@ -45,6 +49,8 @@ if TYPE_CHECKING:
 Member = str | type[Strategy] | Strategy
 Entrant = Member | tuple[Member, Member]
 Entrants = Sequence[Entrant] | Mapping[str, Entrant]
+#: An entrant faulting in more than this share of its games is warned of while the run plays.
+MAX_FAULT_RATE = 0.1
 
 
 class Results:
@@ -84,8 +90,10 @@ class Results:
         return pd.read_csv(self._folder / "summary.csv")
 
     def ratings(self, samples: int = 1000) -> pd.DataFrame:
-        """Joint Elo of every entrant (the first at 0) with its 95% bootstrap interval over
-        whole deals, strongest first."""
+        """Joint Elo of every entrant with its 95% bootstrap interval over whole deals,
+        strongest first: the ratings of summary.csv, `domsim stats` and the report (Elo 0 the
+        mean of the levels; `bound` "lower"/"upper" for a sweep's one-sided bound, whose open
+        end is None, "anchor" for the one entrant Elo 0 is pinned to), and its faults."""
         import pandas as pd
 
         fitted = ratings_dict(self.run, ratings(self.run, outcomes(self.run), samples))
@@ -103,12 +111,14 @@ class Results:
 
 
 class Comparison(Results):
-    """A comparison's results, with the test's outcome: `verdict` ("H1", "H0" or None), `llr`
-    and `lines` (what `domsim compare` prints)."""
+    """A comparison's results, with the test's outcome: `verdict` ("H1", "H0" or None), `llr`,
+    `figures` (every figure of the final block: what compare.json holds) and `lines` (what
+    `domsim compare` prints)."""
 
     def __init__(self, result: CompareResult, kept: bool) -> None:
         super().__init__(result.out, read_manifest(result.out), kept, result.stopped)
         self.verdict, self.llr = result.progress.verdict, result.progress.llr
+        self.figures = compare_figures(result)
         lines = compare_lines(result)  # the last names the folder: none when it is not kept
         self.lines = tuple(lines if kept else lines[:-1])
 
@@ -118,14 +128,15 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             deals: str | Path | None = None, deals_order: str | None = None,
             players: int | None = None, format: str | None = None, seed: int | None = None,
             duplicate: bool | None = None, options: Mapping[str, object] | None = None,
-            move_time_limit: float | None = None, records: bool | None = None,
-            output_format: str | None = None, isolate: bool | None = None,
-            seat_memory: int | None = None, sandbox: bool | None = None,
-            out: str | Path | None = None,
-            resume: bool = False, workers: int | None = None, backend: str = "local",
-            scheduler: str | None = None, progress: bool = False, standings_every: int = 0,
-            standings_seconds: float = 0, command: Sequence[str] = ("domsim.api.tourney",)
-            ) -> Results:
+            move_time_limit: float | None = None, time_control: str | None = None,
+            records: bool | None = None, output_format: str | None = None,
+            isolate: bool | None = None, seat_memory: int | None = None,
+            sandbox: bool | None = None, on_fault: str | None = None,
+            out: str | Path | None = None, resume: bool = False, workers: int | None = None,
+            backend: str = "local", scheduler: str | None = None, progress: bool = False,
+            standings_every: int = 0, standings_seconds: float = 0,
+            max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
+            command: Sequence[str] = ("domsim.api.tourney",)) -> Results:
     """Play a tourney and return its results; `domsim tourney` and `domsim run` are this call.
 
     The settings are `domsim tourney`'s options (None: not given, its default). Entrants
@@ -135,20 +146,28 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     otherwise. Every strategy but the built-in levels (and a class defined in the session) plays
     in its own process, in the sandbox (domsim.sandbox), under `seat_memory` MiB: `isolate=False`
     plays all in process, `sandbox=False` runs their processes without the sandbox;
-    `isolate=True` refuses a class defined in the session. `resume=True` finishes the run in
-    `out` (settings given must be its own; RunFinished if nothing is left). `backend="dask"`
-    plays on the cluster at `scheduler` (`workers` are then its threads). `progress` shows the
-    bar and warnings; the standings are shown every `standings_every` games and/or
-    `standings_seconds` seconds."""
+    `isolate=True` refuses a class defined in the session. `on_fault` is what a seat's fault
+    costs: "forfeit" (a new run's default) scores its side's game as lost, "substitute" counts
+    the stand-in's moves. A run warns when an entrant faults in more than `max_fault_rate` of
+    its games (None: never), and stops there with `stop_on_faults`. `resume=True` finishes the
+    run in `out` (settings given must be its own; RunFinished if nothing is left; a
+    comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
+    `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the
+    standings are shown every `standings_every` games and/or `standings_seconds` seconds."""
     given = {key: value for key, value in {
         "variant": variant, "games": games, "players": players, "format": format,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
-        "records": records, "output_format": output_format, "isolate": isolate,
-        "seat_memory": seat_memory, "sandbox": sandbox, "deals_order": deals_order,
+        "time_control": time_control, "records": records, "output_format": output_format,
+        "isolate": isolate, "seat_memory": seat_memory, "sandbox": sandbox,
+        "deals_order": deals_order, "on_fault": on_fault,
         "deals": None if deals is None else str(deals),
         "entrants": None if entrants is None else entrant_texts(entrants),
         "options": None if options is None else {str(k): str(v) for k, v in options.items()},
     }.items() if value is not None}
+    faults = FaultWatch(max_fault_rate, stop_on_faults)
+    if resume and out is not None and _purpose(Path(out)) == "compare":
+        return resume_compare(out, workers=workers, progress=progress, command=command,
+                              faults=faults, given=given)
     notes = settle_games(given, games_per_pairing, resume)
     with _folder(out, resume) as (folder, kept):
         config, folder = resolve_config(given, folder, resume)
@@ -156,7 +175,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
                               backend=backend, scheduler=scheduler, silent=not progress,
                               command=list(command), notes=notes,
                               standings=Standings(standings_every, standings_seconds,
-                                                  not progress))
+                                                  not progress),
+                              faults=faults)
         if outcome.partial and not kept:
             raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
                                f"{outcome.total} games; give out= to keep a run that can be "
@@ -185,24 +205,52 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             names: tuple[str, str] | None = None, command: Sequence[str] = ("domsim.api.compare",),
             players: int | None = None, seed: int | None = None,
             options: Mapping[str, object] | None = None, isolate: bool | None = None,
-            seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True,
-            out: str | Path | None = None, workers: int | None = None,
-            progress: bool = False) -> Comparison:
+            seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True, on_fault: str = "forfeit",
+            out: str | Path | None = None, workers: int | None = None, progress: bool = False,
+            max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
+            time_control: str | None = None) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
     `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
-    `seat_memory` and `sandbox` as `tourney`'s."""
+    `seat_memory`, `sandbox`, `on_fault` (here "forfeit" by default: a fault loses the game, as
+    in fastchess), `max_fault_rate`, `stop_on_faults` and `time_control` as `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
-                     options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox)
+                     options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox,
+                     on_fault=on_fault, time_control=time_control)
     if sequential:
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
     with _folder(out) as (folder, kept):
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),
-                             silent=not progress, command=list(command))
+                             silent=not progress, command=list(command),
+                             faults=FaultWatch(max_fault_rate, stop_on_faults))
         comparison = Comparison(result, kept)
         return comparison if kept else comparison.read_all()
+
+
+def resume_compare(out: str | Path, *, workers: int | None = None, progress: bool = False,
+                   command: Sequence[str] = ("domsim.api.resume_compare",),
+                   faults: FaultWatch | None = None, given: Mapping | None = None) -> Comparison:
+    """Go on with the interrupted comparison in `out` until its test decides: the same verdict
+    after the same games, with the same LLR, as an uninterrupted run of its seed (RunFinished
+    if the test had decided). Settings in `given` must be the run's own."""
+    out = Path(out)
+    config, sprt = resume_config(out)
+    if given:
+        config = TourneyConfig.from_dict({**config.to_dict(), **given})
+    result = run_compare(config, out, sprt, workers=workers or default_workers(),
+                         silent=not progress, command=list(command), resume=True,
+                         faults=faults)
+    return Comparison(result, True)
+
+
+def _purpose(out: Path) -> str | None:
+    """What the run in `out` is (None: no readable manifest: the resume says why)."""
+    try:
+        return read_manifest(out).get("purpose")
+    except TourneyError:
+        return None
 
 
 def load(path: str | Path) -> Results:
@@ -219,10 +267,13 @@ def load(path: str | Path) -> Results:
 def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
          options: Mapping[str, object] | None = None,
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool | None = None,
-         seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True) -> dict:
+         seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True,
+         terminal: Terminal | None = None, time_control: str | None = None) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
-    its record (GAME-RECORD.md), as `domsim play --record` writes it; `isolate`, `seat_memory`
-    and `sandbox` as `tourney`'s (`exec:` specs play in their own process anyway)."""
+    its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate`,
+    `seat_memory`, `sandbox` and `time_control` as `tourney`'s (`exec:` specs play in their own
+    process anyway). A `human` seat is a person at `terminal` (domsim.human: `say(line)` and
+    `ask(prompt)`)."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
@@ -231,9 +282,11 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
         specs *= rules.players
     confinement = Confinement(seat_memory, sandbox)
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, confinement)
+        if not is_human(spec):
+            check_spec(spec, isolate, confinement)
     return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                     confinement=confinement)
+                     confinement=confinement, terminal=terminal,
+                     time_control=TimeControl.parse(time_control) if time_control else None)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -270,4 +323,4 @@ def _folder(out: str | Path | None, resume: bool = False) -> Iterator[tuple[Path
         yield Path(temp) / "run", False
 
 
-__all__ = ["Comparison", "Results", "compare", "load", "play", "tourney"]
+__all__ = ["Comparison", "Results", "compare", "load", "play", "resume_compare", "tourney"]

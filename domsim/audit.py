@@ -15,7 +15,7 @@ def audit_records(run: Run, records: list[dict]) -> list[str]:
     problems, seen = [], set()
     for index, record in enumerate(records):
         game_id = record.get("game_id")
-        where = f"game {index} (game id {game_id!r})"
+        where = f"record {index + 1} (game id {game_id!r})"
         if not is_integer(game_id) or game_id not in table:
             problems.append(f"{where}: not a finished game of the run in {run.path}")
         elif game_id in seen:
@@ -35,8 +35,8 @@ def audit_records(run: Run, records: list[dict]) -> list[str]:
 
 def expected_record(run: Run, row: dict) -> dict:
     """What the record of the table's `row` must say (the row itself is the game the schedule
-    put at its id: `load_run` checks that): who sat where with which seed, the result and the
-    fault counts."""
+    put at its id: `load_run` checks that): who sat where with which seed, the result as
+    scored (a forfeit's winners), the fault counts and what a fault cost."""
     seats = range(run.rules.players)
     return {
         "variant": run.rules.name,
@@ -48,12 +48,17 @@ def expected_record(run: Run, row: dict) -> dict:
         "winners": sorted(row["winners"]),
         "scores": [row[f"score_{side}"] for side in range(run.rules.sides)],
         "faults": [row[f"faults_{s}"] for s in seats],
+        "on_fault": run.config.on_fault,
     }
 
 
 def claimed(record: dict, key: str) -> object:
     """What the record says for one of `expected_record`'s keys."""
     result = record.get("result") if isinstance(record.get("result"), dict) else {}
+    if key == "on_fault":
+        return record.get(key, "substitute")  # records of runs before forfeits substituted
+    if key == "winners" and isinstance(record.get("forfeit"), dict):
+        result = record["forfeit"]  # as the game is scored
     if key == "winners":
         try:
             return sorted(result.get(key) or [])

@@ -78,6 +78,7 @@ class BotCommand:
     cwd: str
     files: tuple[str, ...]
     found: tuple[str, ...] = ()
+    python_path: tuple[str, ...] = ()  # where a module spec's module is found
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
@@ -122,26 +123,31 @@ def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
         path = spec_file(spec)
         # A file shipped to this process (a Dask worker) is loaded from its copy; the host
         # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
-        found = str(existing_file(path).resolve()) if path else None
-        host_spec = spec.replace(path, found, 1) if path else spec
-        files = (path,) if path else _module_file(spec)
-        return BotCommand(spec, (sys.executable, "-m", "domsim.seat_host", host_spec), cwd,
-                          files, (found,) if found else files)
+        argv = (sys.executable, "-m", "domsim.seat_host")
+        if path:
+            found = str(existing_file(path).resolve())
+            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd, (path,),
+                              (found,))
+        origin, root = _module_origin(spec)
+        return BotCommand(spec, (*argv, spec), cwd, origin, origin, root)
     return None
 
 
-def _module_file(spec: str) -> tuple[str, ...]:
-    """The file of the top-level module a `module:Class` spec names, when found outside the
-    installed packages (in the current folder, say): the sandbox must show its folder."""
+def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The file of the top-level module a `module:Class` spec names, and the folder it is
+    imported from (for the sandbox, which starts the host elsewhere: the current folder is
+    not on its path); nothing for a registered name or a module not found."""
     module = spec.partition("?")[0].rpartition(":")[0]
-    if not module:
-        return ()
     try:
-        found = importlib.util.find_spec(module.partition(".")[0])
+        found = importlib.util.find_spec(module.partition(".")[0]) if module else None
     except (ImportError, ValueError):
-        return ()
+        return (), ()
     origin = found.origin if found else None
-    return (origin,) if origin and Path(origin).is_file() else ()
+    if not origin or not Path(origin).is_file():
+        return (), ()
+    package = found.submodule_search_locations is not None
+    root = Path(origin).parent.parent if package else Path(origin).parent
+    return (origin,), (str(root.resolve()),)
 
 
 def in_process_reason(spec: str, isolate: bool | None) -> str:
@@ -215,7 +221,7 @@ class BotProcess:
         argv, memory_mb = command.argv, confinement.memory_mb
         if confinement.sandboxed:
             argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
-                                              confinement.hide)
+                                              confinement.hide, command.python_path)
             memory_mb = 0  # set inside, by prlimit
         try:
             self.process = subprocess.Popen(

@@ -16,30 +16,42 @@ import click
 
 from . import __version__, api
 from .analysis import (
+    MIN_DEALS,
     RunError,
     file_problem,
-    ladder_line,
     load_run,
     run_statistics,
     statistics_lines,
+    verdict_text,
 )
 from .audit import audit_records
 from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, Confinement, check_spec
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
-from .deals import ORDERS, deal_line, run_deals
+from .clock import TimeControl, TimeControlError
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line, run_compare
+from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import MOVE_TIME_LIMIT
-from .record import RecordError, read_records, verify
+from .game import MOVE_TIME_LIMIT, STAND_IN
+from .human import is_human
+from .record import FAULT_POLICIES, RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS
 from .results.summary import summary_table
-from .rules import HIGHEST_OPTION, OPTION_SPECS, VARIANTS, RulesError, parse_options
+from .rules import (
+    HIGHEST_OPTION,
+    OPTION_SPECS,
+    VARIANTS,
+    RulesError,
+    make_rules,
+    parse_options,
+)
 from .runner.calibrate import calibration_variants, run_calibration
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, default_out, resolve_config, resume_hint, run_session
 from .runner.tourney import RunFinished, TourneyError
 from .stats import ELO_MODELS
+from .steps import DEFAULT_MAX_GAMES, Calibration, StepPlan
+from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
 from .tune import (
@@ -62,6 +74,12 @@ class Finite(click.FloatRange):
     def __init__(self, *args, what: str = "number", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.what = what
+        if self.min is None and self.max is None:
+            self.name = "float"  # the help shows FLOAT, not FLOAT RANGE
+
+    def _describe_range(self) -> str:
+        """No `[x<=None]` in the help of a number with no bounds."""
+        return "" if self.min is None and self.max is None else super()._describe_range()
 
     def convert(self, value, param, ctx):
         number = super().convert(value, param, ctx)
@@ -99,8 +117,39 @@ SANDBOX = click.option(
          "process, nothing but /tmp writable) [default]; --no-sandbox where it cannot start, "
          "with weaker isolation (the manifest says so).")
 
+def on_fault_option(default: str, why: str):
+    return click.option(
+        "--on-fault", type=click.Choice(FAULT_POLICIES), default=default, show_default=True,
+        help="What a seat's fault (a timeout, an error, an illegal move, a crash) costs: forfeit "
+             "scores its side's game as lost (the record says why), substitute lets the "
+             f"stand-in ({STAND_IN}) make the seat's moves and counts the game. {why}")
+
+
+MAX_FAULT_RATE = click.option(
+    "--max-fault-rate", type=Finite(0, 1), default=api.MAX_FAULT_RATE, show_default=True,
+    metavar="RATE", help="Warn, while the run plays, when an entrant faults in more than this "
+                         "share of its games (after 10 of them).")
+STOP_ON_FAULTS = click.option(
+    "--stop-on-faults", is_flag=True,
+    help="Stop the run (resumably) instead of warning when --max-fault-rate is passed.")
+
 USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
-               RunError)
+               RunError, TimeControlError)
+
+
+def _time_control(ctx, param, value: str | None) -> str | None:
+    if value is not None:
+        try:
+            TimeControl.parse(value)
+        except TimeControlError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+TIME_CONTROL = click.option(
+    "--time-control", default=None, metavar="BASE+INC", callback=_time_control,
+    help="A game clock per seat: BASE seconds a game, INC added after each move (60+0.5); "
+         "out of time, a bot takes over the seat. insane and the dial spend a share of it.")
 
 
 def user_errors(command):
@@ -112,6 +161,8 @@ def user_errors(command):
             return command(*args, **kwargs)
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
+        except BrokenPipeError:  # `domsim stats RUN | head`: click ends quietly, as Unix tools do
+            raise
         except OSError as exc:  # a full disk, a folder that cannot be made or read
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}: nothing already "
@@ -161,12 +212,13 @@ def _option_help(name: str) -> str:
 @click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@TIME_CONTROL
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
 @user_errors
-def play(variant, players_specs, players, seed, options, record, move_time_limit, isolate,
-         seat_memory, sandbox) -> None:
+def play(variant, players_specs, players, seed, options, record, move_time_limit, time_control,
+         isolate, seat_memory, sandbox) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
@@ -179,12 +231,21 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         raise click.ClickException(f"{record} exists: choose another --record file")
     specs = list(players_specs) or ["easy"]
     for spec in dict.fromkeys(specs):
-        check_spec(spec, isolate, Confinement(seat_memory, sandbox is not False))
+        if not is_human(spec):
+            check_spec(spec, isolate, Confinement(seat_memory, sandbox is not False))
+    person = any(map(is_human, specs))
+    if person and record is None:  # a game someone played is kept
+        record = default_out(f"play-{variant}").with_suffix(".json")
+        record.parent.mkdir(parents=True, exist_ok=True)
     with _bots_stderr_shown():
         game = api.play(variant, specs, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
-                        isolate=isolate, seat_memory=seat_memory, sandbox=sandbox is not False)
-    for line in transcript_lines(game):
+                        isolate=isolate, seat_memory=seat_memory, sandbox=sandbox is not False,
+                        time_control=time_control,
+                        terminal=ConsoleTerminal() if person else None)
+    lines = list(transcript_lines(game))
+    left = person and any(faults["replaced"] for faults in game["faults"])
+    for line in lines if not person else lines[-1:] if left else ():
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
         if faults["first"] is not None:
@@ -196,6 +257,20 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         except OSError as exc:
             raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
+
+
+class ConsoleTerminal:
+    """A human seat's terminal: stdout and stdin (domsim.human.Terminal)."""
+
+    def say(self, line: str) -> None:
+        click.echo(line)
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            click.echo()
+            return None
 
 
 @contextmanager
@@ -218,6 +293,8 @@ def _fault_line(seat: int, spec: str, faults: dict) -> str:
     counts = ", ".join(f"{faults[kind]} {kind}" for kind in ("errors", "illegal", "timeouts")
                        if faults[kind])
     taken = "; a bot took over the seat" if faults["replaced"] else ""
+    if not counts:  # a person who left the table: no fault of a program
+        return f"Seat {seat} ({spec}): {faults['first']}{taken}"
     return f"Faults at seat {seat} ({spec}): {counts}; first: {faults['first']}{taken}"
 
 
@@ -227,15 +304,21 @@ def strategies(paths) -> None:
     """List every strategy domsim can find, with where it comes from and what it does: the
     registered ones (built-in levels and installed packages), the shipped examples, and the .py
     files in PATHS (files or folders), with their parameters (type and default). Any listed
-    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`.
+    SPEC works as `-p SPEC`, parameters after a `?`: `hard?shed=2&block=3`. Exits 1 when one
+    cannot be loaded (its line says why).
 
     Example: domsim strategies my_bots/
     """
-    for info in strategy_catalog(paths):
+    infos = strategy_catalog(paths)
+    for info in infos:
         click.echo(f"{info.spec:<40} {info.description}")
         click.echo(f"{'':<40} from {info.origin}")
         for line in _item_lines(("parameters:", *info.parameters) if info.parameters else (), 78):
             click.echo(f"{'':<40} {line}")
+    failed = [info.spec for info in infos if info.failed]
+    if failed:
+        raise click.ClickException(f"{len(failed)} strategy file(s) or module(s) cannot be "
+                                   f"loaded, the first {failed[0]}: see its error above")
 
 
 def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
@@ -312,7 +395,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
     "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
-    "sandbox": "sandbox",
+    "sandbox": "sandbox", "on_fault": "on_fault", "time_control": "time_control",
 }
 
 
@@ -346,6 +429,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
               show_default=True, metavar="SECONDS",
               help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@TIME_CONTROL
 @click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
 @click.option("--deals", type=click.Path(exists=True, dir_okay=False), default=None,
               metavar="FILE", help="Play these first-hand deals (a records file, or `domsim "
@@ -355,7 +439,12 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
-@click.option("--resume", is_flag=True, help="Finish the interrupted run in --out.")
+@on_fault_option("forfeit", "A tourney forfeits, as fastchess and cutechess do: a bot's "
+                            "results are its own moves'.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Finish the interrupted run (or comparison) in "
+              "--out.")
 @SILENT
 @click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
               help="Where games are played: local processes or a Dask cluster.")
@@ -365,7 +454,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.pass_context
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
-            games_per_pairing, standings_every, standings_seconds, **settings) -> None:
+            games_per_pairing, standings_every, standings_seconds, max_fault_rate,
+            stop_on_faults, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
@@ -378,10 +468,15 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     given = {TOURNEY_SETTINGS[name]: value for name, value in settings.items()
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
     if options or target is not None:
-        given["options"] = parse_options(options) | ({} if target is None else {"target": target})
+        given["options"] = parse_options(options)
+        if target is not None and "target" in given["options"]:
+            raise click.UsageError("--target and --option target=... both set the target: "
+                                   "give one")
+        given["options"] |= {} if target is None else {"target": target}
     _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
              backend=backend, scheduler=scheduler, silent=silent,
-             standings_every=standings_every, standings_seconds=standings_seconds)
+             standings_every=standings_every, standings_seconds=standings_seconds,
+             max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
 
 
 @main.command()
@@ -399,15 +494,18 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
 @STANDINGS_GAMES
 @STANDINGS_SECONDS
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
 @user_errors
 def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler, standings_every,
-        standings_seconds) -> None:
+        standings_seconds, max_fault_rate, stop_on_faults) -> None:
     """Run the tourney a SCENARIO file (TOML) describes, as `domsim tourney` would.
 
     Its keys are tourney's options: variant, players, games, entrants (the -p specs), format,
     seed, workers, out, output_format, duplicate, target, options (a table), move_time_limit,
-    records, isolate, seat_memory, deals (a file), deals_order, backend, scheduler. The options
-    given here override the file's.
+    time_control (BASE+INC), records, isolate, seat_memory, deals (a file), deals_order,
+    on_fault (forfeit, the default, or substitute), backend, scheduler; paths are read from the
+    file's folder. The options given here override the file's.
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """
@@ -419,7 +517,8 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
              workers=workers or loaded.workers or default_workers(), backend=backend,
              scheduler=scheduler or (loaded.scheduler if backend == "dask" else None),
              silent=silent, standings_every=standings_every,
-             standings_seconds=standings_seconds)
+             standings_seconds=standings_seconds, max_fault_rate=max_fault_rate,
+             stop_on_faults=stop_on_faults)
 
 
 def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
@@ -433,6 +532,9 @@ def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
                               command=["domsim", *sys.argv[1:]], **session)
     except RunFinished as finished:
         click.echo(str(finished))
+        return
+    if isinstance(results, api.Comparison):  # --resume of a comparison's folder
+        _compare_output(results, results.path)
         return
     for line in summary_table(results.path / "summary.csv"):
         click.echo(line)
@@ -463,27 +565,82 @@ def upgrade(old_dir, new_dir) -> None:
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(path_type=Path))
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, metavar="[RUN_DIR] FILE",
+                type=click.Path(path_type=Path))
+@click.option("--variant", "-v", default=None,
+              help="Instead of a run: deal for this rule set (see `domsim variants`).")
+@click.option("--count", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --variant: the number of deals [100].")
+@click.option("--players", "-n", type=int, default=None, help="With --variant: players.")
+@click.option("--seed", type=int, default=None,
+              help="With --variant: the run seed the deals come from [0].")
+@RULE_OPTIONS
 @user_errors
-def deals(run_dir, file) -> None:
-    """Write the first-hand deal of every deal a run played to FILE (JSON Lines, one deal a
-    line, in deal order), for `domsim tourney --deals FILE`: another run, or another tool, then
-    plays the same deals. An existing FILE is refused.
+def deals(paths, variant, count, players, seed, options) -> None:
+    """Write a deal book to FILE (JSON Lines, one first-hand deal a line, in deal order) for
+    `domsim tourney --deals FILE`: the deals a run in RUN_DIR played, or with --variant the
+    first N deals a tourney with --seed S deals (deal i from the seed's game seed i), without
+    playing. Another run, or another tool, then plays the same deals. An existing FILE is
+    refused.
 
     Example: domsim deals results/block-20261129-101500 block.deals.jsonl
+
+    Example: domsim deals --variant block --count 500 --seed 7 block-500.deals.jsonl
     """
+    wanted = 1 if variant else 2
+    if len(paths) != wanted:
+        raise click.UsageError("give RUN_DIR FILE, or --variant V [--count N] [--seed S] FILE")
+    if not variant and (count, players, seed, options) != (None, None, None, ()):
+        raise click.UsageError("--count, --players, --seed and --option go with --variant")
+    file = paths[-1]
     if file.exists():
         raise click.ClickException(f"{file} exists: choose another file")
-    run = load_run(run_dir)
-    lines = [deal_line(run.rules, deal, deal_id=deal_id, seed=seed)
-             for deal_id, seed, deal in run_deals(run.rules, run.config, run.table)]
+    if variant:
+        rules = make_rules(variant, players, parse_options(options))
+        lines = [deal_line(rules, deal, deal_id=deal_id, seed=game)
+                 for deal_id, game, deal in seed_deals(rules, seed or 0, count or 100)]
+    else:
+        run = load_run(paths[0])
+        lines = [deal_line(run.rules, deal, deal_id=deal_id, seed=game)
+                 for deal_id, game, deal in run_deals(run.rules, run.config, run.table)]
     try:
         with file.open("x", encoding="utf-8") as out:
             out.write("".join(line + "\n" for line in lines))
     except OSError as exc:
         raise click.ClickException(f"cannot write {file}: {exc.strerror}") from None
     click.echo(f"{len(lines)} deals written to {file}")
+
+
+@main.command()
+@click.argument("source", metavar="RUN_DIR|FILE", type=click.Path(exists=True, path_type=Path))
+@click.option("--game", "-g", type=click.IntRange(min=0), default=None, metavar="N",
+              help="The game: its game id as the run stores it (0, 1, ...); in a records file "
+                   "without game ids, its place from 1. Required for a run.")
+@user_errors
+def show(source, game) -> None:
+    """Print the transcript of one game: every deal, every play, draw and pass with the open
+    ends after it, each hand's result and the scores. From a run folder the game comes from its
+    records.jsonl, or, when the run kept no records, it is played again from its seed and seats
+    (and checked against the run's games table); from a records file (`play --record`,
+    records.jsonl) it is read.
+
+    Example: domsim show results/block-20261129-101500 --game 17
+    """
+    from .show import file_game, run_game
+
+    if source.is_dir():
+        if game is None:
+            raise click.UsageError("give the game: --game N (a game id of the run)")
+        shown = run_game(load_run(source), game)
+    else:
+        shown = file_game(source, game)
+    click.echo(shown.source)
+    for line in transcript_lines(shown.record, shown.index):
+        click.echo(line)
+    for problem in shown.problems:
+        click.echo(problem, err=True)
+    if shown.problems:
+        sys.exit(1)
 
 
 SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, show_default=True,
@@ -513,9 +670,10 @@ def stats(run_dir, as_json, samples) -> None:
 
 
 @main.command()
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
-@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.argument("a", metavar="A", required=False)
+@click.argument("b", metavar="B", required=False)
+@click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless "
+              "--resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--elo0", type=Finite(), default=None,
               help=f"Elo of A over B under H0 [{DEFAULT_BOUNDS[0]:g}].")
@@ -535,34 +693,70 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
 @RULE_OPTIONS
+@TIME_CONTROL
 @SILENT
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
+@on_fault_option("forfeit", "A test forfeits, as fastchess does: a crashing bot loses.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Go on with the interrupted comparison in --out "
+              "(A, B and the settings are its own): the same verdict after the same games.")
+@click.pass_context
 @user_errors
-def compare(a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed, workers,
-            out, options, silent, isolate, seat_memory, sandbox) -> None:
+def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
+            workers, out, options, time_control, silent, isolate, seat_memory, sandbox,
+            on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
     it took and the variance duplicate play saved. A and B are [NAME=]SPEC, as tourney's -p.
 
     Example: domsim compare my_bot.py hard --variant block --elo0 0 --elo1 30
+
+    Example: domsim compare --out results/compare-20261201-101500 --resume
     """
+    command = ["domsim", *sys.argv[1:]]
+    faults = api.FaultWatch(max_fault_rate, stop_on_faults)
+    if resume:
+        given = [name for name in ctx.params if name not in ("out", "workers", "silent",
+                                                             "resume", "max_fault_rate",
+                                                             "stop_on_faults")
+                 and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+        if out is None or given:
+            raise click.ClickException("--resume takes --out DIR (and -j, --silent) alone: the "
+                                       "comparison's own settings go on")
+        try:
+            result = api.resume_compare(out, workers=workers, progress=not silent,
+                                        command=command, faults=faults)
+        except RunFinished as finished:
+            click.echo(str(finished))
+            return
+        _compare_output(result, out)
+        return
+    if a is None or b is None or variant is None:
+        raise click.UsageError("give A, B and --variant (or --out DIR --resume)")
     elo0, elo1 = _sprt_bounds(elo0, elo1, games, elo_model)
     out = out or default_out("compare")
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
                          options=parse_options(options), isolate=isolate,
-                         seat_memory=seat_memory, sandbox=sandbox is not False, out=out,
-                         workers=workers,
-                         progress=not silent, command=["domsim", *sys.argv[1:]])
+                         seat_memory=seat_memory, sandbox=sandbox is not False,
+                         on_fault=on_fault, time_control=time_control, out=out,
+                         workers=workers, progress=not silent, command=command,
+                         max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
+    _compare_output(result, out)
+
+
+def _compare_output(result: api.Comparison, out: Path) -> None:
+    """The comparison's lines; a comparison that stopped early says how to resume it."""
     for line in result.lines:
         click.echo(line)
     if result.partial:
         raise click.ClickException(f"{result.stopped} after {result.manifest['games_completed']} "
-                                   f"games; what finished is in {out}")
+                                   f"games; {resume_line(out)}")
 
 
 def _sprt_bounds(elo0, elo1, games: int | None,
@@ -585,8 +779,14 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @click.option("--all", "every", is_flag=True, help="Calibrate every rule set.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games per rule set, spread over the pairings of levels, rounded up to whole "
-                   "deal sets (every pairing on every deal in every seating).")
+              help="Games per rule set of the overview (every level against every other), "
+                   "rounded up to whole deal sets, and to the 30 deals a verdict needs.")
+@click.option("--tolerance", "--precision", "tolerance", type=Finite(0, 400, min_open=True),
+              default=DEFAULT_STEP_TOLERANCE, show_default=True, metavar="ELO",
+              help="A step is decided once it is significant at 95% or its interval lies "
+                   "within +-ELO: the levels are then equal within it.")
+@click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
+              show_default=True, help="The most games a step plays before it is undecided.")
 @click.option("--level", "levels", multiple=True, metavar="SPEC",
               help="A level to calibrate, weakest first (repeat; default: every built-in one).")
 @click.option("--dial", "with_dial", is_flag=True,
@@ -598,35 +798,56 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
+@TIME_CONTROL
 @SAMPLES
 @SILENT
+@on_fault_option("substitute", "A calibration substitutes: the built-in levels are trusted, and "
+                               "a rare timeout of a loaded machine should not decide a game.")
+@MAX_FAULT_RATE
+@STOP_ON_FAULTS
 @user_errors
-def calibrate(variants, every, players, games, levels, with_dial, settings, seed, workers, out,
-              samples, silent) -> None:
-    """Play the built-in levels against each other in each rule set and write the calibration
-    report: report.html with the rating ladder, the head-to-head win rates, points per hand,
-    how hands end and decision times, the charts and every table as CSV; the runs are in the
-    folder too, one per rule set. Teams are whole teams of one level, but in kozel each level
-    plays with a partner of at least hard (R-LEVEL). With --dial the dial strategy plays too, at
-    several strengths, and the report fits its curve and recommends the settings to ship.
+def calibrate(variants, every, players, games, tolerance, max_games, levels, with_dial,
+              settings, seed, workers, out, time_control, samples, silent, on_fault,
+              max_fault_rate, stop_on_faults) -> None:
+    """Calibrate the levels of each rule set and write the one-page report.
 
-    Example: domsim calibrate --all --games 4000 --dial --out results/calibration
+    First an overview: every level (and with --dial the dial at several strengths) against
+    every other, for the heatmap, the hand endings, the timing and the dial's curve. Then each
+    step of the ladder, a level against the one below it, is played head to head on fresh
+    duplicate deals until it is decided: significant at 95%, or equal within --tolerance Elo,
+    or undecided at --max-games; each step says how many games it took and why it stopped. The
+    report (report.html, levels.json, tables/) opens with one table of every rule set's levels.
+    Teams are whole teams of one level, but in kozel each level plays with a partner of at
+    least hard (R-LEVEL).
+
+    Example: domsim calibrate --all --dial --out results/calibration
     """
     names = calibration_variants(variants, every)
     config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
                                  out, False, name="calibrate")
     command = ["domsim", *sys.argv[1:]]
+    plan = StepPlan(tolerance, max_games, config.seed)
 
-    def run(config, folder, notes):
+    def run(config, folder, notes, ladder):
+        for note in notes:
+            click.echo(f"{config.variant}: {note}")
         return run_session(config, folder, resume=False, workers=workers, backend="local",
                            scheduler=None, silent=silent, command=command, purpose="calibration",
-                           notes=notes)
+                           notes=notes, faults=api.FaultWatch(max_fault_rate, stop_on_faults),
+                           about={"levels": ladder})
 
+    def compare(config, folder, rule):
+        return run_compare(config, folder, None, workers=workers, silent=silent,
+                           command=command, rule=rule, purpose="calibration")
+
+    steps = Calibration(out, plan, compare, click.echo)
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       players=players, levels=levels, run=run,
-                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()))
-    _write_report(folders, out, samples)
-    if outcome.partial:
+                                       players=players, levels=levels, on_fault=on_fault, run=run,
+                                       time_control=time_control,
+                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
+                                       min_deals=MIN_DEALS, steps=steps)
+    _write_report(folders, out, samples, steps.to_dict())
+    if outcome.partial or len(steps.ladders) < len(folders):
         raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "
                                    f"{outcome.done} of {outcome.total} games; the report covers "
                                    "what finished")
@@ -657,9 +878,10 @@ def calibrate(variants, every, players, games, levels, with_dial, settings, seed
               help="Output folder (default results/tune-<timestamp>); never overwritten.")
 @RULE_OPTIONS
 @SILENT
+@on_fault_option("forfeit", "A tune's tests forfeit, as compare's.")
 @user_errors
 def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
-         workers, out, options, silent) -> None:
+         workers, out, options, silent, on_fault) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
     its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
@@ -681,7 +903,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
                                  name="tune")
     config.rules()  # a bad variant, player count or option fails here, before any game
     play = Play(variant, players, config.options, config.seed, workers, silent,
-                ["domsim", *sys.argv[1:]])
+                ["domsim", *sys.argv[1:]], on_fault)
     if count is not None:
         levels = run_levels(play, count, out, steps=steps, games_per_step=games,
                             gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance)
@@ -690,7 +912,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
         target = TuneTarget(level or "medium", 0.65 if win_rate is None else win_rate, tolerance)
         result = run_tune(variant, players, config.options, target, out, seed=config.seed,
                           steps=steps, games_per_step=games, workers=workers, silent=silent,
-                          command=play.command)
+                          command=play.command, on_fault=on_fault)
         lines, stopped = tune_lines(result, out, config.seed), result.stopped
     for line in lines:
         click.echo(line)
@@ -705,7 +927,7 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
 @SAMPLES
 @user_errors
 def report(run_dirs, out, samples) -> None:
-    """Build the calibration report (report.html, PNG charts, CSV tables) from finished or
+    """Build the calibration report (report.html, SVG charts, CSV tables) from finished or
     partial runs, one section per run.
 
     Example: domsim report results/block-levels results/kozel-levels --out results/report
@@ -718,11 +940,11 @@ def report(run_dirs, out, samples) -> None:
     _write_report(run_dirs, out, samples)
 
 
-def _write_report(run_dirs, out: Path, samples: int) -> None:
+def _write_report(run_dirs, out: Path, samples: int, calibration: dict | None = None) -> None:
     from .report import write_report  # matplotlib takes a third of a second to import
 
     runs = [run_statistics(load_run(path), samples) for path in run_dirs]
-    page = write_report(runs, out)
-    for figures in runs:
-        click.echo(f"{figures['variant']}: {ladder_line(figures['ladder'])}")
+    page = write_report(runs, out, calibration)
+    for figures in runs if calibration is None else ():  # calibrate told each step already
+        click.echo(f"{figures['variant']}: {verdict_text(figures)}")
     click.echo(f"report written to {page}")

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -23,28 +24,34 @@ from .analysis import (
     head_to_head_of,
     pair_reference,
     pair_scores,
-    side_outcome,
 )
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST
-from .runner.console import ProgressBar, log_header, run_logging
+from .results.ratings import side_outcome
+from .results.summary import ALL, Tally
+from .runner.console import FaultRateExceeded, FaultWatch, ProgressBar, log_header, run_logging
 from .runner.local import local_executor
-from .runner.output import write_json, write_part
-from .runner.signals import stops_ignored
+from .runner.output import read_rows, write_json, write_part
+from .runner.signals import stops_deferred, stops_ignored
 from .runner.tourney import (
     Outcome,
+    RunFinished,
     Tourney,
     TourneyError,
     finish,
+    manifest_config,
     new_manifest,
     now,
     open_tourney,
+    read_manifest,
     stream,
 )
 from .runner.worker import Batch, BatchResult
 from .stats import EloEstimate, Sprt
 
 DEALS_PER_BATCH = 10
+#: The comparison's figures, as the API's Comparison.figures holds them.
+COMPARE_FILE = "compare.json"
 COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays
 #: The default (elo0, elo1): dominoes has much luck, and a 20 Elo edge is worth finding.
 DEFAULT_BOUNDS = (0.0, 20.0)
@@ -70,6 +77,17 @@ class Decided(Exception):
     """Raised from inside the result stream to stop it once the test has decided."""
 
 
+class StopRule(Protocol):
+    """Instead of an SPRT, what decides when a pair has played enough (calibrate's steps,
+    domsim.steps): a verdict from the complete deals so far, or None to play on."""
+
+    def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None: ...
+
+    def describe(self) -> dict:
+        """The rule's settings, for the manifest."""
+        ...
+
+
 @dataclass
 class PairProgress:
     """Entrant 0's score against entrant 1, deal by deal, fed games in game-id order; a deal
@@ -77,6 +95,7 @@ class PairProgress:
 
     tourney: Tourney
     sprt: Sprt | None
+    rule: StopRule | None = None
     scores: list[float] = field(default_factory=list)
     units: list[list[float]] = field(default_factory=list)
     unit_deals: list[int] = field(default_factory=list)  # the deal id of each unit
@@ -117,6 +136,8 @@ class PairProgress:
         if self.sprt is not None:
             self.llr = self.sprt.llr(dict(self.counts), self.per_unit, self.ref)
             self.verdict = self.sprt.verdict(self.llr)
+        elif self.rule is not None:
+            self.verdict = self.rule.verdict(self.units, self.per_unit, self.ref)
         return self.verdict is not None
 
     def llr_note(self) -> str:
@@ -135,36 +156,48 @@ class CompareResult:
     out: Path
     config: TourneyConfig
     progress: PairProgress
+    tally: Tally
     stopped: str | None = None  # "interrupted", if it was
 
 
 def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
-                silent: bool, command: list[str]) -> CompareResult:
-    """Play `config`'s pairing of two entrants deal by deal until `sprt` decides (None: all of
-    config.games), then write the run's files with the test's outcome in the manifest."""
-    tourney = open_tourney(config, out, resume=False, command=command)
-    progress = PairProgress(tourney, sprt)
+                silent: bool, command: list[str], resume: bool = False,
+                faults: FaultWatch | None = None, rule: StopRule | None = None,
+                purpose: str = "compare") -> CompareResult:
+    """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
+    decides (neither: all of config.games), then write the run's files with the test's
+    outcome in the manifest and compare.json. `resume` goes on with the run in `out`: the test
+    first reads the deals played, in order, so it stops where an uninterrupted run of the seed
+    stops."""
+    tourney = open_tourney(config, out, resume=resume, command=command)
+    progress = PairProgress(tourney, sprt, rule)
     tally = tourney.tally()
-    manifest = new_manifest(tourney, out, command, "compare")
+    if resume:
+        manifest = read_manifest(out)
+        feed_played(out, progress, tally)
+    else:
+        manifest = new_manifest(tourney, out, command, purpose)
+    before = progress.games
     session = {"command": command, "workers": workers, "backend": "local", "started": now()}
-    manifest["sessions"] = [session]
+    manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
 
     with run_logging(out / "run.log", silent):
         log_header(command, config.seed, list(config.entrants), tourney.how_strategies_run())
-        bar = ProgressBar(config.games, 0, silent)
+        bar = ProgressBar(config.games, before, silent, faults=faults)
 
         def keep(result: BatchResult) -> None:
-            if progress.verdict:
-                return  # a batch that finished after the deciding one
+            if progress.verdict or result.game_ids[0] != progress.games:
+                return  # after the deciding batch, or (stopping) after one that did not finish
             kept = 0
-            for row in result.rows:
-                kept += 1
-                tally.add(row)
-                if progress.add(row):
-                    break
-            write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
-                       result.records[:kept])
+            with stops_deferred():  # the test counts exactly the games written
+                for row in result.rows:
+                    kept += 1
+                    tally.add(row)
+                    if progress.add(row):
+                        break
+                write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
+                           result.records[:kept])
             bar(kept, tally, progress.llr_note())
             if progress.verdict:
                 bar.finish_early()
@@ -172,13 +205,17 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
 
         stopped = None
         try:
-            stream(lambda: local_executor(workers, config.games),
-                   compare_batches(tourney, progress.per_unit, singles=workers),
-                   2 * workers + 2, keep)
+            if not progress.verdict:
+                stream(lambda: local_executor(workers, config.games),
+                       compare_batches(tourney, progress.per_unit, singles=workers,
+                                       first=progress.games),
+                       2 * workers + 2, keep)
         except Decided:
             pass
         except KeyboardInterrupt:
             stopped = "interrupted"
+        except FaultRateExceeded as exc:
+            stopped = str(exc)
         except BrokenProcessPool:
             stopped = "a worker process died"
         finally:
@@ -186,16 +223,55 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
             played = progress.games
             total = played if progress.verdict else config.games
             manifest["compare"] = compare_manifest(progress)
+            result = CompareResult(out, config, progress, tally, stopped)
             with stops_ignored():
-                finish(tourney, manifest, session, Outcome(played, total, played, stopped), tally)
+                finish(tourney, manifest, session,
+                       Outcome(played, total, played - before, stopped), tally)
+                write_json(out / COMPARE_FILE, compare_figures(result))
             tourney.close()
-    return CompareResult(out, config, progress, stopped)
+    return result
 
 
-def compare_batches(tourney: Tourney, per_unit: int, singles: int = 0) -> Iterator[Batch]:
-    """Batches of whole deals in game-id order, made as the stream asks for them; the first
-    `singles` hold one deal each, so the progress bar has a rate from the first deal on."""
-    games, first, made = tourney.config.games, 0, 0
+def feed_played(out: Path, progress: PairProgress, tally: Tally) -> None:
+    """Give the test and the tally the games a resumed comparison already played: game ids
+    0, 1, ... with no gap, as a comparison keeps them."""
+    for row in read_rows(out):
+        if row["game_id"] != progress.games or progress.verdict:
+            raise TourneyError(f"--resume: the games in {out} are not the first games of the "
+                               f"comparison in order (game id {row['game_id']} follows "
+                               f"{progress.games}): the files were edited; start a new run")
+        tally.add(row)
+        progress.add(row)
+
+
+def resume_config(out: Path) -> tuple[TourneyConfig, Sprt | None]:
+    """The settings and the test of the comparison in `out`, to resume it."""
+    manifest = read_manifest(out)
+    test = manifest.get("compare")
+    if manifest.get("purpose") != "compare" or not isinstance(test, dict):
+        raise TourneyError(f"--resume: {out} holds a {manifest.get('purpose', 'tourney')}, not a "
+                           f"comparison: resume it with domsim tourney --out {out} --resume")
+    if test.get("verdict"):
+        raise RunFinished(f"{out}: the test already decided ({test['verdict']} after "
+                          f"{test['games']} games): nothing to resume, nothing changed")
+    sprt = test.get("sprt")
+    try:
+        return (TourneyConfig.from_dict(manifest_config(manifest, out)),
+                Sprt(**sprt) if sprt is not None else None)
+    except (TypeError, ValueError) as exc:
+        raise TourneyError(f"cannot read the comparison in {out / MANIFEST}: {exc}") from None
+
+
+def resume_line(out: Path) -> str:
+    return f"what finished is in {out}. Resume with: domsim compare --out {out} --resume"
+
+
+def compare_batches(tourney: Tourney, per_unit: int, singles: int = 0,
+                    first: int = 0) -> Iterator[Batch]:
+    """Batches of whole deals in game-id order from game id `first`, made as the stream asks
+    for them; the first `singles` hold one deal each, so the progress bar has a rate from the
+    first deal on."""
+    games, made = tourney.config.games, 0
     while first < games:
         size = per_unit * (1 if made < singles else DEALS_PER_BATCH)
         yield tourney.batch(list(range(first, min(first + size, games))))
@@ -207,6 +283,8 @@ def compare_manifest(progress: PairProgress) -> dict:
            "deals": len(progress.units), "games": progress.games, "llr": progress.llr,
            "verdict": progress.verdict}
     sprt = progress.sprt
+    if progress.rule is not None:
+        out["rule"] = progress.rule.describe()
     if sprt is not None:
         out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
                        "beta": sprt.beta, "model": sprt.model}
@@ -236,7 +314,7 @@ def compare_lines(result: CompareResult) -> list[str]:
     pair = progress.statistics()
     rules = config.rules()
     lines = [f"{pair.a} vs {pair.b}: {rules.name}, {rules.players} players, seed {config.seed}, "
-             f"every deal in {progress.per_unit} seatings"]
+             f"every deal in {progress.per_unit} seatings, a fault {fault_words(config)}"]
     if progress.sprt is not None:
         sprt = progress.sprt
         llr = "-" if progress.llr is None else f"{progress.llr:.2f}"
@@ -245,9 +323,20 @@ def compare_lines(result: CompareResult) -> list[str]:
                      f"[{sprt.lower:.2f}, {sprt.upper:.2f}]")
     lines.append(verdict_line(result))
     lines.append(f"games: {progress.games} ({pair.estimate.units} complete deals)")
-    lines += final_block(pair, progress)
+    lines += final_block(pair, progress, result.tally)
     lines.append(f"results: {result.out}")
     return lines
+
+
+def fault_words(config: TourneyConfig) -> str:
+    return ("forfeits the game" if config.on_fault == "forfeit"
+            else "has the move made by the stand-in")
+
+
+def faults_of(tally: Tally) -> list[tuple[str, int, int]]:
+    """(entrant, faults, games with a fault) of both entrants."""
+    return [(tally.entrants[e].name, line.faults, line.faulted)
+            for (scope, e), line in tally.lines.items() if scope == ALL]
 
 
 def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
@@ -270,10 +359,11 @@ def elo_line(estimate: EloEstimate) -> str:
             f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}")
 
 
-def final_block(pair: HeadToHead, progress: PairProgress) -> list[str]:
-    """The result in fastchess's words (a draw: a shared win; the units are deals)."""
+def final_block(pair: HeadToHead, progress: PairProgress, tally: Tally) -> list[str]:
+    """The result in fastchess's words (a draw: a shared win; the units are deals), and each
+    side's faults."""
     estimate, sprt = pair.estimate, progress.sprt
-    points = pair.wins + sum(s for s in progress.scores if 0 < s < 1)
+    points = pair_points(pair, progress)
     rule = "-" * 50
     lines = [rule, f"Results of {pair.a} vs {pair.b} (a draw: a shared win; pairs: deals in "
                    f"{progress.per_unit} seatings):",
@@ -282,9 +372,47 @@ def final_block(pair: HeadToHead, progress: PairProgress) -> list[str]:
              f"{pair.saving.ratio:.2f}",
              f"Games: {pair.games}, Wins: {pair.wins}, Losses: {pair.losses}, Draws: "
              f"{pair.shared}, Points: {points:g} ({pair.win_rate:.2%})",
-             f"Ptnml(0-2): [{', '.join(map(str, ptnml(pair.outcomes)))}]"]
+             f"Ptnml(0-2): [{', '.join(map(str, ptnml(pair.outcomes)))}]",
+             "Faults: " + ", ".join(f"{name} {faults} (in {games} games)"
+                                    for name, faults, games in faults_of(tally))]
     if sprt is not None:
         llr = "-" if progress.llr is None else f"{progress.llr:.2f}"
         lines.append(f"LLR: {llr} ({sprt.lower:.2f}, {sprt.upper:.2f}) "
                      f"[{sprt.elo0:.2f}, {sprt.elo1:.2f}]")
     return [*lines, rule]
+
+
+def pair_points(pair: HeadToHead, progress: PairProgress) -> float:
+    return pair.wins + sum(s for s in progress.scores if 0 < s < 1)
+
+
+def compare_figures(result: CompareResult) -> dict:
+    """Everything the final block says, as numbers (compare.json, Comparison.figures)."""
+    progress, pair = result.progress, result.progress.statistics()
+    estimate, sprt = pair.estimate, progress.sprt
+    one_sided = estimate.one_sided
+    return {
+        "a": pair.a, "b": pair.b, "variant": result.config.variant,
+        "seed": result.config.seed, "on_fault": result.config.on_fault,
+        "games": progress.games, "deals": estimate.units,
+        "elo": None if one_sided else estimate.elo,
+        "elo_error": None if one_sided else (estimate.elo_high - estimate.elo_low) / 2,
+        "elo_low": estimate.elo_low if one_sided != "upper" else None,
+        "elo_high": estimate.elo_high if one_sided != "lower" else None,
+        "one_sided": one_sided,
+        "nelo": estimate.nelo,
+        "nelo_error": None if one_sided else (estimate.nelo_high - estimate.nelo_low) / 2,
+        "los": estimate.los, "wins": pair.wins, "losses": pair.losses, "draws": pair.shared,
+        "points": pair_points(pair, progress), "ptnml": ptnml(pair.outcomes),
+        "faults": {name: {"faults": faults, "games": games}
+                   for name, faults, games in faults_of(result.tally)},
+        "llr": progress.llr,
+        "lower": None if sprt is None else sprt.lower,
+        "upper": None if sprt is None else sprt.upper,
+        "elo0": None if sprt is None else sprt.elo0,
+        "elo1": None if sprt is None else sprt.elo1,
+        "alpha": None if sprt is None else sprt.alpha,
+        "beta": None if sprt is None else sprt.beta,
+        "model": None if sprt is None else sprt.model,
+        "verdict": progress.verdict, "stopped": result.stopped,
+    }

@@ -1,8 +1,8 @@
 """Fixed deals, as chess testers use opening books: a file of first-hand deals that a tourney
 plays (`--deals FILE`), in order or shuffled, every deal in every seating; and the deals of a
-run written to such a file (`domsim deals RUN_DIR`).
+run, or the first deals of a seed, written to such a file (`domsim deals`).
 
-A deals file is JSON Lines in the game-record format (GAME-RECORD.md): one object per deal with
+A deals file is JSON Lines in the game-record format (docs/GAME-RECORD.md): one object per deal with
 `variant`, `players`, `options` and `hands`, of which only the first hand's `deal` (and `leader`,
 needed where the first leader is drawn by lot) is read. A records file is therefore a deals
 file. Later hands of a game are dealt from its seed, as always."""
@@ -19,7 +19,7 @@ from .record import RecordError, deal_dict, read_records, rules_of
 from .record import _leader as record_leader  # the record's own checks of a deal and its lead
 from .record import _read_deal as record_deal
 from .rules import Rules
-from .seeding import deal_rng, derive_seed
+from .seeding import deal_rng, derive_seed, game_seed
 
 ORDERS = ("in-order", "shuffled")
 
@@ -46,7 +46,7 @@ def read_deals(path: str | Path, rules: Rules) -> list[Deal]:
         raise RecordError(f"{path}: holds no deal: write one JSON object per line")
     out = []
     for index, record in enumerate(records):
-        where = f"{path}, deal {index}"
+        where = f"{path}, deal {index + 1}"
         theirs = rules_of(record, where)
         if (theirs.name, theirs.players) != (rules.name, rules.players):
             raise RecordError(f"{where}: dealt for {theirs.name} with {theirs.players} players, "
@@ -88,6 +88,13 @@ def run_deals(rules: Rules, config, table) -> list[tuple[int, int, Deal]]:
              fixed[deal_index(deal_id, len(fixed), config.deals_order, config.seed)] if fixed
              else seeded_deal(rules, seed))
             for deal_id, seed in sorted(seeds.items())]
+
+
+def seed_deals(rules: Rules, seed: int, count: int) -> list[tuple[int, int, Deal]]:
+    """(deal id, game seed, first-hand deal) of the first `count` deals a run with this seed
+    deals (deal i from the game seed of (seed, i), R-RNG), without playing them."""
+    seeds = [(deal_id, game_seed(seed, deal_id)) for deal_id in range(count)]
+    return [(deal_id, game, seeded_deal(rules, game)) for deal_id, game in seeds]
 
 
 def deal_line(rules: Rules, deal: Deal, **labels) -> str:

@@ -70,7 +70,8 @@ def monotone_fit(values: list[float], weights: list[float]) -> list[float]:
 
 def curve(dial: list[dict]) -> list[dict]:
     """The dial's points with their fitted (monotone) Elo, each weighted by its interval."""
-    weights = [1 / max((line["high"] - line["low"]) / (2 * Z95), 1.0) ** 2 for line in dial]
+    weights = [1 / max((line["high"] - line["low"]) / (2 * Z95), 1.0) ** 2
+               if line["low"] is not None and line["high"] is not None else 1e-6 for line in dial]
     fitted = monotone_fit([line["elo"] for line in dial], weights)
     return [{**line, "fitted": value} for line, value in zip(dial, fitted, strict=True)]
 
@@ -89,21 +90,53 @@ def on_curve(elo: float, points: list[dict]) -> bool:
     return points[0]["fitted"] <= elo <= points[-1]["fitted"]
 
 
-def recommendations(rating: dict, spacing: int = DEFAULT_SPACING) -> list[dict]:
+#: A setting whose 95% interval is wider than this share of the dial is withheld.
+MAX_WIDTH = 0.25
+
+
+def band(points: list[dict], key: str) -> list[dict]:
+    """The monotone fit of the points' interval ends (`low` or `high`): the curve's band."""
+    weights = [1.0] * len(points)
+    fitted = monotone_fit([point[key] for point in points], weights)
+    return [{"strength": point["strength"], "fitted": value}
+            for point, value in zip(points, fitted, strict=True)]
+
+
+def recommendations(rating: dict, spacing: int = DEFAULT_SPACING,
+                    withheld: str | None = None) -> list[dict]:
     """The settings to ship: one per built-in level (the dial's setting as strong as it) and
     `spacing` levels evenly spaced in Elo from the weakest to the strongest level, each with its
-    expected win rate against the one below it. A target beyond the curve gets the nearer end
-(`on_curve` False: the dial's end is measured weaker or stronger than it). Empty without dial
-entrants."""
+    expected win rate against the one below it, and its 95% interval: the strengths where the
+    curve's band reaches the ends of the target's own interval. A setting is `withheld` (the
+    reason; None: shipped) when the caller says the evidence is too thin, when its target lies
+    beyond the curve's band (the ends' intervals included) or its interval spans more than
+    MAX_WIDTH.
+    Empty without dial entrants."""
     levels, dial = split_dial(rating)
     points = curve(dial)
     if not points or not levels:
         return []
-    targets = [(f"as strong as {line['name']}", line["elo"], None) for line in levels]
-    low, high = levels[0]["elo"], levels[-1]["elo"]
-    step = (high - low) / (spacing - 1) if spacing > 1 else 0.0
-    targets += [(f"level {k + 1} of {spacing}", low + k * step, score_from_elo(step) if k else None)
-                for k in range(spacing)]
-    return [{"target": target, "elo": elo, "setting": setting_for(elo, points),
-             "on_curve": on_curve(elo, points), "win_rate_vs_previous": win_rate}
-            for target, elo, win_rate in targets]
+    lows, highs = band(points, "low"), band(points, "high")
+    targets = [(f"as strong as {line['name']}", line["elo"], line["low"], line["high"], None)
+               for line in levels]
+    first, last = levels[0], levels[-1]
+    step = (last["elo"] - first["elo"]) / (spacing - 1) if spacing > 1 else 0.0
+    for k in range(spacing):
+        share = k / (spacing - 1) if spacing > 1 else 0.0
+        half = ((1 - share) * (first["high"] - first["low"])
+                + share * (last["high"] - last["low"])) / 2
+        elo = first["elo"] + k * step
+        targets.append((f"level {k + 1} of {spacing}", elo, elo - half, elo + half,
+                        score_from_elo(step) if k else None))
+    rows = []
+    for target, elo, elo_low, elo_high, win_rate in targets:
+        ends = (setting_for(elo_low, highs), setting_for(elo_high, lows))
+        low, high = min(ends), max(ends)
+        reachable = lows[0]["fitted"] <= elo <= highs[-1]["fitted"]
+        reason = withheld or (None if reachable else "beyond the dial's measured curve") or (
+            f"its interval [{low:.2f}, {high:.2f}] spans more than {MAX_WIDTH:g} of the dial: "
+            "play more games" if high - low > MAX_WIDTH else None)
+        rows.append({"target": target, "elo": elo, "setting": setting_for(elo, points),
+                     "low": low, "high": high, "on_curve": on_curve(elo, points),
+                     "win_rate_vs_previous": win_rate, "withheld": reason})
+    return rows

@@ -1,5 +1,5 @@
 """Playing one game (a match: hands until the target; classic: one hand) between strategies, and
-the game record it produces (GAME-RECORD.md)."""
+the game record it produces (docs/GAME-RECORD.md)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from .alarm import MoveAlarm
 from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command
+from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
-from .record import game_record, hand_record
+from .human import HumanSeat, Terminal, is_human
+from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 MOVE_TIME_LIMIT = 5.0
 #: The built-in bot that takes over a faulty seat (R-SEAT-FAULT).
 STAND_IN = "medium"
+#: What a fault costs by default where the caller does not say (domsim.record.FAULT_POLICIES).
+ON_FAULT = "substitute"
 
 
 class Chooser(Protocol):
@@ -52,7 +56,8 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
 @dataclass
 class PlayedGame:
     """A finished game: the referee's final `state`, each hand's record (empty unless kept), and
-    per seat its `faults` and decision `timing` (as in the record)."""
+    per seat its `faults` and decision `timing` (as in the record); `on_fault` says what a
+    fault costs (`forfeit`: the faulting side loses, whatever the board says)."""
 
     rules: Rules
     specs: list[str]
@@ -61,18 +66,36 @@ class PlayedGame:
     hands: list[dict]
     faults: list[dict]
     timing: list[dict]
+    on_fault: str = ON_FAULT
+
+    @property
+    def forfeit(self) -> dict | None:
+        """The record's `forfeit` entry (None: the game counts as played)."""
+        if self.on_fault != "forfeit":
+            return None
+        return forfeit_dict(self.rules, self.specs, self.faults, self.state.match_winners)
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won the game as it is scored: a forfeit's, else the board's."""
+        forfeit = self.forfeit
+        return forfeit["winners"] if forfeit else list(self.state.match_winners)
 
     def record(self) -> dict:
-        """The game record (GAME-RECORD.md); needs the hands kept."""
+        """The game record (docs/GAME-RECORD.md); needs the hands kept."""
         record = game_record(self.rules, self.specs, self.seed, self.hands, self.state)
+        forfeit = self.forfeit
         # Dealt from `seed` by domsim's generator (R-RNG): replay checks the deals against it.
-        return {**record, "dealt_from_seed": True, "faults": self.faults, "timing": self.timing}
+        return {**record, "dealt_from_seed": True, "on_fault": self.on_fault,
+                "faults": self.faults, "timing": self.timing,
+                **({"forfeit": forfeit} if forfeit else {})}
 
 
 def play_game(rules: Rules, specs: list[str], seed: int, *,
               move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
-              isolate: bool | None = False, confinement: Confinement = DEFAULT_CONFINEMENT
-              ) -> dict:
+              isolate: bool | None = False, confinement: Confinement = DEFAULT_CONFINEMENT,
+              on_fault: str = ON_FAULT, terminal: Terminal | None = None,
+              time_control: TimeControl | None = None) -> dict:
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
@@ -80,24 +103,32 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
     illegal move is handed to it. `exec:` specs, and unless `isolate` is False every spec but a
     built-in level or a class defined in the session, play in their own process, held as
-    `confinement` says. The record gets `faults` and `timing` per seat."""
+    `confinement` says. A `human` seat is a person at `terminal` (domsim.human). With a
+    `time_control` every seat but a person's has a clock (domsim.clock). The record gets
+    `faults` and `timing` per seat, and with `on_fault` "forfeit" a faulting side loses the
+    game (the record's `forfeit` says why). The record is sealed with its `digest`."""
     with BotPool(confinement) as bots:
-        return play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
-                    isolate=isolate, bots=bots).record()
+        return seal(play(rules, specs, seed, move_time_limit=move_time_limit, stand_in=stand_in,
+                         isolate=isolate, bots=bots, on_fault=on_fault, terminal=terminal,
+                         time_control=time_control).record())
 
 
 def play(rules: Rules, specs: list[str], seed: int, *,
          move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool | None = False,
-         bots: BotPool | None = None) -> PlayedGame:
+         bots: BotPool | None = None, on_fault: str = ON_FAULT,
+         terminal: Terminal | None = None,
+         time_control: TimeControl | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
     caller closes (None: a pool for this game alone)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
-    commands = [bot_command(spec, isolate) for spec in specs]
-    factories = [None if command else load_strategy(spec)
+    if terminal is None and any(map(is_human, specs)):
+        raise StrategyError("a human seat plays only at a terminal: `domsim play -p human ...`")
+    commands = [None if is_human(spec) else bot_command(spec, isolate) for spec in specs]
+    factories = [None if command or is_human(spec) else load_strategy(spec)
                  for spec, command in zip(specs, commands, strict=True)]
     stand_in_factory = load_strategy(stand_in)
     seats: list[GuardedSeat] = []
@@ -108,17 +139,22 @@ def play(rules: Rules, specs: list[str], seed: int, *,
                                                                 strict=True)):
                 label = f"game seed {seed}, seat {seat} ({factory.spec if factory else spec})"
                 make_stand_in = _stand_in(stand_in_factory, seed, seat)
+                clock = GameClock(time_control) if time_control else None
                 seats.append(
-                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label)
-                    if command else
-                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label))
+                    HumanSeat(seat, terminal, make_stand_in, list(specs), label) if factory is
+                    None and command is None else
+                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label,
+                            clock) if command else
+                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label,
+                         clock))
             state, hands = _play(rules, seats, seed, keep_hands, first_deal)
         finally:
             stop_watchdog()
             for seat in seats:
                 seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
-    return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing))
+    return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing),
+                      on_fault)
 
 
 def _stand_in(factory: StrategyFactory, seed: int, seat: int) -> Callable[[], Strategy]:
@@ -144,6 +180,8 @@ def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
         result = state.last_hand_result
         for seat in seats:
             seat.end_hand(result)
+            if isinstance(seat, HumanSeat):  # the history is public: any seat's view tells it
+                seat.show_end(views.view(state, []), result)
         if keep_hands:
             hands.append(hand_record(*deal, state.history, result))
     for seat in seats:

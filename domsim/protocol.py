@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from .engine import DRAW, PASS, PLAY, HandResult
+from .engine import DRAW, PASS, PLAY, Action, HandResult
 from .rules import OPTION_SPECS, Rules, find_variant, make_rules
 from .tiles import TILES, Tile, tile_id
 from .view import Event, Move, PlayerView
@@ -156,12 +156,12 @@ _KINDS = {"play": PLAY, "draw": DRAW, "pass": PASS}
 
 def _action(event: dict) -> int:
     """An event of a `choose` message as the engine encodes the action (a draw without its
-    tile: domsim.engine.state)."""
+    tile: domsim.engine.Action)."""
     kind = _KINDS[event["kind"]]
-    action = kind | event["seat"] << 2
     if kind == PLAY:
-        return action | _tile_id(event["tile"]) << 4 | event["end"] << 9
-    return action | sum(1 << n for n in set(event["open_numbers"])) << 11
+        return Action(kind, event["seat"], _tile_id(event["tile"]), event["end"]).bits
+    return Action(kind, event["seat"],
+                  open_numbers=sum(1 << n for n in set(event["open_numbers"]))).bits
 
 
 _TILE_IDS = [[tile_id(a, b) for b in range(7)] for a in range(7)]

@@ -1,20 +1,24 @@
-"""Game records (GAME-RECORD.md): writing them from a played game, reading them, and replaying
+"""Game records (docs/GAME-RECORD.md): writing them from a played game, reading them, and replaying
 them under the rules to verify every action and recompute every result."""
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 from .engine import HandResult, State, by_lot, first_lead, next_leader, start_next_hand
-from .engine.state import DRAW, PLAY, action_end, action_kind, action_seat, action_tile
+from .engine.state import DRAW, PLAY, Action
 from .rules import Rules, RulesError, make_rules
 from .seeding import deal_rng, game_seed
-from .tiles import N_TILES, NUMBER_MASK, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
+from .tiles import N_TILES, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
+#: What a seat's fault costs its side (R-SEAT-FAULT): `forfeit` scores the game as lost (as
+#: fastchess scores a crash or a time loss), `substitute` counts the stand-in's moves as the seat's.
+FAULT_POLICIES = ("forfeit", "substitute")
 
 
 class RecordError(ValueError):
@@ -26,14 +30,12 @@ _NAMES = tuple(map(tile_name, range(N_TILES)))  # tile_name of every tile, looke
 
 
 def action_dict(action: int, first: bool) -> dict:
-    seat = action_seat(action)
-    tile = action_tile(action)
-    kind = action_kind(action)
+    kind, seat, tile, end, _ = Action.of(action)
     if kind == PLAY:
         if first:
             a, b = TILE_A[tile], TILE_B[tile]
-            return {"seat": seat, "play": f"{b}-{a}" if action_end(action) else _NAMES[tile]}
-        return {"seat": seat, "play": _NAMES[tile], "end": action_end(action)}
+            return {"seat": seat, "play": f"{b}-{a}" if end else _NAMES[tile]}
+        return {"seat": seat, "play": _NAMES[tile], "end": end}
     if kind == DRAW:
         return {"seat": seat, "draw": _NAMES[tile]}
     return {"seat": seat, "pass": True}
@@ -74,13 +76,38 @@ def match_result(state: State) -> dict:
         "scores": list(state.scores),
         "complete": state.match_over,
     }
-    if state.rules.variant.teams and state.match_over:
-        losers = 1 - state.match_winners[0] % 2
-        if state.rules.variant.scoring == "kozel":
-            out["dry"] = state.scores[1 - losers] == 0
-        else:
-            out["dry"] = state.scores[losers] == 0
+    if state.won_dry is not None:
+        out["dry"] = state.won_dry
     return out
+
+
+def fault_count(faults: dict) -> int:
+    """A seat's faults of every kind, from its record's `faults` entry."""
+    return faults["timeouts"] + faults["errors"] + faults["illegal"]
+
+
+def forfeit_winners(rules: Rules, faulted: list[bool], winners: list[int]) -> list[int] | None:
+    """The winners of a game whose `faulted` seats forfeit it for their sides: a winner on a clean
+    side keeps the win, else every seat of the clean sides shares it. None when nothing is
+    forfeited: no seat faulted, or every side did (then the game stands as played)."""
+    lost = {rules.side_of(seat) for seat, bad in enumerate(faulted) if bad}
+    if not lost or len(lost) == rules.sides:
+        return None
+    kept = [seat for seat in winners if rules.side_of(seat) not in lost]
+    return kept or [seat for seat in range(rules.players) if rules.side_of(seat) not in lost]
+
+
+def forfeit_dict(rules: Rules, specs: list[str], faults: list[dict],
+                 winners: list[int]) -> dict | None:
+    """The record's `forfeit` entry: the seats that forfeited, the winners as scored, and why."""
+    faulted = [fault_count(entry) > 0 for entry in faults]
+    scored = forfeit_winners(rules, faulted, winners)
+    if scored is None:
+        return None
+    seats = [seat for seat, bad in enumerate(faulted) if bad]
+    why = "; ".join(f"seat {seat} ({specs[seat]}) faulted {fault_count(faults[seat])} time(s), "
+                    f"first: {faults[seat]['first']}" for seat in seats)
+    return {"seats": seats, "winners": scored, "reason": f"{why}: its side loses the game"}
 
 
 def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
@@ -95,6 +122,19 @@ def game_record(rules: Rules, seats: list[str], seed: int, hands: list[dict],
         "hands": hands,
         "result": match_result(state),
     }
+
+
+def seal(record: dict) -> dict:
+    """The record with its `digest`, so that replay finds any later edit of what it states."""
+    return {**record, "digest": digest_of(record)}
+
+
+def digest_of(record: dict) -> str:
+    """sha256 of the record's canonical JSON, leaving out its digest and its timing (decision
+    times differ from run to run; they decide nothing)."""
+    stated = {key: value for key, value in record.items() if key not in ("digest", "timing")}
+    text = json.dumps(stated, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -117,7 +157,7 @@ def read_records(path: str | Path, at_least_one: bool = True) -> list[dict]:
                           "`tourney --records` wrote")
     for index, record in enumerate(records):
         if not isinstance(record, dict):
-            raise RecordError(f"{path}: game {index} is not a JSON object")
+            raise RecordError(f"{path}: game {index + 1} is not a JSON object")
     return records
 
 
@@ -170,7 +210,7 @@ def _read_deal(hand: dict, rules: Rules, where: str) -> tuple[list[int], list[in
     masks = []
     for seat, tiles in enumerate(seats):
         if not isinstance(tiles, list) or len(tiles) != rules.hand_size:
-            raise RecordError(f"{where}: hand {seat} must list {rules.hand_size} tiles")
+            raise RecordError(f"{where}: the hand of seat {seat} must list {rules.hand_size} tiles")
         ids = [tile_id(*_tile(t, where)) for t in tiles]
         masks.append(sum(1 << t for t in ids))
         seen.update(ids)
@@ -186,26 +226,37 @@ def _read_deal(hand: dict, rules: Rules, where: str) -> tuple[list[int], list[in
 
 
 # -- replay ------------------------------------------------------------------------------------
+def game_label(record: dict, index: int) -> str:
+    """How messages name a record: by its game id as stored (a tourney's), else by its place in
+    the file, counting from 1 as hands and actions do."""
+    game_id = record.get("game_id")
+    return f"game id {game_id}" if _is_int(game_id) else f"game {index + 1}"
+
+
 def replay_steps(record: dict, game: int) -> Iterator[tuple[str, int, int, State, object]]:
-    """Re-apply a record's actions. Yields ("hand", h, -1, state, None) at each hand's start,
-    ("action", h, i, state, action_dict) after each action and ("result", h, -1, state, result)
-    when a hand ends. Raises RecordError at the first illegal action or malformed field."""
-    where = f"game {game}"
+    """Re-apply a record's actions (`game`: its index in the file). Yields ("hand", h, -1,
+    state, None) at each hand's start, ("action", h, i, state, action_dict) after each action
+    and ("result", h, -1, state, result) when a hand ends (h and i count from 0; messages from
+    1). Raises RecordError at the first illegal action or malformed field."""
+    where = game_label(record, game)
     rules = rules_of(record, where)
     state = State(rules)
     for h, hand in enumerate(_field(record, "hands", list, where)):
-        at = f"{where}, hand {h}"
+        at = f"{where}, hand {h + 1}"
         if not isinstance(hand, dict):
             raise RecordError(f"{at}: a hand must be a JSON object")
         if state.match_over:
             raise RecordError(f"{at}: the match was already decided")
         hands, boneyard, known = _read_deal(hand, rules, at)
-        state.start_hand(hands, boneyard, *_leader(state, hand, hands, at))
+        try:
+            state.start_hand(hands, boneyard, *_leader(state, hand, hands, at))
+        except RulesError as exc:
+            raise RecordError(f"{at}: {exc}") from None
         yield "hand", h, -1, state, None
         for i, action in enumerate(_field(hand, "actions", list, at)):
             if state.hand_over:
-                raise RecordError(f"{at}, action {i}: the hand was already over")
-            _apply(state, action, known, f"{at}, action {i}")
+                raise RecordError(f"{at}, action {i + 1}: the hand was already over")
+            _apply(state, action, known, f"{at}, action {i + 1}")
             yield "action", h, i, state, action
         if not state.hand_over:
             raise RecordError(f"{at}: the actions stop before the hand is over")
@@ -235,49 +286,41 @@ def _apply(state: State, action, known_boneyard: bool, at: str) -> None:
         raise RecordError(f"{at}: an action must be an object with a seat")
     if action["seat"] != state.to_move:
         raise RecordError(f"{at}: seat {action['seat']} acted but seat {state.to_move} is to move")
-    stuck = not state.playable_mask(state.to_move)
-    if "play" in action:
-        state.play(_play_move(state, action, at))
-    elif "draw" in action:
-        if not stuck:
-            raise RecordError(f"{at}: a draw while able to play")
-        if not known_boneyard:
-            raise RecordError(f"{at}: a draw, but the deal lists no boneyard")
-        if not state.can_draw():
-            raise RecordError(f"{at}: a draw with nothing to draw")
-        expected = state.boneyard[state.drawn]
-        if tile_id(*_tile(action["draw"], at)) != expected:
-            raise RecordError(f"{at}: drew {action['draw']} but the next boneyard tile is "
-                              f"{tile_name(expected)}")
-        state.draw()
-    elif action.get("pass") is True:
-        if not stuck or state.can_draw():
-            raise RecordError(f"{at}: a pass while able to " + ("play" if not stuck else "draw"))
-        state.pass_turn()
-    else:
-        raise RecordError(f"{at}: an action must have play, draw or pass")
+    try:
+        if "play" in action:
+            state.play(_play_move(state, action, at))
+        elif "draw" in action:
+            wanted = tile_id(*_tile(action["draw"], at))
+            drawn = state.draw()
+            if not known_boneyard:
+                raise RecordError(f"{at}: a draw, but the deal lists no boneyard")
+            if wanted != drawn:
+                raise RecordError(f"{at}: drew {action['draw']} but the next boneyard tile is "
+                                  f"{tile_name(drawn)}")
+        elif action.get("pass") is True:
+            state.pass_turn()
+        else:
+            raise RecordError(f"{at}: an action must have play, draw or pass")
+    except RulesError as exc:  # what the core refuses (R-MUST, R-LINE, R-LEAD)
+        raise RecordError(f"{at}: {exc}") from None
 
 
 def _play_move(state: State, action: dict, at: str) -> int:
+    """The move a play names: a lead laid as written, else on the end named or, when none is
+    named, the only end the tile fits. Whether the rules allow it is the core's to say."""
     a, b = _tile(action["play"], at)
     tile = tile_id(a, b)
-    if not state.hands[state.to_move] >> tile & 1:
-        raise RecordError(f"{at}: seat {state.to_move} does not hold {tile_name(tile)}")
     if state.line_count == 0:
-        if state.lead_tile >= 0 and tile != state.lead_tile:
-            raise RecordError(f"{at}: the lead must be {tile_name(state.lead_tile)}")
         return tile << 2 | (a > b)
-    fits = [e for e in range(state.n_ends) if NUMBER_MASK[state.ends[e]] >> tile & 1]
     end = action.get("end")
-    if end is not None and (not isinstance(end, int) or isinstance(end, bool)):
+    if end is not None and (type(end) is not int or not 0 <= end <= 3):
         raise RecordError(f"{at}: end must be an integer 0..3, not {end!r}")
     if end is None:
+        fits = state.ends_fitting(tile)
         if len(fits) != 1:
             raise RecordError(f"{at}: {tile_name(tile)} fits "
                               + (f"ends {fits}: name the end" if fits else "no open end"))
         end = fits[0]
-    if end not in fits:
-        raise RecordError(f"{at}: {tile_name(tile)} does not fit end {end}")
     return tile << 2 | end
 
 
@@ -288,27 +331,98 @@ def verify(record: dict, game: int) -> tuple[dict | None, list[str]]:
     recomputed = copy.deepcopy(record)
     problems: list[str] = []
     state = None
-    deals = SeededDeals.of(record, game)
+    where = game_label(record, game)
+    deals = SeededDeals.of(record, where)
     try:
         for kind, h, _, at_state, payload in replay_steps(record, game):
             state = at_state
             if kind == "hand" and deals:
-                problems += deals.check(state, record["hands"][h], f"game {game}, hand {h}")
+                problems += deals.check(state, record["hands"][h], f"{where}, hand {h + 1}")
             if kind == "result":
                 fresh = result_dict(payload)
                 problems += _compare(record["hands"][h].get("result"), fresh,
-                                     f"game {game}, hand {h}")
+                                     f"{where}, hand {h + 1}")
                 recomputed["hands"][h]["result"] = fresh
                 if deals:
                     deals.hand_over(state)
     except RecordError as exc:
         return None, [*problems, str(exc)]
     if state is None:
-        return None, [f"game {game}: the record has no hands"]
+        return None, [f"{where}: the record has no hands"]
     final = match_result(state)
-    problems += _compare(record.get("result"), final, f"game {game}")
+    problems += _compare(record.get("result"), final, where)
+    if deals:  # domsim wrote it: it states every result, and what it states must hold
+        problems += missing_results(record, where)
+        problems += stated_problems(record, state.rules, final["winners"], where)
     recomputed["result"] = final
     return recomputed, (deals.seed_problems if deals else []) + problems
+
+
+def missing_results(record: dict, where: str) -> list[str]:
+    """The results a record of domsim's lacks (it writes the game's and every hand's)."""
+    hands = [h for h, hand in enumerate(record["hands"]) if "result" not in hand]
+    out = [] if "result" in record else [f"{where}: no result: domsim states every game's; "
+                                          "the record was edited"]
+    return out + [f"{where}, hand {h}: no result: domsim states every hand's; the record was "
+                  "edited" for h in hands]
+
+
+def stated_problems(record: dict, rules: Rules, winners: list[int], where: str) -> list[str]:
+    """What a domsim record states beside its actions and results that it cannot state: seats
+    and entrants not one per seat, faults that are no seat's faults, a forfeit the faults and
+    the result do not give, a digest that is not its own."""
+    problems = [f"{where}: {key} must list one name per seat ({rules.players}), not "
+                f"{_short(record[key])}" for key in ("seats", "entrants")
+                if key in record and not _names(record[key], rules.players)]
+    faults = record.get("faults")
+    problem = None if faults is None else faults_problem(faults, rules.players)
+    if problem:
+        return [*problems, f"{where}: faults {problem}"]
+    policy = record.get("on_fault", "substitute")
+    if policy not in FAULT_POLICIES:
+        problems.append(f"{where}: on_fault must be {' or '.join(FAULT_POLICIES)}, not "
+                        f"{_short(policy)}")
+    elif policy == "forfeit" or "forfeit" in record:
+        specs = record["seats"] if _names(record.get("seats"), rules.players) else (
+            ["?"] * rules.players)
+        expected = (forfeit_dict(rules, specs, faults, winners)
+                    if policy == "forfeit" and faults is not None else None)
+        if record.get("forfeit") != expected:
+            problems.append(f"{where}: forfeit is {_short(record.get('forfeit'))}, but its "
+                            f"faults and result give {_short(expected)}")
+    if "digest" in record and record["digest"] != digest_of(record):
+        problems.append(f"{where}: the record is not as domsim wrote it (its digest differs): "
+                        "a field was edited")
+    return problems
+
+
+def _names(value: object, players: int) -> bool:
+    return (isinstance(value, list) and len(value) == players
+            and all(isinstance(name, str) for name in value))
+
+
+def faults_problem(faults: object, players: int) -> str | None:
+    """Why `faults` is not one entry per seat as domsim writes them (None: it is)."""
+    if not isinstance(faults, list) or len(faults) != players:
+        return f"must list one entry per seat ({players}), not {_short(faults)}"
+    for seat, entry in enumerate(faults):
+        counts = [entry.get(kind) for kind in ("timeouts", "errors", "illegal")] if isinstance(
+            entry, dict) else [None]
+        if not all(_is_int(n) and n >= 0 for n in counts):
+            return (f"of seat {seat} must count timeouts, errors and illegal moves, not "
+                    f"{_short(entry)}")
+        if not isinstance(entry.get("replaced"), bool) or not isinstance(entry.get("first"),
+                                                                         str | None):
+            return f"of seat {seat} must say whether it was replaced and its first fault"
+        if (sum(counts) == 0) != (entry["first"] is None) or entry["replaced"] and not sum(counts):
+            return (f"of seat {seat} do not add up: {sum(counts)} fault(s), first "
+                    f"{_short(entry['first'])}, replaced {entry['replaced']}")
+    return None
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class SeededDeals:
@@ -324,7 +438,7 @@ class SeededDeals:
         self.strayed = False  # once a deal differs, every later one does: say it once
 
     @classmethod
-    def of(cls, record: dict, game: int) -> SeededDeals | None:
+    def of(cls, record: dict, where: str) -> SeededDeals | None:
         """For a record domsim dealt from its seed (`dealt_from_seed`) or that carries its run
         seed and game id (a tourney's, also one of 0.1), else None (another tool's); with
         `fixed_deal` its first hand is a deals file's (`tourney --deals`), not the seed's."""
@@ -334,13 +448,13 @@ class SeededDeals:
                 _is_int(record.get("seed"))):
             return None
         try:
-            rules = rules_of(record, f"game {game}")
+            rules = rules_of(record, where)
         except RecordError:
             return None  # replay_steps reports it
         seed = record["seed"]
         wrong = []
         if of_tourney and game_seed(record["run_seed"], record["deal_id"]) != seed:
-            wrong = [f"game {game}: seed {seed} is not the seed of deal {record['deal_id']} of "
+            wrong = [f"{where}: seed {seed} is not the seed of deal {record['deal_id']} of "
                      f"run seed {record['run_seed']}"]
         return cls(rules, seed, wrong, record.get("fixed_deal") is True)
 

@@ -11,6 +11,8 @@ import base64
 import csv
 import html
 import io
+import json
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -18,8 +20,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from . import __version__
-from .analysis import ladder_line, zero_label
+from .analysis import MIN_DEALS, verdict_text, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from .rules import VARIANTS
+from .runner.tourney import round_up
 from .stats import score_from_elo
 
 PAGE = "report.html"
@@ -54,6 +58,11 @@ class Table:
                 f"<tbody>{body}</tbody></table></div>\n")
 
 
+
+def _points_against(variant: str) -> bool:
+    """Whether the variant's hands record points against a side (R-KOZEL), as the core says."""
+    return variant in VARIANTS and VARIANTS[variant].points_against
+
 def _csv_value(value: object) -> object:
     return f"{value:.6g}" if isinstance(value, float) else value
 
@@ -71,7 +80,7 @@ def number(digits: int) -> Format:
 
 
 def signed(value: object) -> str:
-    return f"{value:+.0f}"
+    return "" if value is None else f"{value:+.0f}"  # None: a one-sided bound's open end
 
 
 def section_tables(stats: dict) -> list[Table]:
@@ -88,9 +97,10 @@ def section_tables(stats: dict) -> list[Table]:
         Table("ratings", f"Ratings (Elo, {zero_label(ratings)}, 95% bootstrap interval over "
                          f"{ratings['samples']} resamplings of whole deals)",
               [("name", "entrant", text), ("elo", "Elo", signed), ("low", "low", signed),
-               ("high", "high", signed),
+               ("high", "high", signed), ("bound", "bound", lambda v: v or ""),
                ("p_stronger_than_previous", "P(stronger than the one above)",
-                lambda v: "" if v is None else percent(v))], rating_rows),
+                lambda v: "" if v is None else percent(v)), ("faults", "faults", text)],
+              rating_rows),
         Table("pairs", "Head to head: a against b (units: deals over all their seatings)",
               [("a", "a", text), ("b", "b", text), ("games", "games", text),
                ("wls", "W-L-S of a", text), ("win_rate", "win rate of a", percent),
@@ -101,8 +111,8 @@ def section_tables(stats: dict) -> list[Table]:
                ("variance_ratio", "variance vs independent games", number(2))], pairs),
         Table("p_better", "P(row is stronger than column), bootstrap over deals",
               [("entrant", "", text)] + [(b, b, percent) for b in names], matrix),
-        Table("points", "Points per hand" + (" (kozel: points against)"
-                                             if stats["variant"] == "kozel" else ""),
+        Table("points", "Points per hand" + (f" ({stats['variant']}: points against)"
+                                             if _points_against(stats["variant"]) else ""),
               [("entrant", "entrant", text), ("hands", "hands", text),
                ("points", "own points", number(2)), ("opponents", "opponents' points", number(2)),
                ("margin", "margin", number(2))], stats["points"]),
@@ -139,6 +149,7 @@ def step_rows(stats: dict) -> list[dict]:
                         "win_low": 1 - pair["wilson_high"], "win_high": 1 - pair["wilson_low"],
                         "games": pair["games"]}
         rows.append({"from": step["from"], "to": step["to"], "elo": step["elo"],
+                     "low": step["low"], "high": step["high"],
                      "expected_win_rate": score_from_elo(step["elo"]), **measured,
                      "p_stronger": step["p_stronger"], "significant": step["significant"]})
     return rows
@@ -149,6 +160,7 @@ def optional(show: Format) -> Format:
 
 
 STEP_COLUMNS = [("from", "from", text), ("to", "to", text), ("elo", "Elo (joint)", signed),
+                ("low", "low", signed), ("high", "high", signed),
                 ("expected_win_rate", "expected win rate of to", percent),
                 ("h2h_elo", "Elo head to head", optional(signed)),
                 ("h2h_low", "low", optional(signed)), ("h2h_high", "high", optional(signed)),
@@ -159,23 +171,14 @@ STEP_COLUMNS = [("from", "from", text), ("to", "to", text), ("elo", "Elo (joint)
 
 
 def dial_tables(stats: dict) -> list[Table]:
-    """The dial's curve and the settings to ship, when the run played the dial."""
-    rows = recommendations(stats["ratings"], DEFAULT_SPACING)
-    if not rows:
-        return []
+    """The dial's curve, when the run played the dial (its settings to ship open the page)."""
     points = curve(split_dial(stats["ratings"])[1])
-    return [
-        Table("dial", "The dial's curve: Elo per strength, and the monotone fit",
-              [("name", "entrant", text), ("strength", "strength", number(3)),
-               ("elo", "Elo", signed), ("low", "low", signed), ("high", "high", signed),
-               ("fitted", "fitted Elo", signed)], points),
-        Table("recommendations", f"Settings to ship: the dial as strong as each level, and "
-                                 f"{DEFAULT_SPACING} levels evenly spaced in Elo",
-              [("target", "target", text), ("elo", "Elo", signed),
-               ("setting", "dial strength", number(3)),
-               ("on_curve", "within the measured curve", text),
-               ("win_rate_vs_previous", "expected win rate vs the level below",
-                optional(percent))], rows)]
+    if not points or not split_dial(stats["ratings"])[0]:
+        return []
+    return [Table("dial", "The dial's curve: Elo per strength, and the monotone fit",
+                  [("name", "entrant", text), ("strength", "strength", number(3)),
+                   ("elo", "Elo", signed), ("low", "low", signed), ("high", "high", signed),
+                   ("fitted", "fitted Elo", signed)], points)]
 
 
 # -- charts ---------------------------------------------------------------------------------------
@@ -199,8 +202,10 @@ def ladder_chart(stats: dict) -> Figure:
 def interval_errors(lines: list[dict], key: str = "elo") -> list[list[float]]:
     """Error bar lengths below and above each line's value; a bootstrap interval of a small run
     can miss its point estimate, and then that side's bar is empty."""
-    return [[max(line[key] - line["low"], 0.0) for line in lines],
-            [max(line["high"] - line[key], 0.0) for line in lines]]
+    return [[max(line[key] - line["low"], 0.0) if line["low"] is not None else 0.0
+             for line in lines],
+            [max(line["high"] - line[key], 0.0) if line["high"] is not None else 0.0
+             for line in lines]]
 
 
 def heatmap_chart(stats: dict) -> Figure:
@@ -297,8 +302,8 @@ def dial_chart(stats: dict) -> Figure:
 
 
 def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
-    """Every section's ladder steps side by side: head-to-head Elo with its 95% interval (the
-    joint Elo where the two never met), so a level relatively too strong stands out."""
+    """Every section's ladder steps side by side: the step between the two ratings with its 95%
+    interval (the verdict's), so a level relatively too strong stands out."""
     labels = list(dict.fromkeys(step_label(row) for stats in runs for row in step_rows(stats)))
     figure = Figure(figsize=(9.6, 1.2 + 0.35 * len(labels) * len(runs)), layout="constrained")
     axes = figure.add_subplot()
@@ -307,15 +312,12 @@ def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
         rows = {step_label(row): row for row in step_rows(stats)}
         ys = [len(labels) - 1 - i + 0.4 - (k + 0.5) * height
               for i, label in enumerate(labels) if label in rows]
-        lines = [{"elo": row["elo"], "low": row["elo"], "high": row["elo"]}
-                 if row["h2h_elo"] is None else
-                 {"elo": row["h2h_elo"], "low": row["h2h_low"], "high": row["h2h_high"]}
-                 for row in rows.values()]
+        lines = list(rows.values())
         axes.barh(ys, [line["elo"] for line in lines], height=height, label=key,
                   xerr=interval_errors(lines), capsize=2)
     axes.set_yticks(range(len(labels))[::-1], labels)
     axes.axvline(0, color="#999", linewidth=0.8)
-    axes.set_xlabel("Elo of the step (head to head, 95% interval)")
+    axes.set_xlabel("Elo of the step (between the ratings, 95% interval)")
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
     axes.set_title("Ladder steps in every section")
     axes.grid(axis="x", alpha=0.3)
@@ -366,6 +368,13 @@ th { background: #eef3f8; }
 .csv { font-size: .75em; font-weight: normal; }
 .scroll { overflow-x: auto; max-width: 100%; }
 .meta { color: #666; font-size: .9em; }
+table.summary td { vertical-align: top; min-width: 9em; }
+table.summary small { color: #444; }
+td.stronger { background: #e3f4e1; } td.equal { background: #eeeeee; }
+td.undecided { background: #fdf3d8; } td.weaker { background: #fbe6e1; }
+ul.verdicts li { margin: .2em 0; } li.stronger::marker { color: #2e7d32; }
+li.undecided::marker, li.weaker::marker { color: #c0392b; }
+details { margin: .6em 0; } summary { cursor: pointer; font-weight: 600; }
 """
 
 
@@ -381,53 +390,274 @@ def section_key(stats: dict, taken: set[str]) -> str:
 
 
 def verdict_class(stats: dict) -> str:
-    """Green for a proven ladder, grey where there are too few deals to judge, else red."""
+    """Green for a proven ladder, grey where there are too few deals to judge or the run is no
+    ladder (a ranking), else red."""
     ladder = stats["ladder"]
-    if not ladder["enough_deals"]:
+    if not ladder["enough_deals"] or not stats["calibration"]:
         return "unsure"
     return "good" if ladder["increasing"] and ladder["significant"] else "bad"
 
 
-def write_report(runs: list[dict], out: Path) -> Path:
-    """Write report.html, one SVG per chart and one CSV per table into `out`; return the page.
-    `runs` are `run_statistics` results, one page section each."""
-    out.mkdir(parents=True, exist_ok=True)
+TABLES, CHARTS_FOLDER, LEVELS_FILE = "tables", "charts", "levels.json"
+LEVELS_FORMAT = "domsim-levels/1"
+
+
+def section_ladder(stats: dict, key: str, steps: dict | None) -> dict:
+    """A rule set's ladder for the summary and levels.json: from calibrate's steps (each played
+    until decided; Elo over the weakest level) when given, else from the overview run (its joint
+    ratings, Elo 0 the mean of the levels; each step's win rate head to head)."""
+    base = {"section": key, "variant": stats["variant"], "players": stats["players"],
+            "settings": settings_rows(stats, key)}
+    if steps is not None:
+        return base | {
+            "source": "steps", "zero": f"{steps['levels'][0]['name']} = 0",
+            "levels": [{**line, "spec": spec} for line, spec in
+                       zip(steps["levels"], steps["specs"], strict=True)],
+            "steps": [{"from": step["lower"], "to": step["upper"], "elo": step["elo"],
+                       "elo_low": step["elo_low"], "elo_high": step["elo_high"],
+                       "win_rate": step["win_rate"], "win_low": step["win_low"],
+                       "win_high": step["win_high"], "games": step["games"],
+                       "verdict": step["verdict"] or "undecided", "reason": step["reason"]}
+                      for step in steps["steps"]]}
+    ladder = stats["ladder"]
+    rows = step_rows(stats)
+    return base | {
+        "source": "overview", "zero": ladder["zero"],
+        "levels": [{**line, "spec": line["name"]} for line in ladder["levels"]],
+        "steps": [{"from": row["from"], "to": row["to"], "elo": row["elo"],
+                   "elo_low": row["h2h_low"], "elo_high": row["h2h_high"],
+                   "win_rate": row["win_rate"], "win_low": row["win_low"],
+                   "win_high": row["win_high"], "games": row["games"],
+                   "verdict": overview_verdict(row, ladder),
+                   "reason": f"P(stronger) {row['p_stronger']:.1%} over the overview's "
+                             f"{ladder['deals']} deals"} for row in rows]}
+
+
+def overview_verdict(row: dict, ladder: dict) -> str:
+    """A step judged on the overview run alone: stronger when significant, else undecided."""
+    if not ladder["enough_deals"]:
+        return "undecided"
+    return "stronger" if row["significant"] else "undecided"
+
+
+def settings_rows(stats: dict, key: str) -> list[dict]:
+    """The dial's settings to ship, withheld (with the reason) when the run has too few deals."""
+    ladder = stats["ladder"]
+    thin = None
+    if not ladder["enough_deals"]:
+        deals = max(ladder["deals"], 1)
+        needed = round_up(math.ceil(stats["games"] * MIN_DEALS / deals),
+                          stats["seatings_per_deal"])
+        thin = (f"too few deals: {ladder['deals']} of the {MIN_DEALS} a setting needs (about "
+                f"{needed:,} games)")
+    base = ladder["levels"][0]["elo"]  # Elo shown over the weakest level, as the summary's
+    return [{"section": key, **row, "elo": row["elo"] - base}
+            for row in recommendations(stats["ratings"], DEFAULT_SPACING, thin)]
+
+
+def level_name(name: str) -> str:
+    """A level as the summary's column names it (kozel's partner left out)."""
+    return name.split("+")[0]
+
+
+def summary_table(ladders: list[dict]) -> Table:
+    """Every rule set's levels and steps, one row per level (the page shows it as rule sets by
+    levels)."""
+    rows = []
+    for ladder in ladders:
+        below = {step["to"]: step for step in ladder["steps"]}
+        for line in ladder["levels"]:
+            step = below.get(line["name"], {})
+            rows.append({"section": ladder["section"], "variant": ladder["variant"],
+                         "level": line["name"], "spec": line["spec"], "elo": line["elo"],
+                         "low": line["low"], "high": line["high"], "zero": ladder["zero"],
+                         "vs": step.get("from"), "win_rate": step.get("win_rate"),
+                         "win_low": step.get("win_low"), "win_high": step.get("win_high"),
+                         "games": step.get("games"), "verdict": step.get("verdict"),
+                         "reason": step.get("reason")})
+    return Table("summary", "Levels", SUMMARY_COLUMNS, rows)
+
+
+def summary_html(summary: Table, ladders: list[dict]) -> str:
+    """The first screen: rule sets by levels, each cell the level's Elo with its interval and
+    its step as the win rate against the level below."""
+    columns = list(dict.fromkeys(level_name(line["name"]) for ladder in ladders
+                                 for line in ladder["levels"]))
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in columns)
+    body = []
+    for ladder in ladders:
+        cells = {level_name(row["level"]): row for row in summary.rows
+                 if row["section"] == ladder["section"]}
+        tds = "".join(summary_cell(cells.get(name)) for name in columns)
+        body.append(f'<tr><th><a href="#{html.escape(ladder["section"])}">'
+                    f'{html.escape(ladder["variant"])}</a> <span class="meta">'
+                    f"{ladder['players']}p</span></th>{tds}</tr>")
+    zero = "; ".join(sorted({ladder["zero"] for ladder in ladders}))
+    return (f'<table class="summary"><thead><tr><th>rule set</th>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>\n"
+            f'<p class="meta">Elo with its 95% interval ({html.escape(zero)}); below it, the '
+            f"level's win rate against the level below, with its 95% interval and the games "
+            f'of that step. <a href="{TABLES}/summary.csv">CSV</a></p>\n')
+
+
+def summary_cell(row: dict | None) -> str:
+    if row is None:
+        return "<td></td>"
+    elo = f"{row['elo']:+.0f}"
+    if row["high"] > row["low"]:
+        elo += f" <small>[{row['low']:+.0f}, {row['high']:+.0f}]</small>"
+    if row["vs"] is None or row["win_rate"] is None:
+        return f'<td class="base">{elo if row["high"] > row["low"] else "0 (the base)"}</td>'
+    step = (f"{row['win_rate']:.1%} [{row['win_low']:.1%}, {row['win_high']:.1%}] vs "
+            f"{html.escape(level_name(row['vs']))}, {row['games']:,} games")
+    return (f'<td class="{html.escape(row["verdict"])}" title="{html.escape(row["reason"])}">'
+            f"{elo}<br><small>{step}</small></td>")
+
+
+def verdict_items(ladders: list[dict]) -> list[str]:
+    """Short sentences under the summary: one for every rule set whose steps are all stronger,
+    one for each other rule set naming its other steps."""
+    proven = [ladder for ladder in ladders
+              if ladder["steps"] and all(step["verdict"] == "stronger" for step in ladder["steps"])]
+    items = []
+    if proven:
+        names = ", ".join(ladder["variant"] for ladder in proven)
+        games = sum(step["games"] for ladder in proven for step in ladder["steps"])
+        items.append(f'<li class="stronger"><b>{html.escape(names)}</b>: every level is stronger '
+                     f"than the one below, each step significant at 95% ({games:,} games in "
+                     "the steps).</li>")
+    for ladder in ladders:
+        if ladder in proven:
+            continue
+        steps = ladder["steps"]
+        sentence = "; ".join(f"{level_name(step['from'])} -> {level_name(step['to'])} "
+                             f"{step['reason']}" for step in steps
+                             if step["verdict"] != "stronger") or "no steps"
+        kind = "weaker" if any(step["verdict"] == "weaker" for step in steps) else "undecided"
+        items.append(f'<li class="{kind}"><b>{html.escape(ladder["variant"])}</b>: '
+                     f"{html.escape(sentence)}.</li>")
+    return items
+
+
+def summary_note(calibration: dict | None) -> str:
+    if calibration is None:
+        return ("Each step is judged on the overview runs: significant when the stronger level "
+                "is rated higher in 97.5% of the bootstrap samples.")
+    return (f"Each step was played head to head on fresh duplicate deals until decided: "
+            f"significant at 95%, equal within \u00b1{calibration['tolerance']:g} Elo, or at the "
+            f"cap of {calibration['max_games']:,} games.")
+
+
+def levels_document(ladders: list[dict], calibration: dict | None) -> dict:
+    """levels.json: what a game's config reads (docs/levels.schema.json)."""
+    rule_sets = []
+    for ladder in ladders:
+        levels, steps = ladder["levels"], ladder["steps"]
+        entries = []
+        for index, line in enumerate(levels):
+            entries.append({
+                "name": level_name(line["name"]), "spec": line["spec"], "elo": line["elo"],
+                "elo_low": line["low"], "elo_high": line["high"],
+                "vs_below": neighbour(steps[index - 1], False) if index else None,
+                "vs_above": neighbour(steps[index], True) if index < len(steps) else None})
+        rule_sets.append({
+            "variant": ladder["variant"], "players": ladder["players"], "zero": ladder["zero"],
+            "source": ladder["source"], "levels": entries,
+            "dial": [{"target": row["target"], "elo": row["elo"], "strength": row["setting"],
+                      "low": row["low"], "high": row["high"], "withheld": row["withheld"],
+                      "spec": f"dial?strength={row['setting']:.3f}"}
+                     for row in ladder["settings"]]})
+    return {"format": LEVELS_FORMAT, "domsim": __version__,
+            "interval": 0.95, "tolerance_elo": (calibration or {}).get("tolerance"),
+            "rule_sets": rule_sets}
+
+
+def neighbour(step: dict, above: bool) -> dict:
+    """A level's win rate against its neighbour (below it: the step's; above: its complement)."""
+    low, high = step["win_low"], step["win_high"]
+    rate = step["win_rate"]
+    if above and rate is not None:
+        rate, low, high = 1 - rate, 1 - high, 1 - low
+    return {"level": level_name(step["to"] if above else step["from"]), "win_rate": rate,
+            "low": low, "high": high, "games": step["games"], "verdict": step["verdict"]}
+
+
+def write_json_file(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+SUMMARY_COLUMNS = [("section", "section", text), ("variant", "rule set", text),
+                   ("level", "level", text), ("spec", "spec", text), ("elo", "Elo", signed),
+                   ("low", "low", signed), ("high", "high", signed), ("zero", "Elo 0", text),
+                   ("vs", "step from", optional(text)),
+                   ("win_rate", "win rate vs below", optional(percent)),
+                   ("win_low", "95% low", optional(percent)),
+                   ("win_high", "95% high", optional(percent)),
+                   ("games", "games of the step", optional(text)),
+                   ("verdict", "verdict", optional(text)), ("reason", "why it stopped",
+                                                             optional(text))]
+SHIP_COLUMNS = [("section", "rule set", text), ("target", "target", text),
+                ("elo", "Elo over the weakest", signed),
+                ("setting", "dial strength", number(3)),
+                ("low", "95% low", number(3)), ("high", "95% high", number(3)),
+                ("win_rate_vs_previous", "expected win rate vs the level below",
+                 optional(percent)), ("withheld", "withheld because", optional(text))]
+
+
+def write_report(runs: list[dict], out: Path, calibration: dict | None = None) -> Path:
+    """Write the page into `out`: report.html, levels.json (docs/levels.schema.json), the tables
+    as CSV in tables/ and the charts as SVG in charts/; return the page. `runs` are
+    `run_statistics` results, one section each; `calibration` is calibrate's step-by-step
+    result (domsim.steps), whose ladders then fill the summary (else the runs' own ladders)."""
+    tables, charts = out / TABLES, out / CHARTS_FOLDER
+    for folder in (tables, charts):
+        folder.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
-    sections, verdicts, keys = [], [], []
-    for stats in runs:
-        key = section_key(stats, taken)
-        keys.append(key)
-        sections.append(section_html(stats, key, out))
-        verdicts.append(verdict_row(stats, key))
-    Table("verdicts", "Verdicts", VERDICT_COLUMNS, verdicts).write_csv(out / "verdicts.csv")
+    keys = [section_key(stats, taken) for stats in runs]
+    by_variant = {ladder["variant"]: ladder for ladder in (calibration or {}).get("ladders", [])}
+    ladders = [section_ladder(stats, key, by_variant.get(stats["variant"]))
+               for stats, key in zip(runs, keys, strict=True)]
+    sections = [section_html(stats, key, out) for stats, key in zip(runs, keys, strict=True)]
+    verdicts = [verdict_row(stats, key) for stats, key in zip(runs, keys, strict=True)]
+    Table("verdicts", "Verdicts", VERDICT_COLUMNS, verdicts).write_csv(tables / "verdicts.csv")
     Table("steps", "Every section's steps", [("section", "section", text), *STEP_COLUMNS],
           [{"section": key, **row} for stats, key in zip(runs, keys, strict=True)
-           for row in step_rows(stats)]).write_csv(out / "steps.csv")
+           for row in step_rows(stats)]).write_csv(tables / "steps.csv")
     Table("levels", "Every section's levels", LEVEL_COLUMNS,
           [{"section": key, **line, "zero": stats["ladder"]["zero"]}
            for stats, key in zip(runs, keys, strict=True)
-           for line in stats["ladder"]["levels"]]).write_csv(out / "levels.csv")
-    steps = chart_html(steps_chart(runs, keys), out / "steps.svg", "Ladder steps")
-    items = "".join(
-        f'<li class="verdict {verdict_class(stats)}"><a href="#{html.escape(v["section"])}">'
-        f'{html.escape(v["section"])}</a>: {html.escape(v["verdict"])}</li>'
-        for stats, v in zip(runs, verdicts, strict=True))
+           for line in stats["ladder"]["levels"]]).write_csv(tables / "levels.csv")
+    summary = summary_table(ladders)
+    summary.write_csv(tables / "summary.csv")
+    ship = [row for ladder in ladders for row in ladder["settings"]]
+    ship_table = Table("settings", "The dial (dial?strength=S) as strong as each level, and "
+                       "levels evenly spaced in Elo, with 95% intervals", SHIP_COLUMNS, ship)
+    ship_table.write_csv(tables / "settings.csv")
+    write_json_file(out / LEVELS_FILE, levels_document(ladders, calibration))
+    dials = "".join(chart_html(dial_chart(stats), charts / f"{key}-dial.svg", "The dial's curve")
+                    for stats, key in zip(runs, keys, strict=True) if dial_tables(stats))
+    steps = chart_html(steps_chart(runs, keys), charts / "steps.svg", "Ladder steps")
+    note = summary_note(calibration)
     page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>domsim calibration report</title>\n<style>{STYLE}</style>\n</head>\n"
-            f"<body>\n<h1>domsim calibration report</h1>\n"
-            f'<p class="meta">domsim {html.escape(__version__)}; a ladder step is significant '
-            f"when the stronger entrant is rated higher in at least 97.5% of the bootstrap "
-            f'samples; a level\'s Elo is against the mean of the levels, with its 95% interval. '
-            f'All tables: <a href="verdicts.csv">verdicts.csv</a>, <a href="steps.csv">'
-            f'steps.csv</a>, <a href="levels.csv">levels.csv</a> and the CSV links.</p>'
-            f'\n<ul>{items}</ul>\n<div class="charts">{steps}</div>\n{"".join(sections)}'
+            f"<body>\n<h1>Which levels to ship</h1>\n"
+            f'<p class="meta">domsim {html.escape(__version__)}. {html.escape(note)} '
+            f'Every table is a CSV in <a href="{TABLES}/">{TABLES}/</a>; the levels for a '
+            f'game\'s config are in <a href="{LEVELS_FILE}">{LEVELS_FILE}</a>.</p>\n'
+            f"{summary_html(summary, ladders)}"
+            f"<ul class=\"verdicts\">{''.join(verdict_items(ladders))}</ul>\n"
+            + (f"<h2>Settings to ship</h2>\n{ship_table.html(f'{TABLES}/settings.csv')}"
+               f'<h2>The dial\'s curve</h2>\n<div class="charts">{dials}</div>\n' if ship else "")
+            + f'<h2>Details</h2>\n<details><summary>Every rule set\'s steps side by side'
+            f'</summary><div class="charts">{steps}</div></details>\n{"".join(sections)}'
             "</body>\n</html>\n")
     (out / PAGE).write_text(page, encoding="utf-8")
     return out / PAGE
 
 
 LEVEL_COLUMNS = [("section", "section", text), ("name", "level", text), ("elo", "Elo", signed),
-                 ("low", "low", signed), ("high", "high", signed), ("zero", "Elo 0", text)]
+                 ("low", "low", signed), ("high", "high", signed),
+                 ("bound", "bound", lambda v: v or ""), ("zero", "Elo 0", text)]
 VERDICT_COLUMNS = [("section", "section", text), ("variant", "variant", text),
                    ("players", "players", text), ("games", "games", text),
                    ("increasing", "increasing", text), ("significant", "significant", text),
@@ -447,25 +677,29 @@ def verdict_row(stats: dict, key: str) -> dict:
             "significant": ladder["significant"], "steps": len(ladder["steps"]),
             "significant_steps": sum(step["significant"] for step in ladder["steps"]),
             "smallest_step_elo": min(elo), "largest_step_elo": max(elo),
-            "smallest_step_win_rate": score_from_elo(min(elo)), "verdict": ladder_line(ladder)}
+            "smallest_step_win_rate": score_from_elo(min(elo)), "verdict": verdict_text(stats)}
 
 
 def section_html(stats: dict, key: str, out: Path) -> str:
+    """A rule set's details, folded: its run, ladder and heatmap, then the repetitive charts
+    and every table in their own folds."""
     played = (f"{stats['games']} of {stats['games_planned']} games (partial run)"
               if stats["partial"] else f"{stats['games']} games")
-    parts = [f'<section id="{html.escape(key)}">\n<h2>{html.escape(stats["variant"])}, '
-             f"{stats['players']} players</h2>\n",
+    parts = [f'<details id="{html.escape(key)}"><summary>{html.escape(stats["variant"])}, '
+             f"{stats['players']} players: the overview run, every level against every other"
+             "</summary>\n",
              f'<p class="meta">{html.escape(stats["run"])}: {played}, seed {stats["seed"]}, '
              f"{stats['seatings_per_deal']} seating(s) per deal</p>\n",
              f'<p class="verdict {verdict_class(stats)}">'
-             f"{html.escape(ladder_line(stats['ladder']))}</p>\n", '<div class="charts">']
-    charts = CHARTS + ((("dial", "The dial's curve", dial_chart),) if dial_tables(stats) else ())
-    for name, title, draw in charts:
-        parts.append(chart_html(draw(stats), out / f"{key}-{name}.svg", title))
-    parts.append("</div>\n")
+             f"{html.escape(verdict_text(stats))}</p>\n", '<div class="charts">']
+    for name, title, draw in CHARTS:
+        image = chart_html(draw(stats), out / CHARTS_FOLDER / f"{key}-{name}.svg", title)
+        parts.append(image if name in ("ladder", "heatmap") else
+                     f"<details><summary>{html.escape(title)}</summary>{image}</details>")
+    parts.append("</div>\n<details><summary>Tables</summary>\n")
     for table in section_tables(stats):
-        csv_name = f"{key}-{table.name}.csv"
+        csv_name = f"{TABLES}/{key}-{table.name}.csv"
         table.write_csv(out / csv_name)
         parts.append(table.html(csv_name))
-    parts.append("</section>\n")
+    parts.append("</details>\n</details>\n")
     return "".join(parts)

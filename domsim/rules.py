@@ -1,13 +1,14 @@
-"""The eight rule sets (RULES.md) as small declarative presets, and `make_rules`, which turns a
+"""The eight rule sets (docs/RULES.md) as small declarative presets, and `make_rules`, which turns a
 variant name, a player count and options into a validated, frozen `Rules`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-
-class RulesError(ValueError):
-    """A variant, player count or option that the rules do not allow; the message is one line."""
+# A variant, player count, option, deal or action the rules do not allow; the message is one
+# line. The core's class, so that what it refuses (IllegalMove, ...) is a RulesError too.
+from ._core import RulesError
+from ._core import points_against as _points_against
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,12 @@ class Variant:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.hand_sizes))
+
+    @property
+    def points_against(self) -> bool:
+        """R-KOZEL: the points a hand awards count against the side that gets them (the losers
+        record their pips), and reaching the target loses the match (the core's answer)."""
+        return _points_against(self.scoring)
 
 
 _SMALL_HANDS = {2: 7, 3: 5, 4: 5}
@@ -102,7 +109,7 @@ class Rules:
         return seat % 2 if self.variant.teams else seat
 
     def options(self) -> dict[str, object]:
-        """Only the options that differ from the variant's defaults (GAME-RECORD.md)."""
+        """Only the options that differ from the variant's defaults (docs/GAME-RECORD.md)."""
         out: dict[str, object] = {}
         if self.target != self.variant.target:
             out["target"] = self.target

@@ -8,8 +8,9 @@ judges for untrusted programs use it. Inside, a bot has:
 - no network (a namespace with loopback only), its own IPC, UTS and cgroup namespaces, no
   capabilities, a session of its own (no terminal to push keys into);
 - a read-only view of the system, of Python and domsim, and of the folders of the files its spec
-  names (its program, scripts, strategy file), with the run folder masked, and nothing else of the
-  file system: not the current folder, not the user's home;
+  names (its program, scripts, strategy file), with the run folder, the scenario files and
+  other runs found there masked, and nothing else of the file system: not the current folder,
+  not the user's home;
 - one writable folder, /tmp (also its HOME and working folder), in memory, `SCRATCH_MB` at most,
   gone with the sandbox;
 - a clean environment (PATH, HOME, LANG, and PYTHONPATH if set);
@@ -93,17 +94,19 @@ def _namespaces() -> list[str]:
 
 
 def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int,
-         hide: tuple[str, ...]) -> tuple[list[str], Path | None]:
+         hide: tuple[str, ...], python_path: tuple[str, ...] = ()
+         ) -> tuple[list[str], Path | None]:
     """The command that runs `argv` (started in `cwd`, defined by `files`, absolute paths) in
     a sandbox, and the pids cgroup it joins (None: RLIMIT_NPROC limits its processes instead);
-    `hide` are folders masked inside (the run's). Arguments naming files are made absolute:
-    the bot starts in /tmp."""
+    `hide` are folders masked inside (the run's); `python_path` joins PYTHONPATH inside.
+    Arguments naming files are made absolute: the bot starts in /tmp."""
     program = _absolute(argv[0], cwd)
     args = [os.path.abspath(os.path.join(cwd, a)) if os.path.isfile(os.path.join(cwd, a))
             else a for a in argv[1:]]
     readable = _readable(program, [Path(f) for f in files])
     command = [shutil.which(TOOL), *_namespaces(), *_binds(readable, hide),
-               "--clearenv", *_environment(), "--chdir", "/tmp", "--", program, *args]
+               "--clearenv", *_environment(python_path), "--chdir", "/tmp", "--", program,
+               *args]
     cgroup = _pids_cgroup()
     limits = _limits(memory_mb, cgroup is None)
     if cgroup is not None:
@@ -140,26 +143,43 @@ def _readable(program: str, files: list[Path]) -> list[Path]:
     return [p for p in found if not any(p != q and p.is_relative_to(q) for q in found)]
 
 
+def _run_traces(folder: Path) -> list[Path]:
+    """What in a folder shown to a bot could name a run's seed: scenario files (`*.toml`) and
+    run folders (holding a manifest.json), two levels down (a bot's folder is often the one
+    where runs are started: results/RUN, scenarios/x.toml)."""
+    if folder == Path(sys.base_prefix).resolve() or folder.is_relative_to(sys.prefix):
+        return []
+    traces = [*folder.glob("*.toml"), *folder.glob("*/*.toml")]
+    return traces + [m.parent for m in (*folder.glob("*/manifest.json"),
+                                        *folder.glob("*/*/manifest.json"))]
+
+
 def _binds(readable: list[Path], hide: tuple[str, ...]) -> list[str]:
     binds = [arg for folder in SYSTEM for arg in ("--ro-bind-try", folder, folder)]
     binds += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_MB << 20),
               "--tmpfs", "/tmp"]
     for path in readable:
         binds += ["--ro-bind", str(path), str(path)]
-    for folder in hide:
-        folder = Path(folder).resolve()
-        if any(folder.is_relative_to(path) for path in readable):
-            binds += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
+    masked = {Path(folder).resolve() for folder in hide}
+    masked |= {trace.resolve() for path in readable for trace in _run_traces(path)}
+    for path in sorted(masked):
+        if not any(path.is_relative_to(shown) for shown in readable):
+            continue
+        if path.is_dir():
+            binds += ["--tmpfs", str(path), "--remount-ro", str(path)]
+        else:
+            binds += ["--ro-bind", "/dev/null", str(path)]
     return binds
 
 
-def _environment() -> list[str]:
+def _environment(python_path: tuple[str, ...]) -> list[str]:
     path = os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin",
                             "/bin"])
     env = {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1"}
-    if os.environ.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    python_path = (*python_path, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep)))
+    if python_path:
+        env["PYTHONPATH"] = os.pathsep.join(python_path)
     return [arg for key, value in env.items() for arg in ("--setenv", key, value)]
 
 

@@ -32,12 +32,13 @@ from dataclasses import dataclass
 
 from .alarm import MoveAlarm, MoveTimeout
 from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
+from .clock import GameClock
 from .engine import HandResult
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
 from .seeding import seat_seed
-from .stats import time_histogram
 from .strategy import Strategy, StrategyFactory, one_line
+from .timing import time_histogram
 from .view import Move, PlayerView
 
 log = logging.getLogger("domsim.faults")
@@ -76,10 +77,11 @@ class GuardedSeat:
     for it. `playing` turns False when the seat is handed to the stand-in for the game."""
 
     def __init__(self, seat: int, spec: str, stand_in: Callable[[], Strategy],
-                 limit: float | None, label: str) -> None:
+                 limit: float | None, label: str, clock: GameClock | None = None) -> None:
         self.seat = seat
         self.spec = spec
-        self.limit = limit
+        self.move_limit = limit
+        self.clock = clock
         self.label = label
         self.faults = SeatFaults()
         self.decision_times: list[float] = []
@@ -91,6 +93,24 @@ class GuardedSeat:
         if _hung_games[spec] >= MAX_HUNG_GAMES:
             self._fault(TIMEOUT, f"timed out in {MAX_HUNG_GAMES} earlier games of this worker: "
                                  "the stand-in plays from the start")
+
+    @property
+    def limit(self) -> float | None:
+        """The most the next decision may take: the per-move limit, or what is left on the
+        clock if that is less (None: no limit)."""
+        if self.clock is None or not self.playing:
+            return self.move_limit
+        left = max(self.clock.remaining, 0.0)
+        return left if self.move_limit is None else min(self.move_limit, left)
+
+    def _spent(self, elapsed: float) -> bool:
+        """Count a decision's time, and charge the clock: False (a fault, the seat handed to
+        the stand-in) when it ran out."""
+        self.decision_times.append(elapsed)
+        if self.clock is None or self.clock.spend(elapsed):
+            return True
+        self._fault(TIMEOUT, f"out of time on its {self.clock.control} clock")
+        return False
 
     def end_hand(self, result: HandResult) -> None:
         """Told at the end of every hand (in process: nothing to do)."""
@@ -153,8 +173,9 @@ class Seat(GuardedSeat):
     on `domsim.faults` with its traceback."""
 
     def __init__(self, seat: int, factory: StrategyFactory, rng: random.Random,
-                 stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str) -> None:
-        super().__init__(seat, factory.spec, stand_in, alarm.seconds, label)
+                 stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str,
+                 clock: GameClock | None = None) -> None:
+        super().__init__(seat, factory.spec, stand_in, alarm.seconds, label, clock)
         self.alarm = alarm
         self._own_rules = not is_built_in(factory.spec)  # the built-in levels are trusted
         self.strategy: Strategy | None = None
@@ -176,6 +197,8 @@ class Seat(GuardedSeat):
             view = view.with_rules(self._rules)
         if not self.playing:
             return self.stand_in.choose(view)
+        if self.clock is not None:
+            self.strategy.clock = self.clock.reading()
         choice = self._call(self.strategy.choose, view, timed=True)
         if choice is _FAILED:
             return self.stand_in.choose(view)
@@ -191,14 +214,15 @@ class Seat(GuardedSeat):
         A late `choose` (`timed`) keeps the strategy; any other fault drops it if `drop`. A
         timed call's duration, whatever its outcome, joins `decision_times`."""
         global _in_strategy
-        started = time.perf_counter()
+        started, limit = time.perf_counter(), self.limit
+        in_time = True
         try:
             try:
-                self.alarm.arm(started)
-                if self.limit is None:
+                self.alarm.arm(started, limit)
+                if limit is None:
                     _watchdog.stop()  # no limit: nothing may end a long think
                 else:
-                    _watchdog.allow(started, self.limit + GRACE_SECONDS)
+                    _watchdog.allow(started, limit + GRACE_SECONDS)
                 _in_strategy = True
                 result = method(*args)
             finally:
@@ -206,12 +230,14 @@ class Seat(GuardedSeat):
                 self.alarm.disarm()
                 elapsed = time.perf_counter() - started
                 if timed:
-                    self.decision_times.append(elapsed)
+                    in_time = self._spent(elapsed)
         except MoveTimeout:
+            if not in_time:
+                return _FAILED
             if timed:
-                self._late(f"interrupted at the {self.limit:g} s limit", exc_info=True)
+                self._late(f"interrupted at the {limit:g} s limit", exc_info=True)
             else:
-                self._fault(TIMEOUT, f"interrupted at the {self.limit:g} s limit", drop=drop,
+                self._fault(TIMEOUT, f"interrupted at the {limit:g} s limit", drop=drop,
                             exc_info=True)
             return _FAILED
         except BaseException as exc:
@@ -219,8 +245,10 @@ class Seat(GuardedSeat):
                 raise  # a real Ctrl-C: the run stops (and resumes)
             self._fault(EXCEPTION, one_line(exc), drop=drop, exc_info=exc)
             return _FAILED
-        if timed and self.limit is not None and elapsed > self.limit:
-            self._late(f"took {elapsed:.3f} s, over the {self.limit:g} s limit")
+        if not in_time:
+            return _FAILED
+        if timed and limit is not None and elapsed > limit:
+            self._late(f"took {elapsed:.3f} s, over the {limit:g} s limit")
             return _FAILED
         if timed:
             self._late_in_a_row = 0
@@ -287,8 +315,9 @@ class BotSeat(GuardedSeat):
     next game)."""
 
     def __init__(self, seat: int, command: BotCommand, pool: BotPool, seed: int,
-                 stand_in: Callable[[], Strategy], limit: float | None, label: str) -> None:
-        super().__init__(seat, command.spec, stand_in, limit, label)
+                 stand_in: Callable[[], Strategy], limit: float | None, label: str,
+                 clock: GameClock | None = None) -> None:
+        super().__init__(seat, command.spec, stand_in, limit, label, clock)
         self.pool = pool
         self.seed = seed
         self.bot = None
@@ -314,17 +343,17 @@ class BotSeat(GuardedSeat):
         if not self.playing:
             return self.stand_in.choose(view)
         self._request += 1
-        wait = None if self.limit is None else self.limit + GRACE_SECONDS
+        limit = self.limit  # before the clock is charged
+        wait = None if limit is None else limit + GRACE_SECONDS
         request = (view.wire(self._request) if self.bot.compact
                    else self._views.encode(self._request, view))
         started = time.perf_counter()
         reply = self._ask(request, wait, "move", self._request)
         elapsed = time.perf_counter() - started
-        self.decision_times.append(elapsed)
-        if reply is None:
+        if not self._spent(elapsed) or reply is None:
             return self.stand_in.choose(view)
-        if self.limit is not None and elapsed > self.limit:
-            self._late(f"answered after {elapsed:.3f} s, over the {self.limit:g} s limit")
+        if limit is not None and elapsed > limit:
+            self._late(f"answered after {elapsed:.3f} s, over the {limit:g} s limit")
             return self.stand_in.choose(view)
         self._late_in_a_row = 0
         move = move_of(reply, view.legal_moves)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import functools
 import math
 from collections import Counter
@@ -490,7 +489,12 @@ def deal_weights(deal_index: np.ndarray, deals: int, rng: np.random.Generator) -
 @dataclass(frozen=True)
 class RatingIntervals:
     """Ratings with percentile bootstrap intervals, and p_better[i, j]: the fraction of samples
-    in which entrant i is rated above entrant j (ties count one half)."""
+    in which entrant i is rated above entrant j (ties count one half). `bounds[i]` says what
+    entrant i's interval is: None a two-sided interval; "lower" (it won every game: its rating
+    is only bounded below, at elo[i] = low[i], high[i] nan) or "upper" (it won none: elo[i] =
+    high[i], low[i] nan), the one-sided bounds of a sweep; "anchor" the one entrant Elo 0 is
+    pinned to, "unmeasured" one whose resamplings all agree (too few deals to show a spread):
+    no interval, low and high nan."""
 
     ratings: Ratings
     low: np.ndarray
@@ -500,6 +504,10 @@ class RatingIntervals:
     p_better: np.ndarray
     samples: int
     centre: tuple[int, ...] = (0,)
+    bounds: tuple[str | None, ...] = ()
+    #: The 95% percentile interval of elo[i] - elo[j] over the samples (of a ladder's step).
+    difference_low: np.ndarray | None = None
+    difference_high: np.ndarray | None = None
 
 
 def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: np.ndarray,
@@ -508,7 +516,17 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
                       centre: Sequence[int] = (0,)) -> RatingIntervals:
     """`fit_ratings` on the games and on `samples` resamplings of whole deals. Each sample is
     centred on its own mean of the `centre` entrants, so every one of them (a single anchor
-    aside) has an interval: how far it sits from their average level."""
+    aside) has an interval: how far it sits from their average level.
+
+    An entrant that won every game it played (or none) has no finite most likely rating: the
+    fit's value is the prior's. Its rating is then the one-sided bound of its sweep (as a head
+    to head's, `sweep_estimate`): the rating at which it would score ONE_TAIL^(1/N) of its N
+    deals' wins (or at most 1 - that), fitted with the other games as they are; and it leaves
+    the centre, so that the others' ratings do not move with the prior."""
+    deal_ids, side_entrants = np.asarray(deal_ids), np.asarray(side_entrants, dtype=np.int64)
+    shares = np.asarray(shares, dtype=float)
+    swept = sweeps(deal_ids, side_entrants, shares, entrants)
+    centre = tuple(c for c in centre if c not in swept) or tuple(centre)
     games = GameTypes.of(side_entrants, shares, entrants)
     best = games.maximize(games.counts(None), prior_draws)
     point = games.ratings(best, centre)
@@ -527,8 +545,62 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     np.fill_diagonal(p_better, 0.5)
     low, high = percentile_interval(elo, point.elo)
     side_low, side_high = percentile_interval(side, point.side_elo)
-    return RatingIntervals(point, low, high, side_low, side_high, p_better, samples,
-                           tuple(centre))
+    gaps = elo[:, :, None] - elo[:, None, :]
+    gap_low, gap_high = percentile_interval(gaps.reshape(samples, entrants * entrants),
+                                            (point.elo[:, None] - point.elo[None, :]).ravel())
+    bounds: list[str | None] = [None] * entrants
+    values = point.elo.copy()
+    for e, (bound, units) in swept.items():
+        shrunk = sweep_shares(side_entrants, shares, e, bound, units)
+        values[e] = fit_ratings(side_entrants, shrunk, entrants, None, prior_draws,
+                                centre).elo[e]
+        low[e], high[e] = (values[e], np.nan) if bound == "lower" else (np.nan, values[e])
+        bounds[e] = bound
+    if len(centre) == 1:
+        low[centre[0]] = high[centre[0]] = np.nan
+        bounds[centre[0]] = "anchor"
+    for e in range(entrants):  # every resampling alike (one deal, say): no spread was measured
+        if bounds[e] is None and low[e] == high[e]:
+            low[e] = high[e] = np.nan
+            bounds[e] = "unmeasured"
+    return RatingIntervals(Ratings(values, point.side_elo), low, high, side_low, side_high,
+                           p_better, samples, centre, tuple(bounds),
+                           gap_low.reshape(entrants, entrants),
+                           gap_high.reshape(entrants, entrants))
+
+
+def sweeps(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: np.ndarray,
+           entrants: int) -> dict[int, tuple[str, int]]:
+    """The entrants that won every game they played ("lower": a rating bounded below only) or
+    none ("upper"), each with the number of deals it played."""
+    out = {}
+    for e in range(entrants):
+        on = side_entrants == e
+        played = on.any(axis=1)
+        if not played.any():
+            continue
+        share = (shares * on).sum(axis=1)[played]
+        units = len(np.unique(deal_ids[played]))
+        if np.all(share > 1 - 1e-9):
+            out[e] = ("lower", units)
+        elif np.all(share < 1e-9):
+            out[e] = ("upper", units)
+    return out
+
+
+def sweep_shares(side_entrants: np.ndarray, shares: np.ndarray, e: int, bound: str,
+                 units: int) -> np.ndarray:
+    """The shares with entrant e's sweep made its bound: in each of its games it takes
+    ONE_TAIL^(1/units) of the win ("lower"), or 1 - that ("upper"), the other sides the rest."""
+    target = ONE_TAIL ** (1 / units)
+    target = target if bound == "lower" else 1 - target
+    on = side_entrants == e
+    mine, theirs = on.sum(axis=1, keepdims=True), (~on).sum(axis=1, keepdims=True)
+    if bound == "lower":  # e held the whole win, the others nothing
+        shrunk = np.where(on, shares * target, (1 - target) / np.maximum(theirs, 1))
+    else:  # e held nothing, the others the whole win
+        shrunk = np.where(on, target / np.maximum(mine, 1), shares * (1 - target))
+    return np.where(on.any(axis=1, keepdims=True), shrunk, shares)
 
 
 def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -539,43 +611,6 @@ def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndar
         return point, point
     low, high = np.percentile(samples, [100 * ONE_TAIL, 100 * (1 - ONE_TAIL)], axis=0)
     return np.minimum(low, point), np.maximum(high, point)
-
-
-# -- decision times ------------------------------------------------------------------------------
-#: Decision times are kept as counts in log-spaced buckets, 8 a decade, so the times of many
-#: games and seats merge exactly and percentiles come out within a bucket (about +-15%).
-TIME_BUCKETS_PER_DECADE = 8
-
-
-#: Bucket k starts at 10^(k/8) ms; every time below 10^(-47/8) ms falls in the first bucket.
-_FIRST_BUCKET = -6 * TIME_BUCKETS_PER_DECADE
-_BUCKET_STARTS = tuple(10 ** (k / TIME_BUCKETS_PER_DECADE) for k in range(_FIRST_BUCKET + 1, 80))
-#: The number of bucket starts at or below a time: its bucket less _FIRST_BUCKET. A C call,
-#: no Python frame: every decision of a tourney is counted.
-_starts_below = functools.partial(bisect.bisect_right, _BUCKET_STARTS)
-
-
-def time_bucket(ms: float) -> int:
-    """Bucket k holds the times in [10^(k/8), 10^((k+1)/8)) milliseconds."""
-    return _FIRST_BUCKET + _starts_below(ms)
-
-
-def time_histogram(times_ms) -> dict[int, int]:
-    """Counts per bucket of some decision times (ms)."""
-    counts = Counter(map(_starts_below, times_ms))
-    return {_FIRST_BUCKET + starts: n for starts, n in counts.items()}
-
-
-def histogram_percentile(counts: dict[int, int], q: float) -> float:
-    """The q-th percentile of the times behind a bucket histogram: the geometric middle of the
-    bucket that holds it."""
-    rank = q / 100 * sum(counts.values())
-    running = 0
-    for k in sorted(counts):
-        running += counts[k]
-        if running >= rank:
-            return 10 ** ((k + 0.5) / TIME_BUCKETS_PER_DECADE)
-    raise ValueError("an empty histogram has no percentiles")
 
 
 # -- a score's logistic line in a covariate, and where it reaches a target ----------------------

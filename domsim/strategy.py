@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from .clock import ClockReading
 from .rules import Rules
 from .view import Move, PlayerView
 
@@ -69,6 +70,9 @@ class Strategy:
 
     description = ""
     rng: random.Random
+    #: With a game clock (`--time-control`), the seat's clock before each `choose`
+    #: (`remaining` and `increment` seconds, domsim.clock); None without one.
+    clock: ClockReading | None = None
 
     def start_game(self, seat: int, rules: Rules) -> None:
         """Optional hook, called once before the first hand of each game."""
@@ -264,6 +268,8 @@ def file_module(path_text: str) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None:
+        raise StrategyError(f"strategy file {path_text!r} is not a Python file: give a .py file")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module  # before running it, as an import would (dataclasses need it)
     try:
@@ -383,6 +389,7 @@ class StrategyInfo:
     origin: str
     description: str
     parameters: tuple[str, ...] = ()  # "name: type = default", as `?name=value` takes them
+    failed: bool = False  # it cannot be loaded: `description` says why
 
 
 def parameter_list(cls: type[Strategy]) -> tuple[str, ...]:
@@ -411,7 +418,7 @@ def strategy_catalog(paths: Iterable[Path] = ()) -> list[StrategyInfo]:
     for path in paths:
         for file in sorted(path.glob("[!_]*.py")) if path.is_dir() else [path]:
             infos += _module_infos(str(file), lambda f=str(file): file_module(f),
-                                   f"file {file.resolve()}")
+                                   f"file {file.resolve()}", named=not path.is_dir())
     return infos
 
 
@@ -419,17 +426,22 @@ def _info(spec: str, origin: str | None = None) -> StrategyInfo:
     try:
         factory = load_strategy(spec)
     except StrategyError as exc:
-        return StrategyInfo(spec, origin or "entry point", f"error: {exc}")
+        return StrategyInfo(spec, origin or "entry point", f"error: {exc}", failed=True)
     return StrategyInfo(spec, origin or factory.origin, factory.description,
                         parameter_list(factory.cls))
 
 
-def _module_infos(where: str, load: Callable[[], ModuleType], origin: str) -> list[StrategyInfo]:
-    """One entry per strategy class of a module or file (a lone class in a file needs no name)."""
+def _module_infos(where: str, load: Callable[[], ModuleType], origin: str,
+                  named: bool = False) -> list[StrategyInfo]:
+    """One entry per strategy class of a module or file (a lone class in a file needs no name);
+    a file `named` on its own that defines none is an error (in a folder it is a helper)."""
     try:
         classes = strategy_classes(load())
     except StrategyError as exc:
-        return [StrategyInfo(where, origin, f"error: {exc}")]
+        return [StrategyInfo(where, origin, f"error: {exc}", failed=True)]
+    if not classes and named:
+        return [StrategyInfo(where, origin, "error: it defines no Strategy subclass (a class "
+                                            "deriving from domsim.strategy.Strategy)", failed=True)]
     if len(classes) == 1 and where.endswith(".py"):
         return [_info(where, origin)]
     return [_info(f"{where}:{cls.__name__}", origin) for cls in classes]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ._core import fives_points
 from .engine import HandResult, State
 from .record import replay_steps
 from .tiles import parse_tile, tile_name, tiles_of
@@ -22,16 +23,15 @@ def transcript_lines(record: dict, game: int = 0) -> Iterator[str]:
     seats = record.get("seats") or []
     yield (f"{record.get('variant')}, {len(seats) or record.get('players')} players, "
            f"seed {record.get('seed')}: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(seats)))
-    fives = record.get("variant") in ("fives", "allfives")
     state = None
     for kind, h, _, state, payload in replay_steps(record, game):
         if kind == "hand":
             yield from _hand_header(state, h)
         elif kind == "action" and "play" in payload:
             line = f"{_action_line(payload):<30} ends {_ends(state)}"
-            count = state.fives_count() if fives else 0
-            if count and count % 5 == 0:
-                line += f"   count {count}: scores {count}"
+            count = state.fives_count() if state.fives else 0
+            if fives_points(count):
+                line += f"   count {count}: scores {fives_points(count)}"
             yield line
         elif kind == "action":
             yield _action_line(payload)

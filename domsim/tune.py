@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -106,12 +106,13 @@ class Play:
     workers: int
     silent: bool
     command: list[str]
+    on_fault: str = "forfeit"  # a test scores a fault as a loss, as fastchess does
 
     def config(self, entrants: tuple[str, ...], games: int, *label: object) -> TourneyConfig:
         """A run of its own deals: its seed derived from the tune's and the run's label."""
         return TourneyConfig(variant=self.variant, players=self.players, games=games,
                              entrants=entrants, seed=derive_seed("tune", self.seed, *label),
-                             options=self.options)
+                             options=self.options, on_fault=self.on_fault)
 
     @property
     def reference(self) -> float:
@@ -130,6 +131,9 @@ class TuneStep:
     verdict: str | None  # "H1": stronger than the target, "H0": weaker, None: undecided
     run: str
     seed: int
+    #: For an undecided step, the side its win rate's interval put it on ("H1", "H0"), which
+    #: the bisection then took; None: the interval holds the target (or the step was decided).
+    assumed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -203,9 +207,9 @@ def new_folder(out: Path, play: Play, levels: tuple[str, ...]) -> None:
 
 def run_tune(variant: str, players: int | None, options: dict[str, str], target: TuneTarget,
              out: Path, *, seed: int, steps: int, games_per_step: int, workers: int,
-             silent: bool, command: list[str]) -> TuneResult:
+             silent: bool, command: list[str], on_fault: str = "forfeit") -> TuneResult:
     """Tune the dial to one target (module docstring); write out/tune.json after every step."""
-    play = Play(variant, players, options, seed, workers, silent, command)
+    play = Play(variant, players, options, seed, workers, silent, command, on_fault)
     target.check()
     new_folder(out, play, (target.level,))
     return search(play, target, out, steps, games_per_step,
@@ -236,16 +240,29 @@ def search(play: Play, target: TuneTarget, out: Path, steps: int, games_per_step
                                 for deal, unit in zip(progress.unit_deals, progress.units,
                                                       strict=True) for score in unit]
         result.stopped = compared.stopped
-        if verdict == "H1":
+        side = verdict or (None if compared.stopped else side_of(result.steps[-1], target))
+        if side is not None and verdict is None:
+            result.steps[-1] = replace(result.steps[-1], assumed=side)
+        if side == "H1":
             result.high = strength
-        elif verdict == "H0":
+        elif side == "H0":
             result.low = strength
         result.estimate = fitted_setting(local_observations(result), target)
         result.seconds = time.perf_counter() - started
         save(result)
-        if verdict is None:  # undecided within its games, or stopped
+        if side is None:  # stopped, or undecided with the target inside its interval
             break
     return result
+
+
+def side_of(step: TuneStep, target: TuneTarget) -> str | None:
+    """Which side of the target an undecided step lies on by its 95% interval: "H1" (too
+    strong) when the interval lies above the target, "H0" below, None when it holds it."""
+    if step.wilson_low > target.win_rate:
+        return "H1"
+    if step.wilson_high < target.win_rate:
+        return "H0"
+    return None
 
 
 def local_observations(result: TuneResult) -> list[tuple[float, tuple[int, int], float]]:
@@ -334,7 +351,11 @@ def tune_lines(result: TuneResult, out: Path, seed: int) -> list[str]:
 def step_lines(result: TuneResult, indent: str) -> list[str]:
     lines = []
     for k, step in enumerate(result.steps, 1):
-        verdict = {"H1": "too strong", "H0": "too weak", None: "undecided"}[step.verdict]
+        words = {"H1": "too strong", "H0": "too weak", None: "undecided"}
+        verdict = words[step.verdict]
+        if step.assumed:
+            verdict += (f": taken as {words[step.assumed]}, since its 95% interval lies "
+                        f"{'above' if step.assumed == 'H1' else 'below'} the target")
         lines.append(f"{indent}step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "
                      f"[{step.wilson_low:.1%}, {step.wilson_high:.1%}] in {step.games} games: "
                      f"{verdict}")

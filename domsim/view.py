@@ -24,15 +24,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from ._core import PlayerView, ViewBuilder
-from .engine.state import (
-    PLAY,
-    action_end,
-    action_kind,
-    action_open_numbers,
-    action_seat,
-    action_tile,
-)
+from ._core import PlayerView, ViewBuilder, register_view
+from .engine.state import PLAY, Action
 from .tiles import TILES, Tile
 
 KINDS = ("play", "draw", "pass")
@@ -72,17 +65,16 @@ def move_int(move: Move) -> int:
 
 
 def event_of(action: int) -> Event:
-    kind = action_kind(action)
-    if kind == PLAY:
-        tile = TILES[action_tile(action)]
-        return Event(action_seat(action), "play", tile, action_end(action), ())
-    numbers = tuple(n for n in range(7) if action_open_numbers(action) >> n & 1)
-    return Event(action_seat(action), KINDS[kind], None, None, numbers)
+    a = Action.of(action)
+    if a.kind == PLAY:
+        return Event(a.seat, "play", TILES[a.tile], a.end, ())
+    numbers = tuple(n for n in range(7) if a.open_numbers >> n & 1)
+    return Event(a.seat, KINDS[a.kind], None, None, numbers)
 
 
 # Events are immutable, so one per distinct action serves every view (the core's ViewBuilder
-# calls this once per action of a hand).
-_event_of_cached = functools.cache(event_of)
+# calls this once per action of a hand). The core builds views of these values, handed to it.
+register_view(tiles=TILES, moves=_MOVES, event_of=functools.cache(event_of))
 
 __all__ = ["KINDS", "Event", "Move", "PlayerView", "ViewBuilder", "event_of", "move_int",
            "move_value"]

@@ -5,8 +5,9 @@ random legal move): `dial?strength=0` is easy, `dial?strength=1` is insane, and 
 between mixes the two move by move. A mixture of the weakest and the strongest level needs no
 per-move values from the search, it is cheap where it is weak (the search runs only on the
 decisions it plays), and it is monotonic by construction: raising the strength only turns random
-moves into insane's. `samples` passes on to insane (0: insane's default). Deterministic for a
-game seed, like every level."""
+moves into insane's. `samples` passes on to insane (0: insane's default), and so does a game
+clock (insane spends a share of it). Deterministic for a game seed without a clock, like every
+level."""
 
 from __future__ import annotations
 
@@ -27,6 +28,6 @@ class Dial(Strategy):
 
     def choose(self, view: PlayerView) -> Move:
         if self.rng.random() < self.strength:
-            self.insane.rng = self.rng
+            self.insane.rng, self.insane.clock = self.rng, self.clock
             return self.insane.choose(view)
         return self.rng.choice(view.legal_moves)

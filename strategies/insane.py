@@ -17,12 +17,14 @@ policy's), `block` and `follow` (the pips a playout adds to a tile that leaves t
 nothing to play, or the mover a tile for the ends; see the core's playout policy) and `beta` (how
 strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no weighting;
 negative, the default: 0.4, but 0 in classic, where the weighting lowered the win rate against
-hard by about 3 points). Deterministic for a game seed and fixed parameters without a budget."""
+hard by about 3 points). With a game clock (`--time-control`) it spends a share of what is left on
+each decision. Deterministic for a game seed and fixed parameters without a budget or a clock."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domsim.clock import budget_seconds
 from domsim.search import insane_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, move_value
@@ -51,6 +53,9 @@ PRESETS = {
 }
 DEFAULT_PRESET = "lean"
 
+#: The least budget a clocked decision gets (0 would mean no budget at all).
+MIN_BUDGET_MS = 0.01
+
 
 class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
@@ -78,4 +83,14 @@ class Insane(Strategy):
         loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
         seed = self.rng.getrandbits(64)
         return move_value(insane_move(view, seed, samples=samples, beta=beta, floor=self.floor,
-                                      loss=loss, **self.options))
+                                      loss=loss, **self.options_now()))
+
+    def options_now(self) -> dict:
+        """The search's options for this decision: with a game clock, the time budget is a share
+        of what is left on it (domsim.clock.budget_seconds; the smaller of the two if
+        `budget_ms` is set too), so the choice then depends on the machine's speed."""
+        if self.clock is None:
+            return self.options
+        budget = max(budget_seconds(self.clock) * 1000, MIN_BUDGET_MS)
+        own = self.options["budget_ms"]
+        return {**self.options, "budget_ms": min(own, budget) if own else budget}

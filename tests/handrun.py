@@ -15,7 +15,7 @@ from domsim.results.config import TourneyConfig
 from domsim.results.folder import PARTS, games_schema
 from domsim.runner.output import csv_table, write_part
 from domsim.seeding import game_seed
-from domsim.stats import time_histogram
+from domsim.timing import time_histogram
 
 CONFIG = TourneyConfig(variant="block", players=2, games=12, entrants=("easy", "medium", "hard"),
                        seed=1)
@@ -62,9 +62,10 @@ def rows(games: list = GAMES) -> list[dict]:
 
 
 def write_run(path: Path, games: list = GAMES, config: TourneyConfig = CONFIG,
-              output_format: str = "parquet") -> Path:
+              output_format: str = "parquet", purpose: str = "tourney") -> Path:
     """A tourney folder holding `games` (a finished run when they are config.games); with
-    output_format "parts", as a running run holds them: part files of 4 games, no games file."""
+    output_format "parts", as a running run holds them: part files of 4 games, no games file;
+    `purpose` as the manifest's (a calibration's entrants are a ladder)."""
     path.mkdir(parents=True)
     rules = config.rules()
     schema = games_schema(rules)
@@ -79,7 +80,8 @@ def write_run(path: Path, games: list = GAMES, config: TourneyConfig = CONFIG,
         pacsv.write_csv(csv_table(table), path / "games.csv")
     else:
         pq.write_table(table, path / "games.parquet")
-    manifest = {"variant": rules.name, "players": rules.players, "seed": config.seed,
+    manifest = {"purpose": purpose, "variant": rules.name, "players": rules.players,
+                "seed": config.seed,
                 "games": config.games, "config": config.to_dict(),
                 "partial": len(games) < config.games}
     (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")

@@ -34,11 +34,10 @@ def position(rules: Rules | str, hands: list[str], boneyard: str = "", leader: i
     match scores/carry set beforehand and `moves` applied (see `apply`)."""
     if isinstance(rules, str):
         rules = make_rules(rules, len(hands))
-    state = State(rules)
-    if scores is not None:
-        state.scores = list(scores)
-    state.carry = carry
-    return next_hand(state, hands, boneyard, leader, lead, moves)
+    state = State.from_position(rules, hands=[hand(h) for h in hands],
+                                boneyard=tile_list(boneyard), leader=leader,
+                                lead_tile=tile(lead) if lead else -1, scores=scores, carry=carry)
+    return apply(state, moves)
 
 
 def next_hand(state: State, hands: list[str], boneyard: str = "", leader: int = 0,

@@ -36,6 +36,7 @@ def test_the_readme_example_runs(capsys):
     exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
     printed = capsys.readouterr().out
     assert "heaviest" in printed and "elo" in printed and "'winners'" in printed
+    assert "mine vs easy: block" in printed and "Results of mine vs easy" in printed
 
 
 def test_a_tourney_of_session_strategies_returns_dataframes_and_keeps_no_folder(tmp_path):

@@ -21,7 +21,7 @@ from domsim.cli import main
 from domsim.game import play_game
 from domsim.record import RecordError, read_records, verify
 from domsim.results.config import ConfigError
-from domsim.rules import RulesError, make_rules, parse_options
+from domsim.rules import OPTION_SPECS, RulesError, make_rules, parse_options
 from domsim.runner.output import checksum_path, file_digest
 from domsim.runner.scenario import ScenarioError, load_scenario
 from domsim.strategy import StrategyError, load_strategy
@@ -73,7 +73,8 @@ def test_a_strategy_file_that_misbehaves_is_one_line(tmp_path, before, inside, m
     bot.write_text(BOT.format(before=before, inside=inside))
     one_line(invoke("play", "--variant", "block", "-p", bot, "-p", "easy"), message)
     listed = invoke("strategies", bot)  # listed with its error, the rest still listed
-    assert listed.exit_code == 0 and "error: " in listed.stdout and "easy" in listed.stdout
+    assert "error: " in listed.stdout and "easy" in listed.stdout
+    assert listed.exit_code == 1 and len(listed.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("command", ["play", "tourney"])
@@ -228,16 +229,29 @@ def test_any_spec_loads_or_is_a_strategy_error(spec):
         assert "\n" not in str(exc)
 
 
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_=0123456789-", max_size=14)
+#: KEY=VALUE pairs, half of them naming a real option (with a value it may or may not allow).
+_OPTION_PAIRS = st.lists(
+    st.builds("{}={}".format, st.sampled_from(sorted(OPTION_SPECS)),
+              st.sampled_from(["0", "1", "150", "-3", "1000001", "all", "losers", "maker",
+                               "fid", "lower", "winner", "x"]) | _WORD)
+    | _WORD, max_size=4)
+
+
 @FUZZ
-@given(pairs=st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_=0123456789-", max_size=14),
-                      max_size=4),
+@given(pairs=_OPTION_PAIRS,
        variant=st.sampled_from(["draw", "block", "fives", "kozel", "partnership", "x"]),
        players=st.none() | st.integers(-2, 6))
 def test_any_options_make_rules_or_a_rules_error(pairs, variant, players):
+    """Options make rules that hold each value given, or a one-line RulesError."""
     try:
-        make_rules(variant, players, parse_options(pairs))
+        rules = make_rules(variant, players, parse_options(pairs))
     except RulesError as exc:
         assert "\n" not in str(exc)
+        return
+    for key, value in parse_options(pairs).items():
+        assert str(getattr(rules, key)) == str(int(value) if key in ("target", "capicu_bonus")
+                                               else value)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)

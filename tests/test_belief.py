@@ -50,11 +50,12 @@ def test_draw_resets_voids_to_the_open_numbers_r_must():
 
 def test_first_lead_shows_higher_doubles_were_not_dealt_r_lead():
     """R-LEAD, R-LEAD-DEALT: the first hand was led with 5-5, so 6-6 was dealt to nobody: in
-    block with 2 players it is out of play, never in seat 1's hand."""
+    block with 2 players seat 1 knows it is out of play, never in seat 0's hand, while 4-4 may
+    be anywhere it cannot see."""
     state = position("block", ["5-5 0-1 0-2 0-3 0-4 0-5 0-6", "1-1 1-2 1-3 1-4 1-5 2-2 2-3"],
                      moves="0:5-5")
-    state.to_move = 0  # ask seat 0 to reason about the deal right after its lead
     belief = Belief(view_of(state))
+    assert belief.seats == [0]
     assert belief.allowed[tile("6-6")] == 1 << belief.rest
     assert belief.allowed[tile("4-4")] == 0b11
 
@@ -139,6 +140,7 @@ def test_true_deal_and_samples_respect_every_constraint():
     for name, variant in VARIANTS.items():
         for players in variant.player_counts:
             rules = make_rules(name, players)
+            checked = 0
             for deal in range(3):
                 state = State(rules)
                 start_next_hand(state, random.Random(deal * 10 + players))
@@ -147,6 +149,8 @@ def test_true_deal_and_samples_respect_every_constraint():
                     bot.rng = random.Random(deal)
                 play_hand(state, bots, ViewBuilder())
                 assert state.hand_over
+                checked += sum(bot.checked for bot in bots)
+            assert checked >= 6, (name, players, checked)  # decisions really were checked
 
 
 def test_play_model_weighs_deals_by_the_plays_seen():

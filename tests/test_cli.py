@@ -6,7 +6,11 @@ click 8.5's `result.output` mixes stdout and stderr, so machine output is read f
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,7 +18,7 @@ from click.testing import CliRunner
 from domsim import __version__
 from domsim.cli import main
 
-# RULES.md: variant -> player counts (R-SCORE-BASIC, R-FIVES, R-SPINNER, R-CLASSIC, R-KOZEL,
+# docs/RULES.md: variant -> player counts (R-SCORE-BASIC, R-FIVES, R-SPINNER, R-CLASSIC, R-KOZEL,
 # R-PARTNERSHIP, R-PARTNERSHIP-1V1) and the options R-DETAIL allows beyond `target`.
 PLAYER_COUNTS = {
     "draw": (2, 3, 4), "block": (2, 3, 4), "fives": (2,), "allfives": (2, 3, 4),
@@ -181,7 +185,7 @@ def test_replay_exits_1_naming_the_first_illegal_action(tmp_path):
     result = run("replay", str(_write(tmp_path, [good, bad])))
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines() == [
-        f"game 1, hand 0, action 2: seat {actions[2]['seat']} acted but seat "
+        f"game 2, hand 1, action 3: seat {actions[2]['seat']} acted but seat "
         f"{1 - actions[2]['seat']} is to move"]
     assert "Traceback" not in result.output
 
@@ -193,9 +197,10 @@ def test_replay_reports_every_wrong_result(tmp_path):
     result = run("replay", str(_write(tmp_path, [record])))
     assert result.exit_code == 1
     problems = result.stderr.strip().splitlines()
-    assert len(problems) == 2
-    assert problems[0].startswith("game 0, hand 0: result points is [999, 999], replay gives")
-    assert problems[1].startswith("game 0: result complete is")
+    assert len(problems) == 3
+    assert problems[0].startswith("game 1, hand 1: result points is [999, 999], replay gives")
+    assert problems[1].startswith("game 1: result complete is")
+    assert "its digest differs" in problems[2]  # and the record is no longer as domsim wrote it
 
 
 def test_replay_json_prints_recomputed_records_ignoring_wrong_results(tmp_path):
@@ -217,7 +222,7 @@ def test_replay_json_still_fails_on_an_illegal_action(tmp_path):
     result = run("replay", "--json", str(_write(tmp_path, [record])))
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert "game 0, hand 0: the actions stop before the hand is over" in result.stderr
+    assert "game 1, hand 1: the actions stop before the hand is over" in result.stderr
 
 
 def test_replay_of_a_missing_file_is_a_usage_error(tmp_path):
@@ -267,7 +272,7 @@ def test_a_record_with_a_wrong_field_type_deep_inside_is_a_one_line_error(tmp_pa
     result = run("replay", str(path))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.stderr.strip().splitlines() == [
-        f"game 0, hand 0, action {index}: end must be an integer 0..3, not 'left'"]
+        f"game 1, hand 1, action {index + 1}: end must be an integer 0..3, not 'left'"]
 
 
 def test_a_binary_file_is_a_one_line_error(tmp_path):
@@ -292,3 +297,23 @@ def test_help(args):
         assert all(name in result.stdout for name in ("play", "replay", "variants"))
     else:
         assert "Example: domsim" in result.stdout
+
+
+def test_a_closed_pipe_ends_the_output_quietly():
+    """`domsim ... | head`: once the reader has gone, the command stops without a message."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        child = subprocess.run([str(Path(sys.executable).with_name("domsim")), "play",
+                                "--variant", "classic", "-p", "easy", "--seed", "3"],
+                               stdout=write, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert child.returncode != 0 and child.stderr == ""
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_help_shows_no_empty_range_and_no_png(command):
+    """An unbounded number shows no `[x<=None]`; the report's charts are SVG."""
+    text = run(command, "--help").stdout
+    assert "None]" not in text and "PNG" not in text

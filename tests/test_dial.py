@@ -128,6 +128,30 @@ def test_recommendations_place_the_levels_and_space_n_levels_evenly():
     assert recommendations({"entrants": RATING["entrants"][:3]}) == []
 
 
+def test_every_setting_has_its_interval_and_thin_or_wide_ones_are_withheld():
+    rows = recommendations(RATING, spacing=3)
+    for row in rows:
+        assert row["low"] <= row["setting"] <= row["high"]
+    medium = next(row for row in rows if row["target"] == "as strong as medium")
+    # the band: 300 +- 40 Elo meets the low curve (-30, 360, 840) and the high one (50, ...)
+    assert medium["low"] == pytest.approx(0.5 * (260 - 50) / (440 - 50))
+    assert medium["high"] == pytest.approx(0.5 * (340 + 30) / (360 + 30))
+    assert medium["withheld"] is None
+    insane = next(row for row in rows if row["target"] == "as strong as insane")
+    assert insane["withheld"] is None  # 900 is beyond 880, but within its interval
+    far = recommendations({"entrants": [*RATING["entrants"][:2], _line("insane", 1000),
+                                        *RATING["entrants"][3:]]}, spacing=3)
+    assert next(r for r in far if "insane" in r["target"])["withheld"] == (
+        "beyond the dial's measured curve")
+    wide = recommendations({"entrants": [_line("easy", 0), _line("medium", 300, 400),
+                                         _line("dial?strength=0", 0),
+                                         _line("dial?strength=1", 600)]})
+    assert "spans more than 0.25 of the dial: play more games" in next(
+        r for r in wide if r["target"] == "as strong as medium")["withheld"]
+    thin = recommendations(RATING, 3, "too few deals")
+    assert {row["withheld"] for row in thin} == {"too few deals"}
+
+
 def test_strength_of_reads_the_dial_from_a_spec_or_a_team():
     assert strength_of("dial?strength=0.3") == 0.3
     assert strength_of("dial") == Dial().strength
@@ -145,6 +169,7 @@ def test_only_kozel_partners_a_level_with_hard_r_level():
 
 
 # -- the commands ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     out = tmp_path / "cal"
     result = invoke("calibrate", "--variant", "block", "--level", "easy", "--level", "medium",
@@ -155,15 +180,16 @@ def test_calibrate_dial_plays_the_settings_beside_the_levels(tmp_path):
     assert [e["name"] for e in manifest["entrants"]] == [
         "easy", "medium", "dial?strength=0", "dial?strength=1"]
     assert "easy -> medium" in result.stdout and "medium -> dial" not in result.stdout
-    curve = read_rows(out / "block-2p-dial.csv")
+    curve = read_rows(out / "tables" / "block-2p-dial.csv")
     assert [row["strength"] for row in curve] == ["0", "1"]
     fitted = [float(row["fitted"]) for row in curve]
     assert fitted == sorted(fitted)
-    shipped = {row["target"]: row for row in read_rows(out / "block-2p-recommendations.csv")}
+    shipped = {row["target"]: row for row in read_rows(out / "tables" / "settings.csv")}
     assert set(shipped) == {"as strong as easy", "as strong as medium",
                             *(f"level {k} of 5" for k in range(1, 6))}
-    assert all(0 <= float(row["setting"]) <= 1 for row in shipped.values())
-    assert (out / "block-2p-dial.svg").is_file()
+    for row in shipped.values():  # always with its interval
+        assert 0 <= float(row["low"]) <= float(row["setting"]) <= float(row["high"]) <= 1
+    assert (out / "charts" / "block-2p-dial.svg").is_file()
     assert 'title="block-2p-dial.svg"' in (out / "report.html").read_text(encoding="utf-8")
 
 
@@ -208,6 +234,37 @@ def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypa
     assert saved["fit"]["deals"] == 150 * len(near)  # each step on deals of its own
     assert len({step["seed"] for step in saved["steps"]}) == 6
     assert saved["fit"]["elo_per_strength"] > 0
+
+
+def _undecided_compare(threshold, width=0.04):
+    """A compare whose test never decides, with a win rate interval of +-`width` around the
+    chance 0.65 + (strength - threshold)."""
+    def run(config, out, sprt, **_):
+        strength = strength_of(config.entrants[0])
+        rate = 0.65 + (strength - threshold)
+        pair = SimpleNamespace(win_rate=rate, wilson_low=rate - width, wilson_high=rate + width)
+        units = [[1.0, 0.0]] * 50
+        progress = SimpleNamespace(games=100, verdict=None, statistics=lambda: pair,
+                                   units=units, unit_deals=list(range(50)))
+        return SimpleNamespace(progress=progress, out=out, stopped=None)
+    return run
+
+
+def test_tune_bisects_past_an_undecided_step_by_its_interval(tmp_path, monkeypatch):
+    """No step decides, yet each interval lies clear of 65% until 0.3125 (65.25% +- 4 holds
+    it): the bisection goes on by the intervals, says what it took, and stops there."""
+    monkeypatch.setattr(tune_module, "run_compare", _undecided_compare(0.3))
+    result = run_tune("block", None, {}, TuneTarget("medium", 0.65), tmp_path / "t", seed=1,
+                      steps=7, games_per_step=100, workers=1, silent=True, command=[])
+    assert [(step.strength, step.assumed) for step in result.steps] == [
+        (0.5, "H1"), (0.25, "H0"), (0.375, "H1"), (0.3125, None)]
+    assert (result.low, result.high) == (0.25, 0.375)
+    lines = tune_module.step_lines(result, "")
+    assert lines[0].endswith("undecided: taken as too strong, since its 95% interval lies "
+                             "above the target")
+    assert lines[3].endswith("undecided")
+    saved = json.loads((tmp_path / "t" / "tune.json").read_text())
+    assert [step["assumed"] for step in saved["steps"]] == ["H1", "H0", "H1", None]
 
 
 def test_tune_interval_widens_with_the_targets_own_error(tmp_path, monkeypatch):
@@ -293,6 +350,7 @@ def test_level_targets_space_the_ladder_evenly_against_the_nearest_level():
         math.hypot(0.75 * 20, 0.25 * 16, 0.25 * 12))
 
 
+@pytest.mark.slow
 def test_tune_levels_searches_each_inner_level_and_writes_them(tmp_path):
     out = tmp_path / "levels"
     result = invoke("tune", "--variant", "block", "--levels", "4", "--gap-games", "40",
@@ -334,3 +392,16 @@ def test_tune_levels_errors(tmp_path):
     one_line_error(invoke("tune", "--variant", "block", "--tolerance", "1e-300", "--out",
                           str(tmp_path / "c")), "too narrow for any test to decide")
     assert not any((tmp_path / name).exists() for name in "abc")
+
+
+def test_settings_of_a_run_with_too_few_deals_are_withheld_saying_what_is_needed():
+    """The issue's run: the dial with --games 720 has 10 deals; 2,160 games give the 30."""
+    from domsim.report import settings_rows
+
+    stats = {"ladder": {"enough_deals": False, "deals": 10, "levels": [{"elo": -50.0}]},
+             "games": 720, "seatings_per_deal": 2, "ratings": RATING}
+    rows = settings_rows(stats, "block-2p")
+    assert {row["withheld"] for row in rows} == {
+        "too few deals: 10 of the 30 a setting needs (about 2,160 games)"}
+    assert all(row["low"] <= row["setting"] <= row["high"] for row in rows)
+    assert rows[0]["elo"] == pytest.approx(50.0)  # over the weakest level's -50

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from domsim.engine import State, deal, start_next_hand
-from domsim.engine.state import PLAY, action_kind, action_seat
+from domsim.engine.state import PLAY, Action
 from domsim.rules import VARIANTS, make_rules
 from domsim.tiles import N_TILES, TILE_A, TILE_B, tiles_of
 
@@ -184,7 +184,7 @@ def test_a_hands_maker_is_the_seat_that_laid_its_last_tile(name, players):
             start_next_hand(state, rng)
             _generic_hand(state, rng.choice)
             result = state.hand_results[-1]
-            last_play = next(a for a in reversed(state.history) if action_kind(a) == PLAY)
-            assert result.maker == action_seat(last_play)
+            last_play = next(a for a in reversed(state.history) if Action.of(a).kind == PLAY)
+            assert result.maker == Action.of(last_play).seat
             ends[result.end] += 1
     assert ends["blocked"] > 0 and ends["domino"] > 0

@@ -85,6 +85,23 @@ def test_a_bot_finds_no_way_to_the_deals(tmp_path, twin):
     assert found and all("command line names the seed" in line for line in found)
 
 
+def test_a_bot_reads_no_scenario_or_run_kept_in_its_folder(tmp_path, twin):
+    """Its folder is shown to it, but not the scenario files and runs kept there."""
+    folder = tmp_path / "bots"
+    (folder / "results" / "old").mkdir(parents=True)
+    (folder / "results" / "old" / "manifest.json").write_text('{"seed": 7}')
+    (folder / "mine.toml").write_text('variant = "block"\nseed = 7\n')
+    bot = folder / "attacker.py"
+    bot.write_text(ATTACKER.read_text())
+    bot.chmod(0o755)
+    assert run(tmp_path / "run", f"exec:{bot} peek").returncode == 0
+    assert set(attacker_says(tmp_path / "run")) == {"found nothing"}
+    check_whole(tmp_path / "run", twin)
+    assert run(tmp_path / "open", f"exec:{bot} peek", "--no-sandbox").returncode == 0
+    found = " ".join(attacker_says(tmp_path / "open"))
+    assert "mine.toml in its folder" in found and "manifest.json in its folder" in found
+
+
 def test_a_bot_cannot_touch_the_run_folder(tmp_path, twin):
     out = tmp_path / "run"
     assert run(out, attacker("write", str(out))).returncode == 0
@@ -109,7 +126,7 @@ def test_a_double_forked_daemon_dies_with_its_sandbox(tmp_path, twin):
     marker = f"domsim-daemon-{tmp_path.name}"
     assert run(tmp_path / "run", attacker("daemon", marker)).returncode == 0
     check_whole(tmp_path / "run", twin)
-    assert not marked(marker)
+    assert not marked(marker, wait=10)  # a loaded machine may take seconds to end them
     # Without the sandbox a daemon orphaned before the kill escapes (docs/seat-protocol.md).
     assert run(tmp_path / "open", attacker("daemon", f"{marker}-open"), "--no-sandbox",
                games=1).returncode == 0

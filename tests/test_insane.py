@@ -15,7 +15,7 @@ from domsim.strategies.medium import Medium
 from positions import position, tile
 
 from domsim.engine import State, start_next_hand
-from domsim.engine.state import PLAY, action_end, action_kind, action_tile
+from domsim.engine.state import PLAY, Action
 from domsim.game import play_game, play_hand
 from domsim.rules import VARIANTS, make_rules
 from domsim.search import CLASSIC_PIP, hand_value, play_out, sample_deals, solve
@@ -157,8 +157,8 @@ def _replays_legally(start: State, finished: State) -> None:
     """Every play of `finished` beyond `start`'s history was legal when made (R-MUST)."""
     state = start.copy()
     for action in finished.history[len(start.history):]:
-        if action_kind(action) == PLAY:
-            move = action_tile(action) << 2 | action_end(action)
+        if Action.of(action).kind == PLAY:
+            move = Action.of(action).move
             assert move in state.legal_moves()
             state.play(move)
         elif state.can_draw():
@@ -204,7 +204,7 @@ def test_playout_policy_prefers_blocking_the_next_seat():
     chosen = {}
     for block in (0.0, 4.0):
         finished = play_out(state, 0, random_share=0.0, block=block, follow=0.0)
-        chosen[block] = str(move_value(action_tile(finished.history[1]) << 2))
+        chosen[block] = str(move_value(Action.of(finished.history[1]).tile << 2))
     assert chosen == {0.0: "3-5@0", 4.0: "2-3@0"}
 
 
@@ -219,7 +219,7 @@ def test_playout_policy_blocks_on_four_open_ends():
     chosen = {}
     for block in (0.0, 10.0):
         finished = play_out(state, 0, random_share=0.0, block=block, follow=0.0)
-        chosen[block] = action_tile(finished.history[3])
+        chosen[block] = Action.of(finished.history[3]).tile
     assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}
 
 

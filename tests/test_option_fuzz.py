@@ -208,6 +208,7 @@ TOURNEY = {
 }
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(args=options(RUN_BASE, TOURNEY, most=4))
 @example(args=arguments({**RUN_BASE, "--variant": "block", "--target": "2147483648"}))
@@ -314,6 +315,7 @@ CALIBRATE = {"--variant": st.lists(variants, max_size=2), "--players": ints, "--
              "--out": paths, "--samples": small}
 
 
+@pytest.mark.slow
 @fuzz(12)
 @given(args=options({"--variant": ["classic"], "--level": ["easy", "medium"], "--games": "2",
                      "-j": "1", "--samples": "2", "--out": "fresh", "--silent": None},
@@ -420,14 +422,14 @@ def test_a_huge_worker_count_forks_no_more_workers_than_games(workspace, monkeyp
     import domsim.runner.local as local
 
     sizes = []
-    pool = local.ProcessPoolExecutor
+    pool = local.LocalPool
 
     def counted(max_workers, **kwargs):
         sizes.append(max_workers)
         assert max_workers <= 2, f"a pool of {max_workers} workers for 2 games"
         return pool(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(local, "ProcessPoolExecutor", counted)
+    monkeypatch.setattr(local, "LocalPool", counted)
     with workspace() as where:
         result = holds(where, [*command, "--games", "2", "--workers", "100000000", "--silent",
                                "--out", "fresh"])

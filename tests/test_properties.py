@@ -1,6 +1,6 @@
 """Properties over random games of every variant and every allowed player count: tiles are
 conserved (R-SET, R-DEAL), every action is legal (R-MUST, R-LINE), records replay to the same
-game (GAME-RECORD.md), games are reproducible (R-RNG), and views leak nothing and miss nothing
+game (docs/GAME-RECORD.md), games are reproducible (R-RNG), and views leak nothing and miss nothing
 (R-VIEW)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domsim.engine import DRAW, PLAY, State, start_next_hand
-from domsim.engine.state import action_kind, action_seat, action_tile
+from domsim.engine.state import Action
 from domsim.game import play_game
 from domsim.record import game_record, hand_record, replay_steps, result_dict, verify
 from domsim.rules import OPTION_SPECS, VARIANTS, Rules, make_rules
@@ -55,12 +55,12 @@ every_setup = pytest.mark.parametrize("name, players", SETUPS,
 def assert_conserved(state: State) -> None:
     """R-SET/R-DEAL: hands + line + undrawn boneyard hold each of the 28 tiles exactly once, and
     the tiles drawn are the boneyard's first ones, in order."""
-    line = [action_tile(a) for a in state.history if action_kind(a) == PLAY]
+    line = [Action.of(a).tile for a in state.history if Action.of(a).kind == PLAY]
     places = [t for hand in state.hands for t in tiles_of(hand)]
     places += line + state.boneyard[state.drawn:]
     assert sorted(places) == list(range(N_TILES))
     assert len(line) == state.line_count
-    drawn = [action_tile(a) for a in state.history if action_kind(a) == DRAW]
+    drawn = [Action.of(a).tile for a in state.history if Action.of(a).kind == DRAW]
     assert drawn == state.boneyard[:state.drawn]
 
 
@@ -80,23 +80,29 @@ def open_numbers(state: State) -> tuple[int, ...]:
 # -- R-VIEW ------------------------------------------------------------------------------------
 def reshuffled(state: State, seat: int, rng: random.Random) -> State:
     """The same public situation with every tile `seat` cannot see dealt anew: the other hands
-    (sizes kept), the undrawn boneyard, and the tiles the others drew."""
+    (sizes kept), the undrawn boneyard, and the tiles the others drew and still hold; a
+    validated position (`State.from_position`), R-MUST aside: the others' new tiles need not
+    be ones they could have held when they drew or passed."""
     others = [s for s in range(state.n) if s != seat]
     unseen = [t for s in others for t in tiles_of(state.hands[s])] + state.boneyard[state.drawn:]
     rng.shuffle(unseen)
-    world = state.copy()
     rest = iter(unseen)
     hands = state.hands
     for s in others:
         hands[s] = sum(1 << next(rest) for _ in range(state.hands[s].bit_count()))
-    world.hands = hands
-    world.boneyard = state.boneyard[:state.drawn] + list(rest)
-    world.history = [
-        a & ~(31 << 4) | rng.randrange(N_TILES) << 4
-        if action_kind(a) == DRAW and action_seat(a) != seat else a
-        for a in state.history
-    ]
-    return world
+    actions = [Action.of(a) for a in state.history]
+    played = {a.tile for a in actions if a.kind == PLAY}
+    hidden = [a.kind == DRAW and a.seat != seat and a.tile not in played for a in actions]
+    held = list(zip(actions, hidden, strict=True))
+    kept = {s: iter(rng.sample(list(tiles_of(hands[s])), sum(h and a.seat == s for a, h in held)))
+            for s in others}
+    actions = [a._replace(tile=next(kept[a.seat])) if h else a for a, h in held]
+    drawn = [a.tile for a in actions if a.kind == DRAW]
+    return State.from_position(
+        state.rules, hands=hands, boneyard=drawn + list(rest),
+        leader=state.leader, lead_tile=state.lead_tile, history=[a.bits for a in actions],
+        scores=[s - p for s, p in zip(state.scores, state.hand_points, strict=True)],
+        carry=state.carry, hand_number=state.hand_number, check_must=False)
 
 
 def assert_view_hides_the_unseen(state: State, moves: list[int], rng: random.Random) -> None:
@@ -245,11 +251,11 @@ def test_draw_events_never_carry_the_tile():
         while not state.hand_over:
             if not state.step_forced():
                 state.play(rng.choice(state.legal_moves()))
-        if any(action_kind(a) == DRAW for a in state.history):
+        if any(Action.of(a).kind == DRAW for a in state.history):
             break
-    draws = [a for a in state.history if action_kind(a) == DRAW]
+    draws = [a for a in state.history if Action.of(a).kind == DRAW]
     assert draws
     history = ViewBuilder().view(state, []).history
     drawn = [e for e in history if e.kind == "draw"]
-    assert [e.seat for e in drawn] == [action_seat(a) for a in draws]
+    assert [e.seat for e in drawn] == [Action.of(a).seat for a in draws]
     assert all(e.tile is None and e.end is None and e.open_numbers for e in drawn)

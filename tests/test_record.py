@@ -1,4 +1,4 @@
-"""Game records (GAME-RECORD.md): what is written, what readers accept, and what replay rejects.
+"""Game records (docs/GAME-RECORD.md): what is written, what readers accept, what replay rejects.
 
 The hand-made fixture below was checked by hand against the rule book: a 2-player draw game
 (R-SCORE-BASIC), seat 0 holds the highest double 6-6 and leads it (R-LEAD), every play is forced
@@ -13,7 +13,7 @@ import re
 import pytest
 
 from domsim.game import play_game
-from domsim.record import RecordError, read_records, replay_steps, verify
+from domsim.record import RecordError, read_records, replay_steps, seal, verify
 from domsim.rules import make_rules
 
 SEAT0 = ["6-6", "4-5", "2-3", "0-1", "0-2", "2-4", "4-6"]
@@ -69,7 +69,7 @@ def rejection(record: dict, game: int = 0) -> str:
     recomputed, problems = verify(record, game)
     assert recomputed is None, "replay accepted an illegal record"
     assert len(problems) == 1 and "\n" not in problems[0]
-    with pytest.raises(RecordError):
+    with pytest.raises(RecordError, match=re.escape(problems[0])):
         list(replay_steps(record, game))
     return problems[0]
 
@@ -171,6 +171,7 @@ def _respell(record: dict, form, reverse: bool) -> dict:
         return form(b, a) if reverse and not keep_order else form(a, b)
 
     out = copy.deepcopy(record)
+    out.pop("digest")  # respelled, it is another writer's record: domsim's digest is not its
     for hand in out["hands"]:
         deal = hand["deal"]
         deal["hands"] = [[spell(t) for t in seat] for seat in deal["hands"]]
@@ -202,7 +203,7 @@ def test_readers_accept_every_tile_spelling(form, reverse):
 def test_a_bad_tile_is_a_one_line_error(bad):
     record = fixture_record()
     record["hands"][0]["deal"]["hands"][1][0] = bad
-    assert "game 0, hand 0" in rejection(record)
+    assert "game 1, hand 1" in rejection(record)
 
 
 def _lot_record(variant: str, players: int, leader: int, lead: str, options=None) -> dict:
@@ -242,7 +243,7 @@ def test_end_may_be_omitted_only_when_the_tile_fits_exactly_one_end():
         broken = fixture_record()
         del broken["hands"][0]["actions"][index]["end"]
         message = rejection(broken)
-        assert f"game 0, hand 0, action {index}" in message and why in message
+        assert f"game 1, hand 1, action {index + 1}" in message and why in message
 
 
 def test_a_named_end_is_taken_even_when_it_is_the_only_fit():
@@ -276,13 +277,13 @@ def _with_action(index: int, action: dict) -> dict:
 def test_replay_rejects_an_illegal_action_naming_game_hand_and_index(index, action, words):
     """R-MUST, R-LINE, R-LEAD: the first illegal action is named."""
     message = rejection(_with_action(index, action))
-    assert message.startswith(f"game 0, hand 0, action {index}:")
+    assert message.startswith(f"game 1, hand 1, action {index + 1}:")
     assert words in message
 
 
 def test_replay_names_the_game_index_it_is_given():
     message = rejection(_with_action(1, {"seat": 1, "pass": True}), game=7)
-    assert message.startswith("game 7, hand 0, action 1:")
+    assert message.startswith("game 8, hand 1, action 2:")
 
 
 def test_replay_rejects_a_draw_of_the_wrong_tile():
@@ -295,7 +296,7 @@ def test_replay_rejects_a_draw_of_the_wrong_tile():
     assert hand["actions"][i]["draw"] == expected
     hand["actions"][i]["draw"] = hand["deal"]["boneyard"][drawn + 1]
     message = rejection(record)
-    assert message.startswith(f"game 0, hand {h}, action {i}:")
+    assert message.startswith(f"game 1, hand {h + 1}, action {i + 1}:")
     assert f"next boneyard tile is {expected}" in message
 
 
@@ -305,15 +306,18 @@ def test_replay_rejects_a_pass_while_able_to_draw():
     h, i = action_index(record, "draw")
     seat = record["hands"][h]["actions"][i]["seat"]
     record["hands"][h]["actions"][i] = {"seat": seat, "pass": True}
-    assert f"hand {h}, action {i}: a pass while able to draw" in rejection(record)
+    assert f"hand {h + 1}, action {i + 1}: a pass while able to draw" in rejection(record)
 
 
 def _draw_then_play(record: dict) -> tuple[int, int] | None:
-    """(hand, index) of a play that directly follows a draw, if any."""
+    """(hand, index) of a play that directly follows a draw while the boneyard still holds a
+    tile, if any."""
     for h, hand in enumerate(record["hands"]):
         actions = hand["actions"]
         for i in range(1, len(actions)):
-            if "draw" in actions[i - 1] and "play" in actions[i]:
+            drawn = sum("draw" in a for a in actions[:i])
+            if ("draw" in actions[i - 1] and "play" in actions[i]
+                    and drawn < len(hand["deal"]["boneyard"])):
                 return h, i
     return None
 
@@ -324,10 +328,9 @@ def test_replay_rejects_a_draw_once_the_drawn_tile_fits():
     h, i = _draw_then_play(record)
     hand = record["hands"][h]
     drawn = sum("draw" in a for a in hand["actions"][:i])
-    if drawn < len(hand["deal"]["boneyard"]):
-        hand["actions"][i] = {"seat": hand["actions"][i]["seat"],
-                              "draw": hand["deal"]["boneyard"][drawn]}
-        assert f"hand {h}, action {i}: a draw while able to play" in rejection(record)
+    hand["actions"][i] = {"seat": hand["actions"][i]["seat"],
+                          "draw": hand["deal"]["boneyard"][drawn]}
+    assert f"hand {h + 1}, action {i + 1}: a draw while able to play" in rejection(record)
 
 
 def test_replay_rejects_a_draw_in_a_block_game():
@@ -337,7 +340,8 @@ def test_replay_rejects_a_draw_in_a_block_game():
     seat = record["hands"][h]["actions"][i]["seat"]
     record["hands"][h]["actions"][i] = {"seat": seat, "draw": record["hands"][h]["deal"][
         "boneyard"][0]}
-    assert f"hand {h}, action {i}: a draw with nothing to draw" in rejection(record)
+    assert f"hand {h + 1}, action {i + 1}: a draw in a game that passes when stuck" in rejection(
+        record)
 
 
 def test_replay_rejects_a_wrong_first_leader():
@@ -345,7 +349,7 @@ def test_replay_rejects_a_wrong_first_leader():
     record = fixture_record()
     record["hands"][0]["leader"] = 1
     message = rejection(record)
-    assert message.startswith("game 0, hand 0:") and "seat 0 leads" in message
+    assert message.startswith("game 1, hand 1:") and "seat 0 leads" in message
 
 
 def test_replay_rejects_a_wrong_later_leader():
@@ -354,7 +358,7 @@ def test_replay_rejects_a_wrong_later_leader():
     right = record["hands"][1]["leader"]
     record["hands"][1]["leader"] = 1 - right
     message = rejection(record)
-    assert message.startswith("game 0, hand 1:") and f"seat {right} leads" in message
+    assert message.startswith("game 1, hand 2:") and f"seat {right} leads" in message
 
 
 @pytest.mark.parametrize("variant, players, options", [
@@ -387,19 +391,19 @@ def test_without_lead_fid_the_partnership_leader_is_checked():
 def test_replay_rejects_actions_after_the_hand_ended():
     record = fixture_record()
     record["hands"][0]["actions"].append({"seat": 1, "play": "1-1"})
-    assert rejection(record).startswith("game 0, hand 0, action 13: the hand was already over")
+    assert rejection(record).startswith("game 1, hand 1, action 14: the hand was already over")
 
 
 def test_replay_rejects_a_hand_that_stops_early():
     record = fixture_record()
     record["hands"][0]["actions"].pop()
-    assert rejection(record) == "game 0, hand 0: the actions stop before the hand is over"
+    assert rejection(record) == "game 1, hand 1: the actions stop before the hand is over"
 
 
 def test_replay_rejects_a_hand_after_the_match_was_decided():
     record = first_game_with("classic", 2, lambda r: True)
     record["hands"].append(copy.deepcopy(record["hands"][0]))
-    assert rejection(record).startswith("game 0, hand 1: the match was already decided")
+    assert rejection(record).startswith("game 1, hand 2: the match was already decided")
 
 
 def test_replay_rejects_a_deal_that_is_not_the_full_set():
@@ -408,7 +412,7 @@ def test_replay_rejects_a_deal_that_is_not_the_full_set():
     assert "each of the 28 tiles exactly once" in rejection(record)
     record = fixture_record()
     record["hands"][0]["deal"]["hands"][0].pop()
-    assert "hand 0 must list 7 tiles" in rejection(record)
+    assert "the hand of seat 0 must list 7 tiles" in rejection(record)
 
 
 def test_boneyard_may_be_left_out_where_nobody_draws():
@@ -416,7 +420,7 @@ def test_boneyard_may_be_left_out_where_nobody_draws():
     record = first_game_with("block", 3, lambda r: True)
     for hand in record["hands"]:
         del hand["deal"]["boneyard"]
-    recomputed, problems = verify(record, 0)
+    recomputed, problems = verify(seal(record), 0)  # sealed as it is now written
     assert problems == [] and recomputed["result"]["complete"]
 
 
@@ -425,7 +429,7 @@ def test_a_draw_needs_the_boneyard_listed():
     h, i = action_index(record, "draw")
     del record["hands"][h]["deal"]["boneyard"]
     message = rejection(record)
-    assert message.startswith(f"game 0, hand {h}")
+    assert message.startswith(f"game 1, hand {h + 1}")
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -453,10 +457,10 @@ def test_a_result_that_disagrees_is_reported_per_field():
     recomputed, problems = verify(record, 0)
     assert recomputed["hands"][0]["result"] == HAND_RESULT
     assert problems == [
-        "game 0, hand 0: result winners is [1], replay gives [0]",
-        "game 0, hand 0: result points is [3, 0], replay gives [2, 0]",
-        "game 0, hand 0: result scores is [3, 0], replay gives [2, 0]",
-        "game 0: result complete is True, replay gives False",
+        "game 1, hand 1: result winners is [1], replay gives [0]",
+        "game 1, hand 1: result points is [3, 0], replay gives [2, 0]",
+        "game 1, hand 1: result scores is [3, 0], replay gives [2, 0]",
+        "game 1: result complete is True, replay gives False",
     ]
 
 
@@ -465,7 +469,7 @@ def test_winners_compare_in_any_order():
     for hand in record["hands"]:
         hand["result"]["winners"].reverse()
     record["result"]["winners"].reverse()
-    assert verify(record, 0)[1] == []
+    assert verify(seal(record), 0)[1] == []
 
 
 # -- files ---------------------------------------------------------------------------------------
@@ -488,8 +492,8 @@ def test_one_pretty_printed_game(tmp_path):
 @pytest.mark.parametrize("text, words", [
     ("{not json", "line 1: not valid JSON"),
     (json.dumps(fixture_record()) + "\n{\"variant\": \n", "line 2: not valid JSON"),
-    ("[1, 2]", "game 0 is not a JSON object"),
-    ("{}\n3\n", "game 1 is not a JSON object"),
+    ("[1, 2]", "game 1 is not a JSON object"),
+    ("{}\n3\n", "game 2 is not a JSON object"),
 ])
 def test_malformed_json_is_a_one_line_record_error(tmp_path, text, words):
     path = tmp_path / "bad.json"
@@ -538,7 +542,7 @@ _DELETE = object()
     (_set(("options",), {"colour": 1}), "colour"),
     (_set(("hands",), "x"), "field 'hands'"),
     (_set(("hands",), _DELETE), "field 'hands'"),
-    (_set(("hands", 0), 5), "hand 0"),
+    (_set(("hands", 0), 5), "hand 1"),
     (_set(("hands", 0, "deal"), _DELETE), "field 'deal'"),
     (_set(("hands", 0, "deal", "hands"), "x"), "field 'hands'"),
     (_set(("hands", 0, "deal", "boneyard"), "x"), "field 'boneyard'"),
@@ -550,4 +554,4 @@ _DELETE = object()
 ])
 def test_wrong_fields_give_a_one_line_record_error(change, words):
     message = rejection(change(fixture_record()))
-    assert message.startswith("game 0") and words in message
+    assert message.startswith("game 1") and words in message

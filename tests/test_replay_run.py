@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
-from domsim.record import verify
+from domsim.record import seal, verify
 from domsim.seeding import game_seed
 
 RAISES = Path(__file__).parent / "broken" / "raises.py"
@@ -23,10 +23,12 @@ def invoke(*args):
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    """Six classic games of easy against a bot that faults at every decision (seat 1 or 0)."""
+    """Six classic games of easy against a bot that faults at every decision (seat 1 or 0), its
+    moves made by the stand-in (substitute: the board's result is the game's)."""
     out = tmp_path_factory.mktemp("run") / "run"
     result = invoke("tourney", "--variant", "classic", "-p", "easy", "-p", RAISES, "--games", "6",
-                    "-j", "1", "--seed", "4", "--records", "--silent", "--out", out)
+                    "-j", "1", "--seed", "4", "--records", "--silent", "--out", out,
+                    "--on-fault", "substitute")
     assert result.exit_code == 0, result.output
     return out
 
@@ -58,8 +60,8 @@ def test_a_changed_seed_is_found_without_the_run(tmp_path, run):
 
     result = replay_edited(tmp_path, run, edit)
     assert result.exit_code == 1
-    assert f"game 0: seed {records(run)[0]['seed'] + 1} is not the seed of deal 0 of run seed 4" \
-        in result.stderr
+    seed = records(run)[0]["seed"] + 1
+    assert f"game id 0: seed {seed} is not the seed of deal 0 of run seed 4" in result.stderr
 
 
 def test_deals_that_are_not_the_seeds_are_found_without_the_run(run):
@@ -68,10 +70,11 @@ def test_deals_that_are_not_the_seeds_are_found_without_the_run(run):
     record = records(run)[0]
     record["run_seed"] = 99
     record["seed"] = game_seed(99, record["deal_id"])
+    record = seal(record)  # even an editor who makes its digest anew is found out
     recomputed, problems = verify(record, 0)
     assert recomputed is not None
     assert len(problems) == 1
-    assert problems[0].startswith("game 0, hand 0: the deal's hands, ")
+    assert problems[0].startswith("game id 0, hand 1: the deal's hands, ")
     assert problems[0].endswith(" are not what the record's seed deals")
 
 
@@ -82,7 +85,8 @@ def test_another_tools_record_is_not_held_to_a_seed(run):
     for key in ("run_seed", "game_id", "deal_id", "dealt_from_seed"):
         del record[key]
     record["seed"] += 1
-    assert verify(record, 0) == (verify(record, 0)[0], [])
+    # Replay finds nothing wrong, and recomputes the very results the record carries.
+    assert verify(record, 0) == (record, [])
 
 
 def test_a_played_games_record_is_held_to_its_seed(tmp_path):
@@ -94,19 +98,20 @@ def test_a_played_games_record_is_held_to_its_seed(tmp_path):
     record = json.loads(out.read_text())
     assert record["dealt_from_seed"] is True and verify(record, 0)[1] == []
     record["seed"] = 5
-    assert verify(record, 0)[1] == [
-        "game 0, hand 0: the deal's hands, boneyard are not what the record's seed deals"]
+    assert verify(seal(record), 0)[1] == [
+        "game 1, hand 1: the deal's hands, boneyard are not what the record's seed deals"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [
     (lambda games: games[1].update(seats=games[1]["seats"][::-1]),
-     "game 1 (game id 1): seats ['"),
+     "record 2 (game id 1): seats ['"),
     (lambda games: [seat.update(errors=0, first=None, replaced=False)
                     for seat in games[2]["faults"]],
-     "game 2 (game id 2): faults [0, 0], but the run has "),
+     "record 3 (game id 2): faults [0, 0], but the run has "),
     (lambda games: games.pop(3), "1 game(s) of the run have no record, the first is game id 3"),
-    (lambda games: games.append(games[0]), "game 6 (game id 0): a second record of the same game"),
-    (lambda games: games[4].update(game_id=77), "game 4 (game id 77): not a finished game"),
+    (lambda games: games.append(games[0]),
+     "record 7 (game id 0): a second record of the same game"),
+    (lambda games: games[4].update(game_id=77), "record 5 (game id 77): not a finished game"),
     (lambda games: games[5].update(deal_id=0), "deal_id 0, but the run has 2"),
 ])
 def test_replay_run_finds_records_that_disagree_with_the_run(tmp_path, run, edit, message):
@@ -138,8 +143,8 @@ def test_swapped_winners_disagree_with_the_replay_and_the_run(tmp_path, run):
 
     result = replay_edited(tmp_path, run, edit, "--run", run)
     assert result.exit_code == 1
-    assert "game 0 (game id 0): winners " in result.stderr
-    assert "game 0: result winners is " in result.stderr
+    assert "record 1 (game id 0): winners " in result.stderr
+    assert "game id 0: result winners is " in result.stderr
 
 
 def test_replay_run_of_a_run_without_records_is_one_line(tmp_path):

@@ -50,7 +50,8 @@ class PageChecker(HTMLParser):
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     base = tmp_path_factory.mktemp("report")
-    runs = [run_statistics(load_run(write_run(base / name, output_format=form)), samples=50)
+    runs = [run_statistics(load_run(write_run(base / name, output_format=form,
+                                              purpose="calibration")), samples=50)
             for name, form in (("one", "parquet"), ("two", "csv"))]
     page = write_report(runs, base / "out")
     return page
@@ -76,9 +77,10 @@ def test_page_is_well_formed_and_embeds_every_chart(report):
         assert chart.startswith(SVG_START) and b"<svg" in chart
     for section in ("block-2p", "block-2p-2"):
         for name, _, _ in CHARTS:
-            assert (report.parent / f"{section}-{name}.svg").read_bytes().startswith(SVG_START)
+            chart = report.parent / "charts" / f"{section}-{name}.svg"
+            assert chart.read_bytes().startswith(SVG_START)
     csv_links = [link for link in checker.links if link.endswith(".csv")]
-    assert "verdicts.csv" in csv_links and "block-2p-pairs.csv" in csv_links
+    assert "tables/summary.csv" in csv_links and "tables/block-2p-pairs.csv" in csv_links
     for link in csv_links:
         assert (report.parent / link).is_file()
     assert "#block-2p" in checker.links
@@ -86,7 +88,7 @@ def test_page_is_well_formed_and_embeds_every_chart(report):
 
 def test_pair_table_holds_the_hand_computed_numbers(report):
     """easy vs medium in tests/handrun.py: 1-3-0, Wilson [4.56%, 69.94%], Elo of a 1/4 score."""
-    rows = {(r["a"], r["b"]): r for r in read_csv(report.parent / "block-2p-pairs.csv")}
+    rows = {(r["a"], r["b"]): r for r in read_csv(report.parent / "tables" / "block-2p-pairs.csv")}
     em = rows["easy", "medium"]
     assert (em["games"], em["wls"], em["units"]) == ("4", "1-3-0", "2")
     assert float(em["win_rate"]) == 0.25
@@ -98,34 +100,34 @@ def test_pair_table_holds_the_hand_computed_numbers(report):
 
 
 def test_hand_point_and_time_tables_hold_the_hand_computed_numbers(report):
-    hands = {r["pairing"]: r for r in read_csv(report.parent / "block-2p-hands.csv")}
+    hands = {r["pairing"]: r for r in read_csv(report.parent / "tables" / "block-2p-hands.csv")}
     assert float(hands["all"]["blocked"]) == pytest.approx(2 / 12, rel=1e-5)
     assert float(hands["easy vs hard"]["blocked"]) == 0.25
     assert float(hands["all"]["capicu"]) == pytest.approx(1 / 12, rel=1e-5)
     assert float(hands["all"]["dry_games"]) == pytest.approx(1 / 12, rel=1e-5)
-    points = {r["entrant"]: r for r in read_csv(report.parent / "block-2p-points.csv")}
+    points = {r["entrant"]: r for r in read_csv(report.parent / "tables" / "block-2p-points.csv")}
     assert (points["easy"]["hands"], float(points["easy"]["points"])) == ("8", 1.25)
     assert float(points["easy"]["margin"]) == -6.25
-    timing = {r["strategy"]: r for r in read_csv(report.parent / "block-2p-timing.csv")}
+    timing = {r["strategy"]: r for r in read_csv(report.parent / "tables" / "block-2p-timing.csv")}
     assert timing["easy"]["decisions"] == "24" and float(timing["easy"]["max_ms"]) == 100
 
 
 def test_rating_table_and_verdicts(report):
-    ratings = read_csv(report.parent / "block-2p-ratings.csv")
+    ratings = read_csv(report.parent / "tables" / "block-2p-ratings.csv")
     assert [r["name"] for r in ratings] == ["easy", "medium", "hard"]
     assert sum(float(r["elo"]) for r in ratings) == pytest.approx(0, abs=1e-3)
     assert ratings[0]["p_stronger_than_previous"] == ""
     for row in ratings:  # the weakest level too: no anchor without an interval
         assert float(row["low"]) <= float(row["elo"]) <= float(row["high"])
         assert float(row["low"]) < float(row["high"])
-    levels = read_csv(report.parent / "levels.csv")
+    levels = read_csv(report.parent / "tables" / "levels.csv")
     assert [(r["section"], r["name"]) for r in levels] == [
         (section, name) for section in ("block-2p", "block-2p-2")
         for name in ("easy", "medium", "hard")]
     assert [r["low"] for r in levels[:3]] == [r["low"] for r in ratings]
-    matrix = {r["entrant"]: r for r in read_csv(report.parent / "block-2p-p_better.csv")}
+    matrix = {r["entrant"]: r for r in read_csv(report.parent / "tables" / "block-2p-p_better.csv")}
     assert float(matrix["hard"]["easy"]) + float(matrix["easy"]["hard"]) == pytest.approx(1)
-    verdicts = read_csv(report.parent / "verdicts.csv")
+    verdicts = read_csv(report.parent / "tables" / "verdicts.csv")
     assert [v["section"] for v in verdicts] == ["block-2p", "block-2p-2"]
     assert verdicts[0]["verdict"].startswith("ladder strictly increasing")
     assert "easy -> medium" in verdicts[0]["verdict"]
@@ -143,34 +145,57 @@ def test_kozel_levels_play_with_a_partner_of_at_least_hard():
 
 
 def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
-    """Its games are rounded up to whole deal sets (here 1 pairing x 2 seatings), and the
-    run's log says so."""
+    """The overview's games are rounded up to whole deal sets (here 1 pairing x 2 seatings),
+    and to the 30 deals a verdict needs, and the run's log says so; then each step is played
+    until decided, and says how many games it took and why it stopped."""
     out = tmp_path / "cal"
     result = invoke("calibrate", "--variant", "classic", "--variant", "kozel", "--level", "easy",
                     "--level", "medium", "--games", "3", "--seed", "3", "-j", "1", "--silent",
-                    "--samples", "10", "--out", str(out))
+                    "--samples", "10", "--max-games", "400", "--out", str(out))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("classic: ladder") and lines[1].startswith("kozel: ladder")
-    assert lines[2] == f"report written to {out / 'report.html'}"
+    assert lines[0] == ("classic: 3 games rounded up to 60: the 30 deals a ladder verdict needs "
+                        "(1 pairings x 2 seatings a deal)")
+    assert lines[1].startswith("classic easy -> medium: ") and " games (" in lines[1]
+    assert lines[3].startswith("kozel easy+hard -> medium+hard: ")
+    assert lines[-1] == f"report written to {out / 'report.html'}"
     kozel = json.loads((out / "kozel" / "manifest.json").read_text())
     assert [e["name"] for e in kozel["entrants"]] == ["easy+hard", "medium+hard"]
-    assert kozel["games_completed"] == 4
-    assert "3 games rounded up to 4: whole deal sets (1 pairings x 2 seatings)" in (
-        out / "kozel" / "run.log").read_text()
-    assert len(read_csv(out / "verdicts.csv")) == 2
+    assert kozel["games_completed"] == 60
+    assert "3 games rounded up to 60: the 30 deals" in (out / "kozel" / "run.log").read_text()
+    calibration = json.loads((out / "calibration.json").read_text())
+    assert [ladder["variant"] for ladder in calibration["ladders"]] == ["classic", "kozel"]
+    step = calibration["ladders"][0]["steps"][0]
+    assert step["games"] <= 400 and step["reason"] in lines[1]
+    assert (out / "steps" / "classic-1" / "manifest.json").is_file()
+    assert len(read_csv(out / "tables" / "verdicts.csv")) == 2
     checker = PageChecker()
     checker.feed((out / "report.html").read_text(encoding="utf-8"))
     assert len(checker.images) == 2 * len(CHARTS) + 1 and checker.stack == []
 
 
 def test_report_command_builds_the_page_from_runs(tmp_path):
-    runs = [str(write_run(tmp_path / name)) for name in ("a", "b")]
+    runs = [str(write_run(tmp_path / name, purpose="calibration")) for name in ("a", "b")]
     result = invoke("report", *runs, "--out", str(tmp_path / "rep"), "--samples", "10")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("block: ladder strictly increasing")
     assert (tmp_path / "rep" / "report.html").is_file()
-    assert (tmp_path / "rep" / "block-2p-2-pairs.csv").is_file()
+    assert (tmp_path / "rep" / "tables" / "block-2p-2-pairs.csv").is_file()
+
+
+def test_a_report_judges_a_ladder_only_of_a_calibration_and_ranks_any_other_run(tmp_path):
+    """A gauntlet of a user's bot is no ladder: no red "NOT strictly increasing" banner, the
+    entrants strongest first with their ratings."""
+    run = write_run(tmp_path / "plain")
+    result = invoke("report", str(run), "--out", str(tmp_path / "rep"), "--samples", "10")
+    assert result.exit_code == 0, result.output
+    line = result.stdout.splitlines()[0]
+    assert line.startswith("block: ranking (Elo, mean of easy, medium, hard = 0")
+    ranked = line.split("interval): ")[1]
+    assert ranked.index("hard") < ranked.index("medium") < ranked.index("easy")
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "strictly increasing" not in page
+    assert '<p class="verdict unsure">ranking' in page and "verdict bad" not in page
 
 
 def test_report_and_calibrate_errors(tmp_path):
@@ -188,9 +213,10 @@ def test_report_and_calibrate_errors(tmp_path):
 def test_steps_hold_the_ladder_and_the_head_to_head_numbers(report):
     """Each step: the joint Elo as the ladder has it, its expected win rate, and the pair's
     head-to-head Elo and win rate turned to the stronger level's side; verdicts.csv in numbers."""
-    ratings = {r["name"]: float(r["elo"]) for r in read_csv(report.parent / "block-2p-ratings.csv")}
-    pairs = {(r["a"], r["b"]): r for r in read_csv(report.parent / "block-2p-pairs.csv")}
-    steps = read_csv(report.parent / "block-2p-steps.csv")
+    tables = report.parent / "tables"
+    ratings = {r["name"]: float(r["elo"]) for r in read_csv(tables / "block-2p-ratings.csv")}
+    pairs = {(r["a"], r["b"]): r for r in read_csv(tables / "block-2p-pairs.csv")}
+    steps = read_csv(report.parent / "tables" / "block-2p-steps.csv")
     assert [(s["from"], s["to"]) for s in steps] == [("easy", "medium"), ("medium", "hard")]
     for step in steps:
         pair = pairs[step["from"], step["to"]]
@@ -201,10 +227,22 @@ def test_steps_hold_the_ladder_and_the_head_to_head_numbers(report):
         assert float(step["h2h_elo"]) == pytest.approx(-float(pair["elo"]), rel=1e-4)
         assert float(step["win_rate"]) == pytest.approx(1 - float(pair["win_rate"]), rel=1e-4)
         assert float(step["win_low"]) == pytest.approx(1 - float(pair["wilson_high"]), rel=1e-4)
-    everywhere = read_csv(report.parent / "steps.csv")
+    everywhere = read_csv(report.parent / "tables" / "steps.csv")
     assert [s["section"] for s in everywhere] == ["block-2p"] * 2 + ["block-2p-2"] * 2
-    verdict = read_csv(report.parent / "verdicts.csv")[0]
+    verdict = read_csv(report.parent / "tables" / "verdicts.csv")[0]
     assert verdict["steps"] == "2"
     assert int(verdict["significant_steps"]) == sum(s["significant"] == "True" for s in steps)
     assert float(verdict["smallest_step_elo"]) == pytest.approx(
         min(float(s["elo"]) for s in steps), rel=1e-4)
+
+
+def test_every_level_given_to_calibrate_is_in_the_verdict_named_by_its_spec(tmp_path):
+    result = invoke("calibrate", "--variant", "classic", "--level", "easy", "--level",
+                    "dial?strength=0.3", "--level", "medium", "--games", "12", "--seed", "1",
+                    "-j", "1", "--silent", "--samples", "20", "--out", str(tmp_path / "cal"))
+    assert result.exit_code == 0, result.output
+    verdict = result.stdout.splitlines()[0]
+    assert "easy -> dial?strength=0.3" in verdict and "dial?strength=0.3 -> medium" in verdict
+    assert "mean of easy, dial?strength=0.3, medium = 0" in verdict
+    manifest = json.loads((tmp_path / "cal" / "classic" / "manifest.json").read_text())
+    assert manifest["levels"] == ["easy", "dial?strength=0.3", "medium"]

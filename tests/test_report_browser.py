@@ -47,14 +47,24 @@ def chromium(*args: str, height: int = 900) -> str:
                           check=True).stdout
 
 
-@pytest.mark.skipif(BROWSER is None, reason="needs Debian's chromium package (apt-get install "
-                                            "chromium)")
-def test_every_chart_loads_and_nothing_is_cut_off(tmp_path):
-    out = tmp_path / "cal"
-    result = invoke("calibrate", "--variant", "block", "--variant", "kozel", "--setting", "0",
-                    "--setting", "1", "--games", "48", "--seed", "5", "-j", "1", "--silent",
-                    "--samples", "20", "--out", str(out))
+needs_browser = pytest.mark.skipif(BROWSER is None, reason="needs Debian's chromium package "
+                                                          "(apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("browser") / "cal"
+    result = invoke("calibrate", "--variant", "block", "--variant", "kozel", "--level", "easy",
+                    "--level", "medium", "--setting", "0", "--setting", "0.3", "--games", "1",
+                    "--seed", "5", "-j", "2", "--silent", "--samples", "20", "--out", str(out))
     assert result.exit_code == 0, result.output
+    return out
+
+
+@needs_browser
+@pytest.mark.slow
+def test_every_chart_loads_and_nothing_is_cut_off(calibrated):
+    out = calibrated
     page = (out / "report.html").read_text(encoding="utf-8")
     probe = out / "probe.html"
     probe.write_text(page.replace("</body>", PROBE + "</body>"), encoding="utf-8")
@@ -67,4 +77,41 @@ def test_every_chart_loads_and_nothing_is_cut_off(tmp_path):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot = ARTIFACTS / "report.png"
     chromium(f"--screenshot={shot}", (out / "report.html").as_uri(), height=3000)
+    assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+FIRST_SCREEN = """<script>
+window.addEventListener("load", () => {
+  const seen = (el) => el && el.getBoundingClientRect().bottom <= window.innerHeight;
+  const out = document.createElement("pre");
+  out.id = "probe";
+  out.textContent = JSON.stringify({
+    summary: seen(document.querySelector("table.summary")),
+    ship: seen([...document.querySelectorAll("h2")]
+      .find(h => h.textContent === "Settings to ship")),
+    open: [...document.querySelectorAll("details")].filter(d => d.open).length,
+    folded: document.querySelectorAll("details").length});
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+@needs_browser
+@pytest.mark.slow
+def test_the_first_screen_is_the_summary_and_the_settings_to_ship(calibrated):
+    """At a laptop's window (1280 x 900) the summary table and the settings' heading are in
+    view without scrolling; every detail is folded. A screenshot is kept."""
+    out = calibrated
+    probe = out / "first.html"
+    probe.write_text((out / "report.html").read_text(encoding="utf-8").replace(
+        "</body>", FIRST_SCREEN + "</body>"), encoding="utf-8")
+    found = re.search(r'<pre id="probe">(.*?)</pre>', chromium("--dump-dom", probe.as_uri()),
+                      re.S)
+    figures = json.loads(found.group(1).replace("&quot;", '"'))
+    assert figures["summary"] and figures["ship"]
+    assert figures["open"] == 0 and figures["folded"] >= 3
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "report-first-screen.png"
+    chromium(f"--screenshot={shot}", (out / "report.html").as_uri())
     assert shot.read_bytes().startswith(b"\x89PNG")

@@ -7,7 +7,7 @@ import pytest
 from positions import hand, legal, position, rules_for, tile
 
 from domsim.engine import PASS, State, deal, first_lead, next_leader, start_next_hand
-from domsim.engine.state import action_kind
+from domsim.engine.state import Action
 from domsim.tiles import IS_DOUBLE, N_TILES, NUMBER_MASK, PIPS, TILE_A, TILE_B, heaviness, mask_pips
 
 
@@ -81,7 +81,8 @@ def test_r_deal_hand_sizes_per_variant_and_player_count(variant, players, size):
 ])
 def test_r_deal_player_counts_outside_the_variant_are_refused(variant, players):
     from domsim.rules import RulesError
-    with pytest.raises(RulesError):
+    refusal = f"^{variant} is played by [0-9, ]+ players, not {players}$"
+    with pytest.raises(RulesError, match=refusal):
         rules_for(variant, players)
 
 
@@ -112,7 +113,7 @@ def test_r_deal_block_undealt_tiles_are_never_drawn(players):
     assert state.step_forced()  # seat 1 has no 6: it passes
     assert state.hands[1] == hand("1-2 3-4")
     assert state.boneyard_left() == 3
-    assert action_kind(state.history[-1]) == PASS
+    assert Action.of(state.history[-1]).kind == PASS
 
 
 def test_r_deal_block_start_next_hand_keeps_undealt_tiles_out_of_play():

@@ -111,9 +111,9 @@ def test_r_fives_count_after_then_a_reply():
     assert (view.count_after(zero_three), view.count_after(three_four)) == (6, 10)
     assert view.count_after(zero_three, (Tile(0, 4), 0)) == 10
     assert view.count_after(three_four, Move(Tile(4, 4), 0)) == 14
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the reply does not fit the line the move leaves"):
         view.count_after(zero_three, (Tile(4, 4), 0))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the move does not fit the line"):
         view.count_after(Move(Tile(1, 2), 0))
 
 

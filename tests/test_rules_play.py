@@ -4,12 +4,12 @@ import pytest
 from positions import apply, hand, legal, position
 
 from domsim.engine import DRAW, PASS, PLAY
-from domsim.engine.state import action_kind, action_open_numbers, action_seat
+from domsim.engine.state import Action
 from domsim.record import RecordError, replay_steps
 
 
 def kinds(state) -> list[int]:
-    return [action_kind(a) for a in state.history]
+    return [Action.of(a).kind for a in state.history]
 
 
 # -- R-LINE -----------------------------------------------------------------------------------
@@ -139,10 +139,8 @@ def test_r_must_draws_and_passes_record_the_open_numbers():
     state = position("draw", ["3-5 1-1", "1-2 0-0 6-6"], boneyard="0-4", moves="0:3-5")
     apply(state, "1:draw 1:pass")
     draw, passed = state.history[1:]
-    assert (action_kind(draw), action_seat(draw)) == (DRAW, 1)
-    assert action_open_numbers(draw) == 1 << 3 | 1 << 5
-    assert (action_kind(passed), action_seat(passed)) == (PASS, 1)
-    assert action_open_numbers(passed) == 1 << 3 | 1 << 5
+    assert Action.of(draw)[:2] == (DRAW, 1) and Action.of(passed)[:2] == (PASS, 1)
+    assert Action.of(draw).open_numbers == Action.of(passed).open_numbers == 1 << 3 | 1 << 5
 
 
 # -- R-END / R-BLOCK-PASSES -------------------------------------------------------------------

@@ -109,6 +109,7 @@ def test_new_runs_never_share_a_folder(tmp_path):
     assert list(out.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
 def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp_path, stop):
     """A second writer is refused while the first runs; SIGTERM or SIGHUP to the first lets its
@@ -290,7 +291,8 @@ def test_stats_on_a_manifest_with_other_entrants_is_one_line(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["config"]["entrants"] = ["easy", "hard"]
     (out / "manifest.json").write_text(json.dumps(manifest))
-    one_line(stats(str(out)), "pairing 'easy vs medium'")
+    one_line(stats(str(out)), "manifest.json does not match the run its games table holds "
+                              "(entrants ['easy', 'hard'], the games' ['easy', 'medium'])")
 
 
 # -- OS errors --------------------------------------------------------------------------------
@@ -332,6 +334,7 @@ def test_a_disk_that_stays_full_is_one_line_and_keeps_every_part(tmp_path, monke
         result = tourney(*FAST, "--games", "20", "-j", "1", "--out", str(out))
     one_line(result, "No space left on device; every finished batch is kept: free the space, "
                      f"then resume with: domsim tourney --out {out} --resume")
+    assert result.stderr.count("No space left on device") == 1  # its reason, said once
     assert len(list((out / "parts").glob("games-*.parquet"))) == 2
     assert not list((out / "parts").glob(".*.tmp"))
     assert tourney("--out", str(out), "--resume", "--silent").exit_code == 0

@@ -95,7 +95,7 @@ def test_file_settings_and_command_line_overrides(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, 'variant = "kozel"\nentrants = ["easy+medium", "easy"]\ngames = 2\nseed = 4\n'
           'target = 20\nworkers = 1\nout = "mine"\noutput_format = "csv"\nduplicate = false\n'
-          'records = true\nmove_time_limit = 0\n[options]\ntarget = 50\n')
+          'records = true\nmove_time_limit = 0\n')
     result = invoke("run", "x.toml", "--games", "4", "--silent")
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "mine" / "manifest.json").read_text())
@@ -103,7 +103,7 @@ def test_file_settings_and_command_line_overrides(tmp_path, monkeypatch):
         "variant": "kozel", "players": None, "games": 4, "entrants": ["easy+medium", "easy"],
         "format": "round-robin", "seed": 4, "duplicate": False, "options": {"target": "20"},
         "move_time_limit": 0, "records": True, "output_format": "csv", "isolate": None,
-        "seat_memory": 2048, "sandbox": True}
+        "seat_memory": 2048, "sandbox": True, "on_fault": "forfeit"}
     assert manifest["sessions"][0]["workers"] == 1
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == [
         "games.csv", "manifest.json", "records.jsonl", "run.log", "summary.csv"]
@@ -124,7 +124,7 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
            "move_time_limit, records, isolate, sandbox, seat_memory, output_format, deals, "
-           "deals_order, workers, out, backend, scheduler, target")
+           "deals_order, on_fault, time_control, workers, out, backend, scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 
@@ -151,6 +151,7 @@ GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
     ('variant = "block"\nentrants = ["easy", "nobot"]\n', "unknown strategy 'nobot'"),
     ('variant = "block"\nentrants = ["easy+hard", "medium"]\n', "not a team game"),
     ("variant = block\n", "not valid TOML: "),
+    (GOOD + "target = 50\n[options]\ntarget = 'x'\n", "target is given twice"),
 ])
 def test_a_bad_scenario_is_one_line_naming_file_and_key(tmp_path, text, message):
     path = write(tmp_path, text)
@@ -164,3 +165,29 @@ def test_a_bad_scenario_is_one_line_naming_file_and_key(tmp_path, text, message)
 def test_a_missing_scenario_file_is_a_usage_error(tmp_path):
     result = invoke("run", str(tmp_path / "none.toml"))
     assert result.exit_code == 2 and "does not exist" in result.stderr
+
+
+def test_paths_in_a_scenario_are_taken_from_its_folder(tmp_path, monkeypatch):
+    """Strategy files (of a named entrant and of a team member too), deals and out are read from
+    the file's folder, whatever folder the command runs in; names and modules are kept."""
+    folder = tmp_path / "plans"
+    (folder / "bots").mkdir(parents=True)
+    (folder / "bots" / "mine.py").write_text((ROOT / "strategies/example_greedy.py").read_text())
+    (folder / "one.deals.jsonl").write_text(
+        '{"variant": "block", "players": 2, "hands": [{"deal": {"hands": [["0-0", "0-1", "0-2",'
+        ' "0-3", "0-4", "0-5", "0-6"], ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-2"]]}}]}\n')
+    write(folder, 'variant = "block"\nentrants = ["bots/mine.py", "me=bots/mine.py", "easy", '
+          '"domsim.strategies.easy:Easy"]\ndeals = "one.deals.jsonl"\nout = "../runs/a"\n',
+          name="plan.toml")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    scenario = load_scenario(Path("../plans/plan.toml"))
+    assert scenario.settings["entrants"] == ["../plans/bots/mine.py", "me=../plans/bots/mine.py",
+                                             "easy", "domsim.strategies.easy:Easy"]
+    assert scenario.settings["deals"] == "../plans/one.deals.jsonl"
+    assert scenario.out == Path("../runs/a")
+    write(folder, 'variant = "kozel"\nentrants = ["bots/mine.py+easy", "duo=easy+bots/mine.py"]\n',
+          name="plan.toml")
+    assert load_scenario(Path("../plans/plan.toml")).settings["entrants"] == [
+        "../plans/bots/mine.py+easy", "duo=easy+../plans/bots/mine.py"]

@@ -58,9 +58,10 @@ def test_bad_calls_are_value_errors_not_crashes():
 
     rules = make_rules("block", 2)
     fresh = State(rules)
-    for call in (lambda: hand_value(fresh, 0), lambda: solve(fresh, 0),
-                 lambda: hand_value(fresh, 5)):
-        with pytest.raises(ValueError):
+    for call, words in ((lambda: hand_value(fresh, 0), "the hand is not over"),
+                        (lambda: solve(fresh, 0), "no hand has been played"),
+                        (lambda: hand_value(fresh, 5), "no seat 5")):
+        with pytest.raises(ValueError, match=words):
             call()
     state = State(rules)
     start_next_hand(state, deal_rng(2))

@@ -217,12 +217,12 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
 # -- bots that break the protocol or their process ------------------------------------------------
 @pytest.mark.parametrize("spec, kind, words", [
     (bad_bot("garbage"), None, None),  # lines that are not messages are ignored
-    (bad_bot("silent"), "timeouts", "no move within 1.2 s: killed"),
+    (bad_bot("silent"), "timeouts", "no move within 1.5 s: killed"),
     (bad_bot("long"), "errors", "longer than"),
     (bad_bot("exit"), "errors", "exited with status 4"),
     (bad_bot("illegal"), "illegal", "not one of its legal moves"),
     (bad_bot("error"), "errors", "cannot think"),
-    (bad_bot("late", "0.5"), "timeouts", "over the 0.2 s limit"),
+    (bad_bot("late", "1.0"), "timeouts", "over the 0.5 s limit"),
     (hostile("breaks", "how=exit"), "errors", "exited with status 1"),
     (hostile("breaks", "how=kill"), "errors", "killed by signal 9"),
     (hostile("breaks", "how=sleep"), "timeouts", "killed"),
@@ -231,7 +231,8 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
     (hostile("breaks", "how=memory"), "errors", "MemoryError"),
 ])
 def test_a_broken_bot_in_its_own_process_is_a_seat_fault(spec, kind, words):
-    played = play_game(BLOCK, [spec, "easy"], 2, move_time_limit=0.2, isolate=True,
+    # A limit no well-behaved move of a bot in its own process reaches on a loaded machine.
+    played = play_game(BLOCK, [spec, "easy"], 2, move_time_limit=0.5, isolate=True,
                        confinement=Confinement(512))
     assert replays(played)
     faults = played["faults"][0]
@@ -268,7 +269,7 @@ def test_nothing_a_bot_forked_outlives_its_games(tmp_path, sandboxed):
     assert not marked(str(pids))
 
 
-def marked(marker: str, wait: float = 2.0) -> list[int]:
+def marked(marker: str, wait: float = 20.0) -> list[int]:
     """The live processes whose command line holds `marker`, once none is left or `wait`
     seconds have passed (SIGKILL is delivered, not waited for)."""
     deadline = time.monotonic() + wait
@@ -295,7 +296,7 @@ def test_a_bot_that_stops_reading_does_not_block_domsim():
         with pytest.raises(seat_module.BotFault, match="did not read its input"):
             for _ in range(1000):
                 bot.tell({"type": "hand", "pad": "x" * 4096}, seconds=0.3)
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 60  # not the 300 s of 1000 full waits
 
 
 def test_bot_pool_kills_its_processes():
@@ -401,7 +402,13 @@ def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
     return table, manifest
 
 
-@pytest.mark.parametrize("how", ["exit", "kill", "c_loop", "ignore_alarm", "catch_timeout"])
+# c_loop, ignore_alarm and catch_timeout wait for the watchdog (about 10 s each).
+WATCHDOG = pytest.mark.slow
+
+
+@pytest.mark.parametrize("how", ["exit", "kill", pytest.param("c_loop", marks=WATCHDOG),
+                                 pytest.param("ignore_alarm", marks=WATCHDOG),
+                                 pytest.param("catch_timeout", marks=WATCHDOG)])
 def test_a_strategy_that_kills_or_hangs_its_worker_is_a_seat_fault(tmp_path, how):
     spec = hostile("breaks", f"how={how}&at=1")
     table, manifest = run_tourney(tmp_path / "in", spec, "--move-time-limit", "0.2")
@@ -452,9 +459,9 @@ def test_bot_threads_leave_the_alarm_to_the_game():
             pool.take(command)
         for seed in range(6):
             started = time.monotonic()
-            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=5", "easy"],
-                               seed, move_time_limit=0.05)
-            assert time.monotonic() - started < 2
+            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=60",
+                                       "easy"], seed, move_time_limit=0.05)
+            assert time.monotonic() - started < 30  # cut at the limit, not after 60 s
             assert played["faults"][0]["first"] == "interrupted at the 0.05 s limit"
 
 
@@ -490,9 +497,9 @@ def test_the_alarm_reaches_the_game_when_other_threads_take_signals():
     try:
         for seed in range(30):
             started = time.monotonic()
-            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=3",
+            played = play_game(BLOCK, [f"{ROOT / 'tests' / 'broken' / 'slow.py'}?delay=60",
                                        "easy"], seed, move_time_limit=0.02)
-            assert time.monotonic() - started < 1.5
+            assert time.monotonic() - started < 30  # cut at the limit, not after 60 s
             assert played["faults"][0]["first"] == "interrupted at the 0.02 s limit"
     finally:
         stop.set()
@@ -546,3 +553,18 @@ def test_a_pool_found_broken_at_submit_is_replaced_and_nothing_is_lost_or_double
     stream(lambda: next(executors), (tourney.batch([g]) for g in range(6)), 3, kept.append)
     assert [result.game_ids for result in kept] == [(g,) for g in range(6)]
     assert [job.config.isolate for job in submitted] == [False, False] + [True] * 4
+
+
+def test_a_module_in_the_current_folder_plays_in_the_sandbox(tmp_path, monkeypatch):
+    """A `package.module:Class` spec found in the current folder: the sandbox shows the host
+    its package (and nothing else of the folder) and puts it on the host's path."""
+    (tmp_path / "mybots").mkdir()
+    (tmp_path / "mybots" / "__init__.py").write_text("")
+    (tmp_path / "mybots" / "first.py").write_text(
+        "from domsim.strategy import Strategy\n\n\nclass First(Strategy):\n"
+        "    def choose(self, view):\n        return view.legal_moves[0]\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    record = play_game(BLOCK, ["mybots.first:First", "easy"], 3, isolate=True)
+    assert record["faults"][0]["first"] is None
+    assert record["timing"][0]["decisions"] > 0

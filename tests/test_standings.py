@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 
+import pytest
 from clitools import invoke
 from handrun import CONFIG, GAMES, write_run
 
 from domsim import __version__
-from domsim.analysis import load_run, summary_rows
+from domsim.analysis import load_run, run_statistics
 from domsim.results.summary import Tally
 from domsim.runner.console import Standings
 
@@ -19,16 +19,24 @@ FAST = ["tourney", "--variant", "classic", "-p", "easy", "-p", "medium", "-p", "
         "4", "-j", "1"]
 
 
-def test_summary_elo_is_the_elo_of_the_win_rate_and_of_its_interval(tmp_path):
-    """easy scores 1 of its 4 games against medium (handrun.GAMES): 400 log10(1/3)."""
+def test_summary_elo_is_the_ratings_and_the_head_to_head_of_stats(tmp_path):
+    """One rating per entrant: summary.csv's rows over all pairings carry the ratings `stats`
+    gives (Elo 0 the mean of the levels), its pairing rows the head to head over deals."""
     run = load_run(write_run(tmp_path / "r"))
-    rows = {(r["pairing"], r["entrant"]): r for r in summary_rows(run)}
-    easy = rows["easy vs medium", "easy"]
-    assert easy["win_rate"] == 0.25
-    assert math.isclose(easy["elo"], 400 * math.log10(1 / 3))
-    low, high = easy["win_rate_low"], easy["win_rate_high"]
-    assert math.isclose(easy["elo_low"], 400 * math.log10(low / (1 - low)))
-    assert math.isclose(easy["elo_high"], 400 * math.log10(high / (1 - high)))
+    figures = run_statistics(run)
+    rows = {(r["pairing"], r["entrant"]): r for r in figures["summary"]}
+    for line in figures["ratings"]["entrants"]:
+        row = rows["all", line["name"]]
+        assert (row["elo"], row["elo_low"], row["elo_high"]) == (
+            line["elo"], line["low"], line["high"])
+    assert sum(line["elo"] for line in figures["ratings"]["entrants"]) == pytest.approx(0)
+    for pair in figures["pairs"]:
+        a = rows[f"{pair['a']} vs {pair['b']}", pair["a"]]
+        b = rows[f"{pair['a']} vs {pair['b']}", pair["b"]]
+        assert (a["elo"], a["elo_low"], a["elo_high"]) == pytest.approx(
+            (pair["elo"], pair["elo_low"], pair["elo_high"]))
+        assert (b["elo"], b["elo_low"], b["elo_high"]) == pytest.approx(
+            (-pair["elo"], -pair["elo_high"], -pair["elo_low"]))
     assert rows["all", "hard"]["elo"] > rows["all", "medium"]["elo"] > rows["all", "easy"]["elo"]
 
 
@@ -80,14 +88,14 @@ def test_stats_gives_the_ladder_verdict_to_calibration_runs_only(tmp_path):
     text = invoke("stats", str(plain), "--samples", "20").stdout
     assert not any(line.startswith("ladder") for line in text.splitlines())
     assert "strongest first" in text
-    ranked = text[text.index("strongest first"):].splitlines()[1:4]
+    ranked = text[text.index("strongest first"):].splitlines()[2:5]  # after the header
     assert [line.split()[0] for line in ranked] == ["hard", "medium", "easy"]
     calibration = write_run(tmp_path / "calibration")
     manifest = json.loads((calibration / "manifest.json").read_text())
     (calibration / "manifest.json").write_text(json.dumps({**manifest, "purpose": "calibration"}))
     text = invoke("stats", str(calibration), "--samples", "20").stdout
     assert "ladder strictly increasing in entrant order" in text
-    ranked = text[text.index("whole deals)"):].splitlines()[1:4]
+    ranked = text[text.index("whole deals)"):].splitlines()[2:5]
     assert [line.split()[0] for line in ranked] == ["easy", "medium", "hard"]
 
 

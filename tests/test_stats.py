@@ -29,7 +29,6 @@ from domsim.stats import (
     fit_ratings,
     gsprt_llr,
     gsprt_llr_t,
-    histogram_percentile,
     mean_interval,
     mle_with_mean,
     mle_with_t,
@@ -37,11 +36,10 @@ from domsim.stats import (
     score_from_elo,
     t_cdf,
     t_quantile,
-    time_bucket,
-    time_histogram,
     variance_saving,
     wilson_interval,
 )
+from domsim.timing import histogram_percentile, time_bucket, time_histogram
 
 ELO_3 = 400 * math.log10(3)  # the Elo of a 3:1 score
 
@@ -325,7 +323,8 @@ def test_ratings_of_the_hand_run(hand_stats):
     for line in rating["entrants"]:  # the weakest level too: no anchor without an interval
         assert line["low"] <= line["elo"] <= line["high"] and line["low"] < line["high"]
     assert hand_stats["ladder"]["levels"] == [
-        {key: line[key] for key in ("name", "elo", "low", "high")} for line in rating["entrants"]]
+        {key: line[key] for key in ("name", "elo", "low", "high", "bound")}
+        for line in rating["entrants"]]
     assert rating["p_better"]["hard"]["easy"] + rating["p_better"]["easy"]["hard"] == 1
     assert hand_stats["ladder"]["increasing"]
     assert [step["to"] for step in hand_stats["ladder"]["steps"]] == ["medium", "hard"]

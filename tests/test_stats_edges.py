@@ -86,8 +86,12 @@ def test_bootstrap_intervals_hold_the_estimate_by_construction(data, deals, samp
     winners = data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=games, max_size=games))
     shares = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])[winners]
     fitted = bootstrap_ratings(np.repeat(np.arange(deals), 2), entrants, shares, 2,
-                               samples=samples, seed=data.draw(st.integers(0, 99)))
-    assert np.all(fitted.low <= fitted.ratings.elo) and np.all(fitted.ratings.elo <= fitted.high)
+                               samples=samples, seed=data.draw(st.integers(0, 99)),
+                               centre=(0, 1))
+    elo, low, high = fitted.ratings.elo, fitted.low, fitted.high
+    # A sweep's rating is its bound, its other end open (nan): nowhere an interval of one point.
+    assert np.all((low <= elo) | np.isnan(low)) and np.all((elo <= high) | np.isnan(high))
+    assert not np.any(low == high)
     assert np.all(fitted.side_low <= fitted.ratings.side_elo)
     assert np.all(fitted.ratings.side_elo <= fitted.side_high)
 
@@ -96,13 +100,15 @@ def rating(p_stronger: float) -> dict:
     return {"entrants": [{"name": "easy", "elo": -40.0, "low": -60.0, "high": -20.0},
                          {"name": "hard", "elo": 40.0, "low": 20.0, "high": 60.0}],
             "centre": ["easy", "hard"],
-            "p_better": {"hard": {"easy": p_stronger}, "easy": {"hard": 1 - p_stronger}}}
+            "p_better": {"hard": {"easy": p_stronger}, "easy": {"hard": 1 - p_stronger}},
+            "differences": {"hard": {"easy": [40.0, 120.0]}, "easy": {"hard": [-120.0, -40.0]}}}
 
 
 def test_a_ladder_on_too_few_deals_judges_nothing():
     few = ladder(rating(1.0), deals=3)
     assert few["increasing"] and not few["significant"] and not few["steps"][0]["significant"]
     assert f"too few deals to judge (3; significance needs {MIN_DEALS})" in ladder_line(few)
+    assert "P 100.0%" not in ladder_line(few) and "(P " not in ladder_line(few)
     enough = ladder(rating(1.0), deals=MIN_DEALS)
     assert enough["significant"] and "every step significant" in ladder_line(enough)
     assert not ladder(rating(0.9), deals=MIN_DEALS)["significant"]
@@ -119,6 +125,8 @@ def test_stats_and_report_of_a_three_deal_run_say_too_few_deals(tmp_path):
     (out / "manifest.json").write_text(json.dumps(manifest))
     stats = invoke("stats", str(out), "--samples", "50")
     assert stats.exit_code == 0 and "too few deals to judge (3;" in stats.stdout
+    assert "P(row stronger than column): not shown, 3 deals are too few" in stats.stdout
+    assert "100.0%" not in stats.stdout.split("Head to head")[0] and "(P " not in stats.stdout
     report = invoke("report", str(out), "--samples", "50", "--out", str(tmp_path / "report"))
     assert report.exit_code == 0, report.output
     page = (tmp_path / "report" / "report.html").read_text()

@@ -226,6 +226,7 @@ class Killer(Strategy):
 '''
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_nothing_its_games_are_played_again(tmp_path):
     """In process, the unfinished batches are played again, isolated: no game lost or doubled."""
     bot = tmp_path / "killer.py"

@@ -1,9 +1,15 @@
-//! domsim's core: the rules of every variant (R-… of the rule book) and the insane search.
+//! domsim's core: the rules of every variant (the R-… ids of docs/RULES.md) and the insane search.
 //! Single-threaded by design: the runner forks worker processes.
 
+pub mod action;
 pub mod belief;
+#[cfg(test)]
+mod belief_tests;
 pub mod deal;
+pub mod error;
 pub mod game;
+#[cfg(test)]
+mod perft;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

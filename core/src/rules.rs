@@ -52,6 +52,14 @@ impl Scheme {
     }
 }
 
+impl Scheme {
+    /// R-KOZEL: the points a hand awards count against the side that gets them (the losers
+    /// record their pips), and the side that reaches the target loses the match.
+    pub fn points_against(self) -> bool {
+        self == Scheme::Kozel
+    }
+}
+
 impl FirstLead {
     pub fn parse(name: &str) -> Result<Self, String> {
         Ok(match name {
@@ -185,18 +193,31 @@ pub mod presets {
         }
     }
 
+    pub const NAMES: [&str; 8] = [
+        "draw",
+        "block",
+        "fives",
+        "allfives",
+        "classic",
+        "kozel",
+        "partnership",
+        "partnership-1v1",
+    ];
+
+    /// The player counts the rule book allows a variant.
+    pub fn player_counts(name: &str) -> std::ops::RangeInclusive<usize> {
+        match name {
+            "fives" | "partnership-1v1" => 2..=2,
+            "kozel" | "partnership" => 4..=4,
+            _ => 2..=4,
+        }
+    }
+
     /// Every (variant, players) the rule book allows.
     pub fn all() -> Vec<Rules> {
-        let mut out = vec![];
-        for name in ["draw", "block", "allfives", "classic"] {
-            for players in 2..=4 {
-                out.push(rules(name, players));
-            }
-        }
-        out.push(rules("fives", 2));
-        out.push(rules("partnership-1v1", 2));
-        out.push(rules("kozel", 4));
-        out.push(rules("partnership", 4));
-        out
+        NAMES
+            .iter()
+            .flat_map(|&name| player_counts(name).map(move |players| rules(name, players)))
+            .collect()
     }
 }

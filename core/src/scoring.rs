@@ -248,7 +248,7 @@ pub fn match_winners(t: &Table, last: &Outcome) -> Option<u8> {
     if scores.iter().all(|&s| s < target) {
         return None;
     }
-    if t.rules.scheme == Scheme::Kozel {
+    if t.rules.scheme.points_against() {
         // The team that reached the target has lost.
         return Some(TEAM_SEATS[if scores[0] >= target { 1 } else { 0 }]);
     }
@@ -261,4 +261,156 @@ pub fn match_winners(t: &Table, last: &Outcome) -> Option<u8> {
     } else {
         1 << side
     })
+}
+
+/// Whether a team match was won "dry" (R-KOZEL, R-PARTNERSHIP): the side that did not reach
+/// the target has 0 (kozel: the winners recorded no points against them, a dry goat; elsewhere
+/// the losers scored nothing). None before the match is over and outside team games.
+pub fn won_dry(t: &Table) -> Option<bool> {
+    if !t.rules.teams || !t.match_over {
+        return None;
+    }
+    let reached = if t.scores[0] >= t.rules.target { 0 } else { 1 };
+    Some(t.scores[1 - reached] == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets;
+    use crate::tiles::{id, mask};
+
+    /// A hand of `variant` dealt as written, seat 0 leading, the match's scores `scores`.
+    fn table(variant: &str, hands: &[&str], scores: [i32; 4]) -> Table {
+        let mut t = Table::new(presets::rules(variant, hands.len()));
+        t.scores = scores;
+        let masks: Vec<u32> = hands.iter().map(|h| mask(h)).collect();
+        t.start_hand(&masks, &[], 0, -1);
+        t
+    }
+
+    /// Seat 0 leads `tile`; everyone else passes until the hand is over.
+    fn lead_then_pass(t: &mut Table, tile: &str) -> Outcome {
+        t.play(id(tile) << 2);
+        while !t.hand_over {
+            assert_eq!(t.playable(t.to_move), 0);
+            t.pass_turn();
+        }
+        t.outcome.expect("the hand is over")
+    }
+
+    /// R-FIVES: nearest multiple of 5, remainders 1-2 down, 3-4 up; a count scores only as a
+    /// nonzero multiple of 5.
+    #[test]
+    fn r_fives_rounding_and_counts() {
+        let rounded: Vec<i32> = (0..=9).map(round_to_five).collect();
+        assert_eq!(rounded, [0, 0, 0, 5, 5, 5, 5, 5, 10, 10]);
+        let scored: Vec<i32> = [0, 3, 5, 10, 12, 15, 20].map(fives_points).to_vec();
+        assert_eq!(scored, [0, 0, 5, 10, 0, 15, 20]);
+    }
+
+    /// R-KOZEL-25: a hand holding only 0-0 counts 25; 0-0 with another tile counts its pips.
+    #[test]
+    fn r_kozel_25_the_lone_double_blank() {
+        assert_eq!(kozel_value(mask("0-0")), 25);
+        assert_eq!(kozel_value(mask("0-0 1-2")), 3);
+        assert_eq!(kozel_value(0), 0);
+    }
+
+    /// R-SCORE-BASIC: going out scores every pip left in hand; a block scores the lowest hand
+    /// the others' pips less its own, a tie for lowest scores nobody.
+    #[test]
+    fn r_score_basic_domino_and_block() {
+        let mut t = table("draw", &["0-0", "3-4 6-6"], [0; 4]);
+        t.play(id("0-0") << 2);
+        let out = t.outcome.expect("out");
+        assert_eq!(
+            (out.end, out.winners, out.points[..2].to_vec()),
+            (End::Domino, 1, vec![19, 0])
+        );
+        let mut block = table("block", &["6-6 1-1", "1-2 3-4"], [0; 4]);
+        let blocked = lead_then_pass(&mut block, "6-6");
+        assert_eq!(
+            (blocked.end, blocked.winners, blocked.points[0]),
+            (End::Blocked, 1, 8)
+        );
+        let mut tie = table("block", &["6-6 1-2", "0-3"], [0; 4]);
+        let tied = lead_then_pass(&mut tie, "6-6");
+        assert_eq!((tied.winners, tied.points[..2].to_vec()), (0, vec![0, 0]));
+        let mut fives = table("fives", &["6-6 1-1", "1-2 3-4"], [0; 4]);
+        assert_eq!(lead_then_pass(&mut fives, "6-6").points[0], 10);
+    }
+
+    /// R-CLASSIC: one hand decides the match; nothing is scored.
+    #[test]
+    fn r_classic_one_hand_decides() {
+        let mut t = table("classic", &["0-0", "3-4"], [0; 4]);
+        t.play(id("0-0") << 2);
+        assert!(t.match_over);
+        assert_eq!((t.match_winners, t.scores[..2].to_vec()), (1, vec![0, 0]));
+    }
+
+    /// R-KOZEL: the team out of tiles wins the hand and the losers record their pips (and the
+    /// carry); a blocked tie carries the hand's points to the next losers ("eggs"); the team
+    /// reaching 101 loses the match, dry when the winners recorded nothing.
+    #[test]
+    fn r_kozel_points_against_eggs_and_goats() {
+        assert!(Scheme::Kozel.points_against() && !Scheme::Basic.points_against());
+        let mut eggs = table("kozel", &["6-6 1-2", "0-3", "2-2", "1-1 0-2"], [0; 4]);
+        let tied = lead_then_pass(&mut eggs, "6-6");
+        assert_eq!((tied.winners, eggs.carry), (0, 7));
+        let mut out = table("kozel", &["0-0", "1-1 2-2", "3-3", "4-4"], [0, 95, 0, 0]);
+        out.carry = eggs.carry;
+        out.play(id("0-0") << 2);
+        let won = out.outcome.expect("out");
+        assert_eq!(
+            (won.winners, won.points[..2].to_vec()),
+            (TEAM_SEATS[0], vec![0, 21])
+        );
+        assert_eq!((out.carry, out.scores[1]), (0, 116));
+        assert!(out.match_over);
+        assert_eq!(out.match_winners, TEAM_SEATS[0]);
+        assert_eq!(won_dry(&out), Some(true));
+    }
+
+    /// R-PARTNERSHIP: the team out scores every pip left (count=losers: the losers' only);
+    /// reaching the target wins, dry when the losers have nothing.
+    #[test]
+    fn r_partnership_the_winners_score() {
+        let hands = ["0-0", "1-1 2-2", "3-3", "4-4"];
+        let mut t = table("partnership", &hands, [90, 10, 0, 0]);
+        t.play(id("0-0") << 2);
+        assert_eq!(t.outcome.expect("out").points[..2], [20, 0]);
+        assert!(t.match_over && t.match_winners == TEAM_SEATS[0]);
+        assert_eq!(won_dry(&t), Some(false));
+        let mut losers = table("partnership", &hands, [0; 4]);
+        losers.rules.count_losers = true;
+        losers.play(id("0-0") << 2);
+        assert_eq!(losers.outcome.expect("out").points[0], 14);
+        assert_eq!(won_dry(&losers), None);
+    }
+
+    /// R-DETAIL: a last tile fitting both ends, which showed different numbers, is a capicú
+    /// (and earns the bonus); a last tile fitting one end is not.
+    #[test]
+    fn r_detail_capicu() {
+        let out_with = |last: &str| {
+            let hands = [&format!("0-1 {last}") as &str, "1-2 3-3", "4-4", "5-5"];
+            let mut t = table("partnership", &hands, [0; 4]);
+            t.rules.capicu_bonus = 25;
+            t.play(id("0-1") << 2);
+            t.play(id("1-2") << 2 | 1);
+            t.pass_turn();
+            t.pass_turn();
+            assert_eq!(t.ends[..2], [0, 2]);
+            t.play(id(last) << 2 | t.ends_fitting(id(last)).trailing_zeros() as u8);
+            t.outcome.expect("out")
+        };
+        let capicu = out_with("0-2");
+        assert!(capicu.capicu);
+        assert_eq!(capicu.points[0], 6 + 8 + 10 + 25);
+        let plain = out_with("0-0");
+        assert!(!plain.capicu);
+        assert_eq!(plain.points[0], 6 + 8 + 10);
+    }
 }

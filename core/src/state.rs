@@ -3,16 +3,20 @@
 //! will; `crate::game::Game` adds the history and the finished hands' results.
 //!
 //! Moves are `tile << 2 | end`. For the lead, `end` 0 lays the tile as "a-b" (end 0 shows a) and
-//! 1 lays it flipped. Actions are ints: `kind | seat << 2 | tile << 4 | end << 9 | open << 11`,
-//! where `open` (draws and passes) is the bitmask of the numbers the ends showed.
+//! 1 lays it flipped. What was done is an `Action` (crate::action). The unchecked `play`, `draw`
+//! and `pass_turn` are the search's; `check_play`, `check_draw` and `check_pass` say why the
+//! rules refuse an action, and `Game` never makes one they refuse.
 
+use crate::action::{Action, Kind};
+use crate::error::{CoreError, CoreResult};
 use crate::rules::Rules;
 use crate::scoring;
-use crate::tiles::{is_double, other_number, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
+use crate::tiles::{is_double, other_number, tile_name, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
 
-pub const PLAY: u32 = 0;
-pub const DRAW: u32 = 1;
-pub const PASS: u32 = 2;
+/// An action's kind as the raw bits hold it (`Action::bits() & 3`), for code reading raw bits.
+pub const PLAY: u32 = Kind::Play as u32;
+pub const DRAW: u32 = Kind::Draw as u32;
+pub const PASS: u32 = Kind::Pass as u32;
 
 /// How a hand ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -248,6 +252,8 @@ impl Table {
         })
     }
 
+    /// Whether the variant draws and the boneyard holds a tile: what a seat with no play does
+    /// then (a seat with a play may not draw: `check_draw`).
     #[inline]
     pub fn can_draw(&self) -> bool {
         self.rules.draws && self.drawn < self.bone_len
@@ -302,13 +308,84 @@ impl Table {
         end < self.n_ends && NUMBER_MASK[self.ends[end as usize] as usize] >> tile & 1 == 1
     }
 
-    /// Lay a tile; the caller guarantees the move is legal. Returns the action.
-    pub fn play(&mut self, mv: u8) -> u32 {
+    /// The open ends `tile` fits, as a bitmask of end indices (before the lead: both ways,
+    /// when the tile may lead).
+    pub fn ends_fitting(&self, tile: u8) -> u8 {
+        if tile >= 28 {
+            return 0;
+        }
+        if self.n_ends == 0 {
+            return if self.fit >> tile & 1 == 1 { 0b11 } else { 0 };
+        }
+        (0..self.n_ends)
+            .filter(|&e| NUMBER_MASK[self.ends[e as usize] as usize] >> tile & 1 == 1)
+            .fold(0, |m, e| m | 1 << e)
+    }
+
+    fn check_in_play(&self, what: &'static str) -> CoreResult<()> {
+        if self.hand_over {
+            return Err(CoreError::NoHandInPlay(what));
+        }
+        Ok(())
+    }
+
+    /// Why the rules refuse `mv` for the seat to move now (R-LINE, R-LEAD), if they do.
+    pub fn check_play(&self, mv: u8) -> CoreResult<()> {
+        self.check_in_play("play")?;
+        if self.is_legal(mv) {
+            return Ok(());
+        }
+        let (tile, end) = (mv >> 2, mv & 3);
+        let why = if tile >= 28 {
+            format!("move {mv} is not tile << 2 | end of a tile 0..27")
+        } else if self.hands[self.to_move as usize] >> tile & 1 == 0 {
+            format!("seat {} does not hold {}", self.to_move, tile_name(tile))
+        } else if self.n_ends == 0 && self.lead_tile >= 0 && tile as i8 != self.lead_tile {
+            format!("the lead must be {}", tile_name(self.lead_tile as u8))
+        } else if self.n_ends == 0 {
+            format!("a lead is laid on end 0 (as written) or 1 (flipped), not {end}")
+        } else {
+            format!("{} does not fit end {end}", tile_name(tile))
+        };
+        Err(CoreError::IllegalMove(why))
+    }
+
+    /// Why the rules refuse a draw now, if they do (R-MUST, R-DRAW-THEN-PLAY).
+    pub fn check_draw(&self) -> CoreResult<()> {
+        self.check_in_play("draw")?;
+        let why = if self.playable(self.to_move) != 0 {
+            "a draw while able to play"
+        } else if !self.rules.draws {
+            "a draw in a game that passes when stuck"
+        } else if !self.can_draw() {
+            "a draw with nothing to draw"
+        } else {
+            return Ok(());
+        };
+        Err(CoreError::IllegalDraw(why.into()))
+    }
+
+    /// Why the rules refuse a pass now, if they do (R-MUST: only a seat that can neither play
+    /// nor draw passes).
+    pub fn check_pass(&self) -> CoreResult<()> {
+        self.check_in_play("pass")?;
+        let why = if self.playable(self.to_move) != 0 {
+            "a pass while able to play"
+        } else if self.can_draw() {
+            "a pass while able to draw"
+        } else {
+            return Ok(());
+        };
+        Err(CoreError::IllegalPass(why.into()))
+    }
+
+    /// Lay a tile; the caller guarantees the move is legal (`check_play`). Returns the action.
+    pub fn play(&mut self, mv: u8) -> Action {
         let seat = self.to_move;
         let (tile, end) = (mv >> 2, mv & 3);
         let hand = self.hands[seat as usize] & !(1u32 << tile);
         self.hands[seat as usize] = hand;
-        let action = (seat as u32) << 2 | (tile as u32) << 4 | (end as u32) << 9;
+        let action = Action::play(seat, tile, end);
         self.passes = 0;
         self.line_count += 1;
         if self.plain_line {
@@ -409,21 +486,22 @@ impl Table {
         false
     }
 
-    /// The seat to move draws the next boneyard tile (only when it cannot play).
-    pub fn draw(&mut self) -> u32 {
+    /// The seat to move draws the next boneyard tile; the caller guarantees it may
+    /// (`check_draw`).
+    pub fn draw(&mut self) -> Action {
         let seat = self.to_move;
         let tile = self.boneyard[self.drawn as usize];
         self.drawn += 1;
-        let action =
-            DRAW | (seat as u32) << 2 | (tile as u32) << 4 | (self.open_numbers() as u32) << 11;
+        let action = Action::draw(seat, tile, self.open_numbers());
         self.hands[seat as usize] |= 1 << tile;
         action
     }
 
-    /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES).
-    pub fn pass_turn(&mut self) -> u32 {
+    /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES). The caller
+    /// guarantees it may (`check_pass`).
+    pub fn pass_turn(&mut self) -> Action {
         let seat = self.to_move;
-        let action = PASS | (seat as u32) << 2 | (self.open_numbers() as u32) << 11;
+        let action = Action::pass(seat, self.open_numbers());
         self.passes += 1;
         if self.passes as usize == self.rules.players {
             let outcome = scoring::settle_block(self);
@@ -436,7 +514,7 @@ impl Table {
 
     /// Draw or pass for a seat with no play: the action, or None when the seat can play.
     #[inline]
-    pub fn step_forced(&mut self) -> Option<u32> {
+    pub fn step_forced(&mut self) -> Option<Action> {
         if self.playable(self.to_move) != 0 {
             return None;
         }
@@ -466,5 +544,151 @@ impl Table {
             .iter()
             .map(|h| h.count_ones())
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::CoreError;
+    use crate::rules::presets;
+    use crate::tiles::{id, mask};
+
+    /// A hand of `variant` dealt as written, seat 0 leading.
+    fn table(variant: &str, hands: &[&str], boneyard: &str) -> Table {
+        let rules = presets::rules(variant, hands.len());
+        let mut t = Table::new(rules);
+        let masks: Vec<u32> = hands.iter().map(|h| mask(h)).collect();
+        let bones: Vec<u8> = boneyard.split_whitespace().map(id).collect();
+        t.start_hand(&masks, &bones, 0, -1);
+        t
+    }
+
+    fn mv(tile: &str, end: u8) -> u8 {
+        id(tile) << 2 | end
+    }
+
+    /// R-MUST: a seat with a play may neither draw nor pass; a stuck seat draws while it can,
+    /// then passes; a block game never draws.
+    #[test]
+    fn r_must_draws_and_passes_only_when_stuck() {
+        let mut t = table("draw", &["6-6 0-0", "6-1 1-1"], "2-3");
+        assert!(t.can_draw() && t.playable(0) != 0);
+        assert!(matches!(t.check_draw(), Err(CoreError::IllegalDraw(_))));
+        assert!(matches!(t.check_pass(), Err(CoreError::IllegalPass(_))));
+        t.play(mv("6-6", 0));
+        t.play(mv("1-6", 0));
+        assert_eq!(t.playable(0), 0);
+        assert_eq!(
+            t.check_pass(),
+            Err(CoreError::IllegalPass("a pass while able to draw".into()))
+        );
+        assert_eq!(t.check_draw(), Ok(()));
+        assert_eq!(t.draw(), Action::draw(0, id("2-3"), 1 << 1 | 1 << 6));
+        assert_eq!(
+            t.check_draw(),
+            Err(CoreError::IllegalDraw("a draw with nothing to draw".into()))
+        );
+        assert_eq!(t.check_pass(), Ok(()));
+        let mut block = table("block", &["6-6 0-0", "1-2 3-4"], "2-3");
+        block.play(mv("6-6", 0));
+        assert_eq!(
+            block.check_draw(),
+            Err(CoreError::IllegalDraw(
+                "a draw in a game that passes when stuck".into()
+            ))
+        );
+    }
+
+    /// R-LINE, R-LEAD: a play names a held tile on an end it fits; the forced lead is the lead.
+    #[test]
+    fn r_line_check_play_says_why() {
+        let mut t = table("draw", &["0-0 0-1 2-3", "0-2 4-4"], "");
+        t.lead_tile = id("0-0") as i8;
+        t.fit = 1 << id("0-0");
+        let refusal = |t: &Table, m| match t.check_play(m) {
+            Err(CoreError::IllegalMove(why)) => why,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(refusal(&t, mv("0-1", 0)), "the lead must be 0-0");
+        assert_eq!(
+            refusal(&t, mv("0-0", 2)),
+            "a lead is laid on end 0 (as written) or 1 (flipped), not 2"
+        );
+        assert_eq!(refusal(&t, mv("4-4", 0)), "seat 0 does not hold 4-4");
+        assert_eq!(t.ends_fitting(id("0-0")), 0b11);
+        assert_eq!(t.ends_fitting(id("0-1")), 0);
+        t.play(mv("0-0", 0));
+        assert_eq!(t.ends_fitting(id("0-2")), 0b11);
+        t.play(mv("0-2", 1));
+        assert_eq!(t.ends[..2], [0, 2]);
+        assert_eq!(t.ends_fitting(id("2-3")), 0b10);
+        assert_eq!(refusal(&t, mv("2-3", 0)), "2-3 does not fit end 0");
+        assert_eq!(t.check_play(mv("2-3", 1)), Ok(()));
+        assert_eq!(
+            refusal(&t, 28 << 2),
+            "move 112 is not tile << 2 | end of a tile 0..27"
+        );
+    }
+
+    /// R-SPINNER: the first double is the spinner; once both long sides hold a tile its short
+    /// sides open as ends 2 and 3, showing its number and counting nothing yet.
+    #[test]
+    fn r_spinner_opens_four_ends() {
+        let mut t = table("allfives", &["5-5 0-5 1-1", "3-5 2-2 4-4"], "");
+        t.play(mv("5-5", 0));
+        assert_eq!((t.spinner, t.spinner_arm, t.n_ends), (5, 2, 2));
+        t.play(mv("3-5", 0));
+        assert_eq!(t.n_ends, 2);
+        t.play(mv("0-5", 1));
+        assert_eq!(t.n_ends, 4);
+        assert_eq!(t.ends, [3, 0, 5, 5]);
+        assert_eq!(t.end_counts[2..], [0, 0]);
+        assert_eq!(t.fives_count(), 3);
+        assert_eq!(t.ends_fitting(id("0-5")), 0b1110);
+    }
+
+    /// R-FIVES-COUNT, R-FIVES: a lead alone counts its pips (5-5: 10); a multiple of 5 scores
+    /// at once, in fives only.
+    #[test]
+    fn r_fives_the_lead_scores_its_count() {
+        let mut t = table("fives", &["5-5 1-1", "0-1 2-2"], "");
+        t.play(mv("5-5", 0));
+        assert_eq!(t.fives_count(), 10);
+        assert_eq!((t.hand_points[0], t.scores[0]), (10, 10));
+        let mut plain = table("draw", &["5-5 1-1", "0-1 2-2"], "");
+        plain.play(mv("5-5", 0));
+        assert!(plain.plain_line && plain.scores[0] == 0);
+    }
+
+    /// R-BLOCK-PASSES: n passes in a row block the hand, the last seat that played its maker.
+    #[test]
+    fn r_block_passes_end_the_hand() {
+        let mut t = table("block", &["6-6 0-0", "1-2 3-4", "1-3 2-4"], "");
+        t.play(mv("6-6", 0));
+        for seat in [1, 2] {
+            assert_eq!(t.to_move, seat);
+            assert!(!t.hand_over);
+            assert_eq!(t.pass_turn(), Action::pass(seat, 1 << 6));
+        }
+        assert!(!t.hand_over);
+        t.pass_turn();
+        assert!(t.hand_over);
+        let outcome = t.outcome.expect("blocked");
+        assert_eq!((outcome.end, outcome.maker), (End::Blocked, 0));
+    }
+
+    /// R-END: the seat playing its last tile ends the hand; no action is asked after it.
+    #[test]
+    fn r_end_domino_ends_the_hand() {
+        let mut t = table("draw", &["0-0", "1-1"], "");
+        assert_eq!(t.play(mv("0-0", 1)), Action::play(0, id("0-0"), 1));
+        assert!(t.hand_over);
+        assert_eq!(
+            t.check_play(mv("1-1", 0)),
+            Err(CoreError::NoHandInPlay("play"))
+        );
+        assert_eq!(t.check_draw(), Err(CoreError::NoHandInPlay("draw")));
+        assert_eq!(t.outcome.expect("over").end, End::Domino);
     }
 }

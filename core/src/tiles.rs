@@ -64,6 +64,11 @@ pub const fn tile_id(a: u8, b: u8) -> u8 {
     lo * (15 - lo) / 2 + (hi - lo)
 }
 
+/// A tile as records spell it: "a-b", the smaller number first.
+pub fn tile_name(tile: u8) -> String {
+    format!("{}-{}", TILE_A[tile as usize], TILE_B[tile as usize])
+}
+
 /// The number on `tile` that is not the touching `number` (a double shows it twice).
 #[inline]
 pub fn other_number(tile: u8, number: u8) -> u8 {
@@ -115,6 +120,19 @@ pub fn tiles_of(mask: u32) -> impl Iterator<Item = u8> {
         rest &= rest - 1;
         Some(t)
     })
+}
+
+/// Tiles written "a-b c-d" as a mask, for the tests' hand-made positions.
+#[cfg(test)]
+pub fn mask(text: &str) -> u32 {
+    text.split_whitespace().fold(0, |m, t| m | 1 << id(t))
+}
+
+/// The id of a tile written "a-b", for the tests.
+#[cfg(test)]
+pub fn id(text: &str) -> u8 {
+    let (a, b) = text.split_once('-').expect("a-b");
+    tile_id(a.parse().expect("0..6"), b.parse().expect("0..6"))
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! draw without its tile), the counts, scores and target. Built from the referee's state by
 //! `View::of`; never holds another hand or the boneyard order. The Python `PlayerView` wraps it.
 
+use crate::action::Action;
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::state::{Line, DRAW, PLAY};
+use crate::state::Line;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -27,14 +28,18 @@ pub struct View {
     pub actions: Vec<u32>,
 }
 
-/// An action as every seat sees it: a draw without the tile drawn.
+/// An action's bits as every seat sees them: a draw without the tile drawn.
 #[inline]
-pub fn public_action(action: u32) -> u32 {
-    if action & 3 == DRAW {
-        action & !(31 << 4)
-    } else {
-        action
-    }
+pub fn public_action(bits: u32) -> u32 {
+    Action::from_bits(bits).map_or(bits, |a| a.public().bits())
+}
+
+/// The plays among a history's action bits.
+fn plays(actions: &[u32]) -> impl Iterator<Item = Action> + '_ {
+    actions
+        .iter()
+        .filter_map(|&a| Action::from_bits(a))
+        .filter(|a| a.is_play())
 }
 
 impl View {
@@ -72,15 +77,12 @@ impl View {
 
     /// The tiles this seat has seen: its own and those on the line.
     pub fn seen(&self) -> u32 {
-        self.actions
-            .iter()
-            .filter(|&&a| a & 3 == PLAY)
-            .fold(self.hand, |m, &a| m | 1 << (a >> 4 & 31))
+        plays(&self.actions).fold(self.hand, |m, a| m | 1 << a.tile())
     }
 
     /// The open ends as the view shows them.
     pub fn line(&self) -> Line {
-        let mut plays = self.actions.iter().filter(|&&a| a & 3 == PLAY);
+        let mut plays = plays(&self.actions);
         let lead_alone = plays.next().is_some() && plays.next().is_none();
         Line {
             ends: self.ends,
@@ -94,6 +96,7 @@ impl View {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::action::Kind;
     use crate::belief::known_voids;
     use crate::rng::{Mt19937, Xoshiro};
     use crate::rules::presets;
@@ -160,7 +163,10 @@ mod tests {
             let t = &game.t;
             let voids = known_voids(view);
             let mut elsewhere = 0u32;
-            let drew_last = game.history.last().is_some_and(|&a| a & 3 == DRAW);
+            let drew_last = game
+                .history
+                .last()
+                .is_some_and(|&a| Action::from_bits(a).map(Action::kind) == Some(Kind::Draw));
             let players = t.rules.players;
             for (seat, (&hand, &void)) in t.hands.iter().zip(&voids).take(players).enumerate() {
                 let own = seat == view.seat as usize;
@@ -179,11 +185,7 @@ mod tests {
             let undrawn = t.boneyard[t.drawn as usize..t.bone_len as usize]
                 .iter()
                 .fold(0u32, |m, &b| m | 1 << b);
-            let on_line = game
-                .history
-                .iter()
-                .filter(|&&a| a & 3 == PLAY)
-                .fold(0u32, |m, &a| m | 1 << (a >> 4 & 31));
+            let on_line = plays(&game.history).fold(0u32, |m, a| m | 1 << a.tile());
             let out_of_play = ALL_TILES & !(on_line | elsewhere | undrawn | view.hand);
             assert_eq!(ALL_TILES & !view.seen(), elsewhere | undrawn | out_of_play);
             if t.rules.draws || t.rules.players == 4 {

@@ -7,7 +7,18 @@ from __future__ import annotations
 
 from .._core import MatchRng, by_lot, deal, first_lead, next_leader, round_to_five
 from .results import HandResult
-from .state import DRAW, PASS, PLAY, State
+from .state import (
+    DRAW,
+    PASS,
+    PLAY,
+    Action,
+    IllegalDraw,
+    IllegalMove,
+    IllegalPass,
+    InvalidPosition,
+    NoHandInPlay,
+    State,
+)
 
 
 def start_next_hand(state: State, rng) -> None:
@@ -17,6 +28,7 @@ def start_next_hand(state: State, rng) -> None:
 
 
 __all__ = [
-    "DRAW", "PASS", "PLAY", "HandResult", "MatchRng", "State", "by_lot", "deal", "first_lead",
+    "DRAW", "PASS", "PLAY", "Action", "HandResult", "IllegalDraw", "IllegalMove", "IllegalPass",
+    "InvalidPosition", "MatchRng", "NoHandInPlay", "State", "by_lot", "deal", "first_lead",
     "next_leader", "round_to_five", "start_next_hand",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .._core import register_results
+
 
 class HandResult(NamedTuple):
     """One hand's outcome. `points`/`scores` are per side (seat, or team in team games)."""
@@ -15,3 +17,6 @@ class HandResult(NamedTuple):
     carry: int = 0
     maker: int = -1  # the seat that went out or made the fish
     capicu: bool = False
+
+
+register_results(HandResult)  # the core builds State.hand_results of it

@@ -8,8 +8,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..bot import SEAT_MEMORY_MB, Confinement
+from ..clock import TimeControl, is_time_control
 from ..deals import ORDERS
-from ..game import MOVE_TIME_LIMIT
+from ..game import MOVE_TIME_LIMIT, ON_FAULT
+from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
 from .pairings import FORMATS, builtin_levels
 
@@ -63,6 +65,9 @@ SETTINGS: dict[str, Check] = {
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
+    "on_fault": (lambda v: v in FAULT_POLICIES, " or ".join(FAULT_POLICIES)),
+    "time_control": (lambda v: v is None or is_time_control(v),
+                     "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
 }
 
 
@@ -96,6 +101,9 @@ class TourneyConfig:
     isolate: bool | None = None
     seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
     sandbox: bool = True  # bot processes in the sandbox (domsim.sandbox)
+    # What a fault costs; a run's manifest without the key was played before forfeits existed.
+    on_fault: str = ON_FAULT
+    time_control: str | None = None  # BASE+INC: a clock per seat and game (domsim.clock)
 
     def confinement(self, hide: tuple[str, ...] = ()) -> Confinement:
         """How this run holds its bot processes, `hide` masked inside the sandbox."""
@@ -103,6 +111,9 @@ class TourneyConfig:
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
+
+    def clock(self) -> TimeControl | None:
+        return TimeControl.parse(self.time_control) if self.time_control else None
 
     def entrant_names(self) -> list[str]:
         return list(self.entrants) or builtin_levels()
@@ -118,7 +129,15 @@ class TourneyConfig:
         out["entrants"] = list(self.entrants)
         if self.deals is None:
             del out["deals"], out["deals_order"]
+        if self.time_control is None:  # as the manifests of runs made before clocks
+            del out["time_control"]
         return out
+
+    def differences(self, other: TourneyConfig) -> list[tuple[str, object, object]]:
+        """(setting, this one's value, the other's) for every setting in which they differ."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return [(key, mine.get(key), theirs.get(key)) for key in dict.fromkeys([*mine, *theirs])
+                if mine.get(key) != theirs.get(key)]
 
     @classmethod
     def from_dict(cls, data: dict) -> TourneyConfig:

@@ -28,7 +28,7 @@ PARTS = "parts"
 MANIFEST_KEY = "domsim.manifest"
 TIMING_PREFIX = "time_"
 NAME = pa.dictionary(pa.int32(), pa.string())
-#: Decision-time bucket (domsim.stats.time_bucket) -> decisions in it.
+#: Decision-time bucket (domsim.timing.time_bucket) -> decisions in it.
 HISTOGRAM = pa.map_(pa.int16(), pa.int64())
 
 

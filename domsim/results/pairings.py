@@ -141,3 +141,15 @@ def seat_specs(rules: Rules, entrants: list[Entrant], pairing: tuple[int, ...],
 
 def pairing_label(entrants: list[Entrant], pairing: tuple[int, ...]) -> str:
     return " vs ".join(entrants[i].name for i in pairing)
+
+
+def seated_twice(entrants: list[Entrant], pairings: list[tuple[int, ...]]) -> str | None:
+    """What to say when fewer entrants than sides seat one entrant on several sides of a game
+    (None: every entrant has one side). Its rating counts each side it holds; its win rate is
+    its sides' share of the wins, against an equal's share of those sides."""
+    twice = {e: pairing.count(e) for pairing in pairings for e in pairing if pairing.count(e) > 1}
+    if not twice:
+        return None
+    held = ", ".join(f"{entrants[e].name} holds {count} sides" for e, count in twice.items())
+    return (f"fewer entrants than sides: {held} of every game (rated per side held; its win "
+            "rate is against the share of equals holding as many)")

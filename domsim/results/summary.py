@@ -1,7 +1,9 @@
 """The summary: per entrant over all pairings and per pairing, games, wins, losses, shared games,
-win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners), the
-Elo that win rate means against the opponents met (with the interval's ends) and points margin
-per game and per hand (95% interval). Also the standings a run shows while it plays.
+win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners), points
+margin per game and per hand (95% interval) and faults. Its Elo columns are the statistics'
+(domsim.analysis.summary_lines): over all pairings the entrant's one rating, per pairing its head
+to head over deals. Also the standings a run shows while it plays (their Elo: the win rate's
+against the field, a running estimate).
 
 The margin interval is taken over *units* — one deal of one pairing, i.e. all its seatings — not
 over games, because the seatings of a duplicate deal are correlated; a unit's value is the
@@ -20,7 +22,8 @@ from .pairings import Entrant, pairing_label
 
 ALL = "all"
 COLUMNS = ("pairing", "entrant", "games", "wins", "losses", "shared", "win_rate", "win_rate_low",
-           "win_rate_high", "elo", "elo_low", "elo_high", "margin_per_game", "margin_per_game_low",
+           "win_rate_high", "elo", "elo_low", "elo_high", "elo_bound", "margin_per_game",
+           "margin_per_game_low",
            "margin_per_game_high", "margin_per_hand", "margin_per_hand_low", "margin_per_hand_high",
            "faults")
 
@@ -50,6 +53,7 @@ class Line:
     shared: int = 0
     share: float = 0.0
     faults: int = 0
+    faulted: int = 0  # games in which a seat of the entrant faulted
     per_game: Moments = field(default_factory=Moments)
     per_hand: Moments = field(default_factory=Moments)
     unit: object = None
@@ -65,6 +69,7 @@ class Line:
         self.losses += share == 0
         self.shared += 0 < share < 1
         self.faults += faults
+        self.faulted += faults > 0
         self.unit_sums[0] += margin
         self.unit_sums[1] += margin / hands
         self.unit_sums[2] += 1
@@ -83,11 +88,13 @@ class Line:
         rate = self.share / self.games if self.games else 0.0
         return rate, low, high, *(elo_from_score(value, ref) for value in (rate, low, high))
 
-    def values(self, ref: float) -> list:
+    def values(self) -> list:
+        """The line's columns, its Elo columns (the statistics') left empty."""
         self.close_unit()
         self.unit = None
-        return [self.games, self.wins, self.losses, self.shared, *self.rate(ref),
-                *self.per_game.interval(), *self.per_hand.interval(), self.faults]
+        return [self.games, self.wins, self.losses, self.shared, *self.rate(0.5)[:3],
+                None, None, None, None, *self.per_game.interval(), *self.per_hand.interval(),
+                self.faults]
 
 
 def outcome(rules: Rules, sides: set[int], winners: list[int]) -> float:
@@ -107,7 +114,7 @@ def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float
     mine = [t for side, t in enumerate(totals) if side in sides]
     theirs = [t for side, t in enumerate(totals) if side not in sides] or mine
     total = sum(mine) / len(mine) - sum(theirs) / len(theirs)
-    return -total if rules.variant.scoring == "kozel" else total
+    return -total if rules.variant.points_against else total
 
 
 class Tally:
@@ -147,28 +154,35 @@ class Tally:
         rate, e = max(played)
         return self.entrants[e].name, rate
 
+    def fault_rates(self) -> list[tuple[str, int, int]]:
+        """(entrant, games in which it faulted, games) over all its games so far."""
+        return [(self.entrants[e].name, line.faulted, line.games)
+                for (scope, e), line in self.lines.items() if scope == ALL]
+
     def reference(self, scope: str, e: int) -> float:
         """The win rate of an entrant as strong as its opponents: its share of the sides."""
-        if scope == ALL:
-            return 1 / self.rules.sides
-        pairing = self.pairings[scope]
-        return pairing.count(e) / len(pairing)
+        pairings = [self.pairings[scope]] if scope != ALL else [
+            pairing for pairing in self.pairings.values() if e in pairing]
+        return sum(pairing.count(e) / len(pairing) for pairing in pairings) / len(pairings)
 
-    def rows(self) -> list[list]:
-        return [[scope, self.entrants[e].name, *line.values(self.reference(scope, e))]
+    def rows(self) -> list[tuple[str, int, dict]]:
+        """(scope, entrant index, its summary line by COLUMNS)."""
+        return [(scope, e, dict(zip(COLUMNS, [scope, self.entrants[e].name, *line.values()],
+                                    strict=True)))
                 for (scope, e), line in self.lines.items()]
 
     def standings(self, done: int, total: int) -> list[str]:
         """The entrants over all their games so far, strongest first, as a text table."""
         lines = [(self.lines[ALL, e], e) for e in range(len(self.entrants))]
         lines.sort(key=lambda item: -item[0].rate(0.5)[0])
-        header = ("#", "entrant", "games", "W-L-S", "points", "score", "Elo [95% CI]")
+        header = ("#", "entrant", "games", "W-L-S", "points", "score", "Elo [95% CI]", "faults")
         rows = [header]
         for rank, (line, e) in enumerate(lines, 1):
             rate, _, _, elo, low, high = line.rate(self.reference(ALL, e))
             rows.append((str(rank), self.entrants[e].name, str(line.games),
                          f"{line.wins}-{line.losses}-{line.shared}", f"{line.share:g}",
-                         f"{rate:.1%}", f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"))
+                         f"{rate:.1%}", f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]",
+                         str(line.faults)))
         return [f"Standings after {done} of {total} games (W-L-S: won, lost, shared; points: a "
                 "win 1, a shared win the share; Elo against the field)", *columns(rows)]
 
@@ -176,7 +190,7 @@ class Tally:
 def summary_table(path: Path) -> list[str]:
     """A short text table of summary.csv for the terminal, columns sized to their contents."""
     header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]", "Elo [95% CI]",
-              "margin/game [95% CI]")
+              "margin/game [95% CI]", "faults")
     with path.open(encoding="utf-8", newline="") as source:
         rows = [_summary_cells(row) for row in csv.DictReader(source)]
     return columns([header, *rows])
@@ -193,9 +207,33 @@ def columns(rows: list[tuple[str, ...]]) -> list[str]:
 def _summary_cells(row: dict) -> tuple[str, ...]:
     rate = (f"{float(row['win_rate']):.1%} [{float(row['win_rate_low']):.1%}, "
             f"{float(row['win_rate_high']):.1%}]")
-    low, high = float(row["margin_per_game_low"]), float(row["margin_per_game_high"])
-    margin = f"{float(row['margin_per_game']):.2f} [{low:.2f}, {high:.2f}]"
-    elo = (f"{float(row['elo']):+.0f} [{float(row['elo_low']):+.0f}, "
-           f"{float(row['elo_high']):+.0f}]")
+    margin = interval_cell(*(float(row[f"margin_per_game{end}"]) for end in ("", "_low", "_high")),
+                           ".2f")
+    elo = elo_cell(row.get("elo_bound") or None, *(float(row[key]) if row[key] else None
+                                                   for key in ("elo", "elo_low", "elo_high")))
     return (row["pairing"], row["entrant"], row["games"],
-            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin)
+            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin, row["faults"])
+
+
+def elo_cell(bound: str | None, elo: float | None, low: float | None,
+             high: float | None) -> str:
+    """An Elo with its 95% interval, a sweep's as its one-sided bound, the anchor as such."""
+    if elo is None:
+        return "-"
+    if bound == "anchor":
+        return f"{elo:+.0f} (Elo 0)"
+    if bound == "unmeasured":
+        return f"{elo:+.0f} (no spread)"
+    if bound == "lower":
+        return f"> {low:+.0f}"
+    if bound == "upper":
+        return f"< {high:+.0f}"
+    return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
+
+
+def interval_cell(value: float, low: float, high: float, spec: str) -> str:
+    """A value with its interval, in `spec`; an interval of one point (every unit alike: no
+    spread measured, as a margin in a rule set without points) as the value alone."""
+    if low == high:
+        return f"{value:{spec}} (no spread)"
+    return f"{value:{spec}} [{low:{spec}}, {high:{spec}}]"

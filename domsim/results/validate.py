@@ -37,7 +37,8 @@ def scheduled(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, .
     pairing = pairings[slot.pairing]
     seats = seat_specs(rules, entrants, pairing, slot.seating)
     names = [entrants[e].name for e in seat_entrants(rules, pairing, slot.seating)]
-    return {"deal_id": slot.deal_id, "pairing": pairing_label(entrants, pairing),
+    return {"variant": rules.name, "deal_id": slot.deal_id,
+            "pairing": pairing_label(entrants, pairing),
             "seating": slot.seating, "seed": slot.seed,
             **{f"seat_{seat}": spec for seat, spec in enumerate(seats)},
             **{f"entrant_{seat}": name for seat, name in enumerate(names)}}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..dialcurve import dial_spec, strength_of
 from ..results.config import TourneyConfig
-from ..results.pairings import builtin_levels
+from ..results.pairings import builtin_levels, default_name
 from ..rules import VARIANTS, RulesError, make_rules
 from .tourney import Outcome, TourneyError, whole_deal_sets
 
@@ -44,12 +44,17 @@ def calibration_entrants(variant: str, players: int | None, levels: tuple[str, .
 
 def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
-                    run: Callable[[TourneyConfig, Path, list[str]], Outcome]
-                    ) -> tuple[list[Path], Outcome]:
+                    on_fault: str,
+                    run: Callable[[TourneyConfig, Path, list[str], list[str]], Outcome],
+                    min_deals: int = 1,
+                    steps: Callable[[TourneyConfig, Path], bool] | None = None,
+                    time_control: str | None = None) -> tuple[list[Path], Outcome]:
     """One tourney per variant in out/<variant>, its games rounded up to whole deal sets (every
-    level meets every other on the same deals), played by `run` (a session runner, given what
-    was rounded to say); stops at the first run that ends early. Returns the finished run
-    folders and the last outcome."""
+    level meets every other on the same deals), at least `min_deals` of them, played by `run`
+    (a session runner, given what was rounded to say and the names of the levels: the ladder,
+    every dial setting given as a level too); then `steps` plays the variant's ladder step by
+    step (False: it stopped early). Stops at the first run that ends early. Returns the
+    finished run folders and the last outcome."""
     if out.exists():
         raise TourneyError(f"{out} already exists: choose another --out")
     done: list[Path] = []
@@ -58,10 +63,11 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
         config = TourneyConfig(variant=variant, players=players, games=games,
                                entrants=tuple(calibration_entrants(variant, players, levels,
                                                                     dial)),
-                               seed=seed)
-        config, note = whole_deal_sets(config)
-        outcome = run(config, out / variant, [note] if note else [])
+                               seed=seed, on_fault=on_fault, time_control=time_control)
+        config, note = whole_deal_sets(config, min_deals)
+        ladder = [default_name(spec) for spec in config.entrants[:len(levels or builtin_levels())]]
+        outcome = run(config, out / variant, [note] if note else [], ladder)
         done.append(out / variant)
-        if outcome.partial:
+        if outcome.partial or (steps is not None and not steps(config, out)):
             break
     return done, outcome

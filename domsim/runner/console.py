@@ -4,14 +4,16 @@ with worker log records forwarded to the parent through multiprocessing-logging.
 from __future__ import annotations
 
 import logging
+import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from multiprocessing_logging import install_mp_handler
+from multiprocessing_logging import MultiProcessingHandler
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
@@ -27,8 +29,9 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
     """Log `domsim.*` to stderr (warnings; errors only when quiet) and to `log_file` (info),
     from the parent and from forked workers, without breaking the progress bar.
 
-    tqdm's redirect is entered before the multiprocessing handler wraps the handlers (the other
-    order duplicates lines); workers must be forked inside this block to inherit the handler."""
+    tqdm's redirect is entered before the multiprocessing handlers wrap the handlers (the other
+    order duplicates lines); workers must be forked inside this block to inherit them (each
+    pool after `renew_worker_logging`)."""
     logger = logging.getLogger(LOGGER)
     saved = logger.handlers[:], logger.level, logger.propagate
     console = logging.StreamHandler(sys.stderr)
@@ -45,16 +48,67 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
             for handler in logger.handlers:  # tqdm's stand-in for `console` drops its level
                 if handler is not to_file:
                     handler.setLevel(console.level)
-            install_mp_handler(logger)
+            logger.handlers = [WorkerLogHandler(handler) for handler in logger.handlers]
             try:
                 yield
             finally:
-                for handler in logger.handlers:
-                    handler.close()  # drains the records workers sent
+                close_worker_logging(logger.handlers)
     finally:
         logger.handlers, logger.level, logger.propagate = saved
         console.close()
         to_file.close()
+
+
+class WorkerLogHandler(MultiProcessingHandler):
+    """multiprocessing-logging's handler (forked workers send their records to the parent),
+    made safe against a worker killed outright. Such a worker may die holding the queue's lock,
+    or half way through a record: the queue then carries nothing more. So the parent writes its
+    own records at once, never through the queue (else they would be lost and its exit would
+    wait for them forever), and each pool of workers gets a queue of its own
+    (`renew_worker_logging`)."""
+
+    def __init__(self, handler: logging.Handler, retired: tuple[WorkerLogHandler, ...] = ()):
+        super().__init__(f"domsim-log-{type(handler).__name__}", sub_handler=_OneAtATime(handler))
+        self.parent = os.getpid()
+        self.retired = retired  # earlier pools' handlers (close_worker_logging)
+
+    def _send(self, record: logging.LogRecord) -> None:
+        if os.getpid() == self.parent:
+            self.sub_handler.emit(record)
+        else:
+            super()._send(record)
+
+
+class _OneAtATime(logging.Handler):
+    """`handler` under its lock: the parent's threads and the queue's receiver thread (which
+    calls emit without it) both write through it. Closing leaves `handler` open: every pool's
+    WorkerLogHandler shares it, and run_logging closes it last."""
+
+    def __init__(self, handler: logging.Handler) -> None:
+        super().__init__(handler.level)
+        self.handler = handler
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.handler.handle(record)
+
+
+def renew_worker_logging() -> None:
+    """Before forking a pool: its workers log through a new queue, so a worker of an earlier pool
+    killed while it wrote to that pool's queue cannot silence or hang them."""
+    logger = logging.getLogger(LOGGER)
+    logger.handlers = [WorkerLogHandler(h.sub_handler.handler, (h, *h.retired))
+                       if isinstance(h, WorkerLogHandler) else h for h in logger.handlers]
+
+
+def close_worker_logging(handlers: list[logging.Handler]) -> None:
+    """Close the handlers and the earlier pools' ones, all at once: each drains what its workers
+    sent, waiting 5 s at most (for good, where a killed worker's records never came)."""
+    every = [old for handler in handlers for old in (handler, *getattr(handler, "retired", ()))]
+    closing = [threading.Thread(target=handler.close) for handler in every]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
 
 
 def log_header(command: list[str], seed: int, entrants: list[str], runs: dict[str, str]
@@ -91,16 +145,49 @@ class Standings:
                 tqdm.write(line, file=sys.stderr)
 
 
+class FaultRateExceeded(Exception):
+    """An entrant faulted in more of its games than --max-fault-rate allows, and the run was
+    asked to stop for it; the message says who and how often."""
+
+
+@dataclass
+class FaultWatch:
+    """Warns, once per entrant and while the run plays, when an entrant has faulted in more than
+    `rate` of its games (after at least MIN_GAMES of them); with `stop`, stops the run instead
+    (FaultRateExceeded: the run is partial and resumes). `rate` None: never."""
+
+    rate: float | None = None
+    stop: bool = False
+    warned: set = field(default_factory=set)
+
+    MIN_GAMES = 10
+
+    def check(self, tally: Tally) -> None:
+        if self.rate is None:
+            return
+        for name, faulted, games in tally.fault_rates():
+            if games < self.MIN_GAMES or faulted <= self.rate * games or name in self.warned:
+                continue
+            self.warned.add(name)
+            what = (f"{name} faulted in {faulted} of its {games} games ({faulted / games:.0%}, "
+                    f"over --max-fault-rate {self.rate:.0%})")
+            if self.stop:
+                raise FaultRateExceeded(f"stopped: {what}")
+            log.warning("%s: see run.log for its faults; --stop-on-faults stops such a run",
+                        what)
+
+
 class ProgressBar:
     """One bar in the parent counting games, with the current leader (off when stderr is not a
     terminal or when asked to be silent), and the standings when they are due."""
 
     def __init__(self, total: int, done: int, silent: bool,
-                 standings: Standings | None = None) -> None:
+                 standings: Standings | None = None, faults: FaultWatch | None = None) -> None:
         self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
                         disable=silent or not sys.stderr.isatty(), dynamic_ncols=True)
         self.total, self.done = total, done
         self.standings = standings or Standings()
+        self.faults = faults or FaultWatch()
 
     def __call__(self, games: int, tally: Tally, note: str = "") -> None:
         """Count `games` more; `note` follows the leader on the bar."""
@@ -112,6 +199,7 @@ class ProgressBar:
         if self.standings.due(self.done):
             self.standings.show(tally.standings(self.done, self.total))
             self.standings.last_games, self.standings.last_time = self.done, time.monotonic()
+        self.faults.check(tally)
 
     def finish_early(self) -> None:
         """The run stopped before the total by design (a sequential test decided): end full."""

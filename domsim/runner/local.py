@@ -8,7 +8,8 @@ terminal or `kill` may send the whole process group: the parent gets them too an
 batches finish and writes them. Workers die with the parent: on Linux the kernel kills them when
 it goes (PR_SET_PDEATHSIG), however it goes, so none plays on unseen. Workers run the seat
 watchdog: a strategy call that hangs past its limit by far kills its worker
-(domsim.seat.Watchdog)."""
+(domsim.seat.Watchdog). A pool ends at once when told to (`kill_workers`): what they were playing
+is lost, to be played on resume."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from ..seat import enable_watchdog
+from .console import renew_worker_logging
 from .signals import STOPS
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -52,9 +54,21 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def local_executor(workers: int, games: int | None = None) -> ProcessPoolExecutor:
+class LocalPool(ProcessPoolExecutor):
+    """The pool of forked workers, which can be ended at once."""
+
+    def kill_workers(self) -> None:
+        """SIGKILL every worker (they ignore the stop signals) and shut down without waiting, as
+        Python 3.14's ProcessPoolExecutor.kill_workers does."""
+        for process in list((self._processes or {}).values()):
+            process.kill()
+        self.shutdown(wait=False, cancel_futures=True)
+
+
+def local_executor(workers: int, games: int | None = None) -> LocalPool:
     """A pool of `workers` processes, but never more than the `games` to play: a fork pool starts
     every worker at once, so `--workers 100000000` for two games would fork a hundred million."""
     workers = max(1, min(workers, games)) if games is not None else workers
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_start_worker, initargs=(os.getpid(),))
+    renew_worker_logging()
+    return LocalPool(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                     initializer=_start_worker, initargs=(os.getpid(),))

@@ -23,7 +23,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from ..game import PlayedGame
-from ..record import match_result
+from ..record import fault_count, match_result
 from ..results.folder import (  # noqa: F401 (checksum_path and file_digest: the writer's names too)
     PARTS,
     TIMING_PREFIX,
@@ -58,7 +58,7 @@ def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
            "pairing": pairing_label(entrants, pairing), "seating": slot.seating,
            "variant": rules.name, "options_hash": rules_hash, "seed": slot.seed}
     row.update({f"seat_{s}": spec for s, spec in enumerate(game.specs)})
-    row["winners"] = list(result["winners"])
+    row["winners"] = game.winners
     row.update(entrant_columns(rules, entrants, pairing, slot.seating, row["winners"]))
     row.update({f"score_{side}": score for side, score in enumerate(result["scores"])})
     row.update({
@@ -69,7 +69,7 @@ def game_row(rules: Rules, rules_hash: str, slot: Slot, entrants: list[Entrant],
         "hand_points": [list(hand.points) for hand in hands],
     })
     for s, (faults, timing) in enumerate(zip(game.faults, game.timing, strict=True)):
-        row[f"faults_{s}"] = faults["timeouts"] + faults["errors"] + faults["illegal"]
+        row[f"faults_{s}"] = fault_count(faults)
         row[f"{TIMING_PREFIX}p50_ms_{s}"] = timing["p50_ms"]
         row[f"{TIMING_PREFIX}max_ms_{s}"] = timing["max_ms"]
         row[f"{TIMING_PREFIX}hist_{s}"] = {int(k): n for k, n in timing["histogram"].items()}

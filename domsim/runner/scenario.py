@@ -4,11 +4,12 @@ The keys mirror `domsim tourney`'s options (`entrants` is the list of `-p` specs
 of rule options). The tourney's settings are checked by the same table as those of the command
 line and of a resumed run (`config.SETTINGS`), the rules and strategies by building the tourney,
 and every error names the file: `scenarios/x.toml: games must be a positive integer, got 0`.
-Paths in the file (strategy files, `out`) are taken from the current folder, as on the command
-line."""
+Paths in the file (strategy files, `deals`, `out`) are taken from the file's folder, so a scenario
+runs the same from any folder."""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +22,9 @@ from ..results.config import (
     check_settings,
     is_positive_integer,
 )
+from ..results.pairings import split_name, team_members
 from ..rules import RulesError
-from ..strategy import StrategyError
+from ..strategy import StrategyError, spec_file
 from .session import BACKENDS
 from .tourney import Tourney
 
@@ -61,14 +63,14 @@ def load_scenario(path: Path) -> Scenario:
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
     try:
-        scenario = _scenario(data)
+        scenario = _scenario(data, path.parent)
         check_tourney(scenario.settings)
     except (ConfigError, RulesError, StrategyError) as exc:
         raise ScenarioError(f"{path}: {exc}") from None
     return scenario
 
 
-def _scenario(data: dict) -> Scenario:
+def _scenario(data: dict, folder: Path) -> Scenario:
     check_settings(data, SETTINGS | RUN_SETTINGS)
     if "variant" not in data:
         raise ConfigError("missing key 'variant': choose a rule set (see `domsim variants`)")
@@ -76,10 +78,35 @@ def _scenario(data: dict) -> Scenario:
         raise ConfigError("scheduler is for backend = \"dask\": add it or drop the scheduler")
     settings = {key: value for key, value in data.items() if key in SETTINGS}
     if "target" in data:
+        if "target" in data.get("options", {}):
+            raise ConfigError("target is given twice, as target and as options.target: keep "
+                              "one")
         settings["options"] = {**data.get("options", {}), "target": data["target"]}
+    if "entrants" in settings:
+        settings["entrants"] = [_entrant_from(folder, text) for text in settings["entrants"]]
+    if "deals" in settings:
+        settings["deals"] = _path_from(folder, settings["deals"])
     out = data.get("out")
-    return Scenario(settings, Path(out) if out else None, data.get("workers"),
-                    data.get("backend"), data.get("scheduler"))
+    return Scenario(settings, Path(_path_from(folder, out)) if out else None,
+                    data.get("workers"), data.get("backend"), data.get("scheduler"))
+
+
+def _path_from(folder: Path, path: str) -> str:
+    """A path written in the scenario, as seen from the current folder."""
+    return path if Path(path).expanduser().is_absolute() else os.path.normpath(folder / path)
+
+
+def _entrant_from(folder: Path, text: str) -> str:
+    """An entrant whose strategy files are given from the scenario's folder (a name, a module or
+    an `exec:` program is left as written)."""
+    name, spec = split_name(text)
+    members = team_members(spec)
+    files = [spec_file(member) for member in members]
+    if not any(files):
+        return text
+    moved = [member if file is None else _path_from(folder, file) + member[len(file):]
+             for member, file in zip(members, files, strict=True)]
+    return (f"{name}=" if name else "") + "+".join(moved)
 
 
 def check_tourney(settings: dict) -> None:

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..results.config import TourneyConfig
+from ..results.pairings import seated_twice
 from ..seeding import random_run_seed
 from ..strategy import one_line
-from .console import ProgressBar, Standings, log_header, run_logging
+from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
 from .output import done_game_ids
 from .signals import stops_interrupt
@@ -33,14 +34,17 @@ if TYPE_CHECKING:
     from .dask import DaskCluster
 
 BACKENDS = ("local", "dask")
+#: What a fault costs in a new tourney unless told: a loss, as fastchess and cutechess score a
+#: crash or a time loss (a run's outcome is then its bots' own, never the stand-in's).
+TOURNEY_ON_FAULT = "forfeit"
 log = logging.getLogger("domsim.runner")
 
 
 def resolve_config(given: dict, out: Path | None, resume: bool,
                    name: str | None = None) -> tuple[TourneyConfig, Path]:
     """Settings from the user (`given`: only what was set explicitly) over, with --resume, those
-    of the run in `out`; a new run gets a random seed unless one is given, and a folder under
-    results/ named after `name` (default: the variant) unless `out` is given."""
+    of the run in `out`; a new run gets a random seed and TOURNEY_ON_FAULT unless given, and a
+    folder under results/ named after `name` (default: the variant) unless `out` is given."""
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the run to finish")
@@ -48,7 +52,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
-        values = {"seed": random_run_seed(), **given}
+        values = {"seed": random_run_seed(), "on_fault": TOURNEY_ON_FAULT, **given}
         out = out or default_out(name or given["variant"])
     return TourneyConfig.from_dict(values), out
 
@@ -61,9 +65,11 @@ def default_out(name: str) -> Path:
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
                 scheduler: str | None, silent: bool, command: list[str],
                 standings: Standings | None = None, purpose: str = "tourney",
-                notes: Sequence[str] = ()) -> Outcome:
+                notes: Sequence[str] = (), faults: FaultWatch | None = None,
+                about: dict | None = None) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
-    standings when they are due; `notes` (what was rounded) go to the log and the terminal."""
+    standings when they are due and watching the fault rates (`faults`); `notes` (what was
+    rounded) go to the log and the terminal; `about` joins a new run's manifest."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -77,17 +83,19 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                 executors(tourney, workers, cluster) as factory, stops_interrupt():
             log_header(command, config.seed, config.entrant_names(),
                        tourney.how_strategies_run())
-            for note in notes:
-                log.warning("%s", note)
+            for note in [*notes, seated_twice(tourney.entrants, tourney.pairings)]:
+                if note:
+                    log.warning("%s", note)
             if not tourney.schedule.whole_deal_sets:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",
                             config.games, tourney.schedule.pairings,
                             tourney.schedule.seatings_per_deal)
-            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings)
+            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
-                                   command=command, purpose=purpose, progress=bar)
+                                   command=command, purpose=purpose, progress=bar,
+                                   about=about)
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

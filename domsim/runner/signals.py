@@ -1,6 +1,7 @@
 """What the stop signals do to a session: SIGINT (Ctrl-C), SIGTERM and SIGHUP all interrupt it
-the same way (running batches finish and are written, the run stays resumable), and none may
-break off the writing of the result files once it has begun.
+the same way (running batches finish and are written, the run stays resumable; a second one
+meanwhile gives up the running batches: domsim.runner.tourney.stream), and none may break off
+the writing of the result files once it has begun.
 
 Handlers can only be set from the main thread; elsewhere (a session run in a thread through the
 Python API) the process's own handlers stay as they are."""
@@ -37,3 +38,14 @@ def stops_ignored():
     """Stop signals are ignored: for the few seconds that write the result files, so that a
     run is never left half written (its parts removed before the manifest says so, say)."""
     return stops_handled_by(signal.SIG_IGN)
+
+
+@contextmanager
+def stops_deferred() -> Iterator[None]:
+    """A stop signal waits for the block to end, then interrupts as Ctrl-C does: what the block
+    counts and what it writes stay the same."""
+    caught: list[int] = []
+    with stops_handled_by(lambda signum, frame: caught.append(signum)):
+        yield
+    if caught:
+        raise KeyboardInterrupt

@@ -25,12 +25,14 @@ from .._core import ENGINE
 from ..bot import bot_command, check_spec, in_process_reason
 from ..deals import Deal, deal_index, read_deals
 from ..results.config import TourneyConfig
-from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem
+from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem, read_games
 from ..results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
+from ..results.ratings import outcomes_of, rate_outcomes, summary_lines
 from ..results.schedule import Schedule, batches
 from ..results.summary import COLUMNS, Tally
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
+from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
 from .output import (
     PARTS,
@@ -56,6 +58,10 @@ class TourneyError(ValueError):
 
 class RunFinished(TourneyError):
     """`--resume` of a run that has every game: nothing to do, and nothing was changed."""
+
+
+class Abandoned(KeyboardInterrupt):
+    """A second stop signal while the running batches finished: they were given up."""
 
 
 @dataclass
@@ -133,16 +139,21 @@ def round_up(count: int, unit: int) -> int:
     return -(-count // unit) * unit
 
 
-def whole_deal_sets(config: TourneyConfig) -> tuple[TourneyConfig, str | None]:
+def whole_deal_sets(config: TourneyConfig,
+                    min_deals: int = 1) -> tuple[TourneyConfig, str | None]:
     """`config` with its games rounded up to whole deal sets (every pairing plays every deal in
-    every seating), and a note saying what was rounded (None: nothing)."""
+    every seating), at least `min_deals` of them, and a note saying what was rounded (None:
+    nothing)."""
     tourney = Tourney(config, Path())
-    games = round_up(config.games, tourney.schedule.seatings_per_deal * len(tourney.pairings))
+    deal_set = tourney.schedule.seatings_per_deal * len(tourney.pairings)
+    games = max(round_up(config.games, deal_set), min_deals * deal_set)
     if games == config.games:
         return config, None
+    why = (f"the {min_deals} deals a ladder verdict needs" if games == min_deals * deal_set
+           and games > round_up(config.games, deal_set) else "whole deal sets")
     return replace(config, games=games), (
-        f"{config.games} games rounded up to {games}: whole deal sets ({len(tourney.pairings)} "
-        f"pairings x {tourney.schedule.seatings_per_deal} seatings)")
+        f"{config.games} games rounded up to {games}: {why} ({len(tourney.pairings)} "
+        f"pairings x {tourney.schedule.seatings_per_deal} seatings a deal)")
 
 
 @dataclass
@@ -244,16 +255,17 @@ def read_manifest(out: Path) -> dict:
 
 
 def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
-    old, new = saved.to_dict(), given.to_dict()
-    return "; ".join(f"{key} was {old[key]!r}, now {new[key]!r}"
-                     for key in old if old[key] != new[key])
+    return "; ".join(f"{key} was {old!r}, now {new!r}"
+                     for key, old, new in saved.differences(given))
 
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
-                progress: Callable[[int, Tally], None] = lambda n, tally: None) -> Outcome:
+                progress: Callable[[int, Tally], None] = lambda n, tally: None,
+                about: dict | None = None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
-    session is interrupted, a worker dies or a write fails: then the manifest says partial)."""
+    session is interrupted, a worker dies or a write fails: then the manifest says partial);
+    a new run's manifest also holds `about` (a calibration's `levels`)."""
     out, config = tourney.out, tourney.config
     for damage in tourney.damaged:
         log.warning("%s: its games are played again", damage)
@@ -261,7 +273,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = new_manifest(tourney, out, command, purpose) if not done else read_manifest(out)
+    manifest = (new_manifest(tourney, out, command, purpose) | (about or {}) if not done
+                else read_manifest(out))
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     write_json(out / MANIFEST, {**manifest, "partial": True})
@@ -284,8 +297,12 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
                   (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
                   2 * workers + 2, keep):
             session["isolated_after_a_worker_died"] = True
+    except Abandoned:
+        stopped = "interrupted twice (the running games were abandoned)"
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except FaultRateExceeded as exc:
+        stopped = str(exc)
     except BrokenProcessPool:
         stopped = "a worker process died"
     except OSError as exc:
@@ -297,17 +314,18 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
             with stops_ignored():
                 finish(tourney, manifest, session, outcome, None if done else tally)
         except OSError as exc:
-            raise TourneyError(f"{stopped or 'finished'} but cannot write {exc.filename or out}: "
-                               f"{exc.strerror}; every finished batch is kept: free the space, "
-                               f"then resume with: domsim tourney --out {out} --resume") from None
+            reason = f"cannot write {exc.filename or out}: {exc.strerror}"
+            said = reason if stopped in (None, reason) else f"{stopped}, then {reason}"
+            raise TourneyError(f"{said}; every finished batch is kept: free the space, then "
+                               f"resume with: domsim tourney --out {out} --resume") from None
     return outcome
 
 
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
            keep: Callable[[BatchResult], None]) -> bool:
     """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
-    on any exception, let running batches finish and keep those that did before re-raising.
-    Returns whether a worker died (see below).
+    on any exception, let running batches finish and keep those that did before re-raising (a
+    stop signal meanwhile gives them up: Abandoned). Returns whether a worker died (see below).
 
     When a worker process dies (a strategy's os._exit, a signal, a fork that went wrong), the
     batches not finished are played again on a fresh executor, and so is the rest of the run,
@@ -321,6 +339,14 @@ def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], wind
                 batches.keep_first(keep)
         while batches.pending:
             batches.keep_first(keep)
+    except BrokenProcessPool:
+        batches.abandon(keep)  # the running batches failed with the pool: nothing to wait for
+        raise
+    except KeyboardInterrupt:
+        log.warning("stopping: the running games finish and are written (stop again to give "
+                    "them up)")
+        batches.stop(keep)
+        raise
     except BaseException:
         batches.stop(keep)
         raise
@@ -364,7 +390,7 @@ class _Batches:
                     "unfinished games and the rest of the run are played with every strategy "
                     "but the built-in levels in its own process", job.game_ids[0],
                     job.game_ids[-1])
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        shut_down_now(self.executor)  # what the other workers play failed with the pool
         self.executor = self.executor_factory()
         self.rescued = True
         for index, (old_job, future) in enumerate(self.pending):
@@ -373,14 +399,40 @@ class _Batches:
                 self.pending[index] = new_job, self.executor.submit(play_batch, new_job)
 
     def stop(self, keep: Callable[[BatchResult], None]) -> None:
-        """Let running batches finish and keep those that did, in order."""
-        futures = [future for _, future in self.pending if future is not None]
-        for future in futures:
-            future.cancel()
-        self.executor.shutdown(wait=True, cancel_futures=True)
-        for future in futures:
-            if future.done() and not future.cancelled() and future.exception() is None:
+        """Let running batches finish and keep those that did, in order; a stop signal meanwhile
+        gives up those still running (Abandoned)."""
+        try:
+            for _, future in self.pending:
+                if future is not None:
+                    future.cancel()
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        except KeyboardInterrupt:
+            self.abandon(keep)
+            raise Abandoned from None
+        with stops_ignored():
+            self.keep_finished(keep)
+
+    def abandon(self, keep: Callable[[BatchResult], None]) -> None:
+        """End the executor at once, losing what it was playing, and keep what had finished."""
+        with stops_ignored():
+            shut_down_now(self.executor)
+            self.keep_finished(keep)
+
+    def keep_finished(self, keep: Callable[[BatchResult], None]) -> None:
+        for _, future in self.pending:
+            if future is not None and future.done() and not future.cancelled() \
+                    and future.exception() is None:
                 keep(future.result())
+
+
+def shut_down_now(executor: Executor) -> None:
+    """Shut `executor` down without waiting for what it runs: its workers killed where it has
+    them (the local pool's), its futures cancelled (Dask's)."""
+    kill = getattr(executor, "kill_workers", None)
+    if kill is not None:
+        kill()
+    else:
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 def isolated(job: Batch) -> Batch:
@@ -403,7 +455,8 @@ def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
         tally = tourney.tally()
         for row in read_rows(out):
             tally.add(row)
-    write_atomic(out / "summary.csv", summary_csv(tally))
+    write_atomic(out / "summary.csv",
+                 summary_csv(rated_summary(tourney, manifest, tally, not outcome.partial)))
     manifest["checksums"] = checksums(out, config)
     write_json(out / MANIFEST, manifest)
     if not outcome.partial:
@@ -416,12 +469,25 @@ def checksums(out: Path, config: TourneyConfig) -> dict[str, str]:
     return {name: file_digest(out / name) for name in names}
 
 
-def summary_csv(tally: Tally) -> str:
+def rated_summary(tourney: Tourney, manifest: dict, tally: Tally, finished: bool) -> list[dict]:
+    """The summary lines with the ratings `domsim stats` gives the same games (its default
+    resamplings and seed), read back from the files just written."""
+    if not any(line.games for line in tally.lines.values()):
+        return [line for _, _, line in tally.rows()]
+    games = outcomes_of(tourney.rules, tourney.entrants, tourney.pairings,
+                        read_games(tourney.out, tourney.schema, finished))
+    fitted = rate_outcomes(games, [entrant.name for entrant in tourney.entrants], manifest)
+    return summary_lines(tally, tourney.pairings, tourney.schedule.seatings_per_deal, games,
+                         fitted)
+
+
+def summary_csv(lines: list[dict]) -> str:
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for row in tally.rows():
-        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value for value in row])
+    for line in lines:
+        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value
+                         for value in (line[column] for column in COLUMNS)])
     return text.getvalue()
 
 

@@ -18,6 +18,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from .. import __version__
+from ..record import seal
 from ..results.config import TourneyConfig
 from ..results.folder import (
     MANIFEST,
@@ -126,7 +127,7 @@ def _batches(games: Iterator[tuple[dict, str | None]]) -> Iterator[tuple[list, l
 def upgrade_row(tourney: Tourney, row: dict) -> dict:
     """A 0.1 row in this version's columns."""
     if not isinstance(row.get("winners"), str):
-        raise TourneyError(f"game {row.get('game_id')}: its winners are not 0.1's text: this "
+        raise TourneyError(f"game id {row.get('game_id')}: its winners are not 0.1's text: this "
                            "is not a run folder of domsim 0.1")
     slot = tourney.schedule.slot(row["game_id"])
     pairing = tourney.pairings[slot.pairing]
@@ -140,14 +141,15 @@ def upgrade_row(tourney: Tourney, row: dict) -> dict:
 
 
 def upgrade_record(tourney: Tourney, row: dict, line: str | None) -> str | None:
-    """A 0.1 record with the run seed, deal and entrants this version's records carry, and the
-    mark that its deals are its seed's (0.1 dealt with the same generator)."""
+    """A 0.1 record with the run seed, deal and entrants this version's records carry, the
+    mark that its deals are its seed's (0.1 dealt with the same generator), its fault policy
+    (0.1 substituted) and its digest."""
     if line is None:
         return None
     record = json.loads(line)
     entrants = [row[f"entrant_{seat}"] for seat in range(tourney.rules.players)]
-    return json.dumps({"game_id": record.pop("game_id"), "run_seed": tourney.config.seed,
-                       "deal_id": row["deal_id"], "entrants": entrants, **record,
-                       "dealt_from_seed": True})
+    return json.dumps(seal({"game_id": record.pop("game_id"), "run_seed": tourney.config.seed,
+                            "deal_id": row["deal_id"], "entrants": entrants, **record,
+                            "dealt_from_seed": True, "on_fault": "substitute"}))
 
 

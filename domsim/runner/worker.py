@@ -13,6 +13,7 @@ from multiprocessing.util import Finalize
 from ..bot import BotPool, Confinement
 from ..deals import Deal
 from ..game import play
+from ..record import seal
 from ..results.config import TourneyConfig
 from ..results.pairings import Entrant, seat_entrants, seat_specs
 from ..results.schedule import Schedule
@@ -64,15 +65,17 @@ def play_batch(batch: Batch) -> BatchResult:
         pairing = batch.pairings[slot.pairing]
         specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
         game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+                    time_control=config.clock(),
                     keep_hands=config.records, isolate=config.isolate, bots=bots,
+                    on_fault=config.on_fault,
                     first_deal=batch.first_deals[i] if batch.first_deals else None)
         rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
         if config.records:
             names = [batch.entrants[e].name
                      for e in seat_entrants(rules, pairing, slot.seating)]
-            records.append(json.dumps({"game_id": game_id, "run_seed": config.seed,
-                                       "deal_id": slot.deal_id, "entrants": names,
-                                       **({"fixed_deal": True} if batch.first_deals else {}),
-                                       **game.record()}))
+            records.append(json.dumps(seal({
+                "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
+                "entrants": names, **({"fixed_deal": True} if batch.first_deals else {}),
+                **game.record()})))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

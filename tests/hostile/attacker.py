@@ -5,9 +5,9 @@ argv[1] says at its first `choose`, reports what it got on stderr (the run's log
 that a run with it can be compared with one with that honest twin.
 
 - peek: looks for a way to the deals: a seed in a message it is sent or in its environment, a
-  process whose command line names a seed (`--seed`) or a scenario, a run's manifest under any
-  process's working folder; reports `attacker: found ...` for each, or `attacker: found
-  nothing`;
+  process whose command line names a seed (`--seed`) or a scenario it can read, a run's
+  manifest under any process's working folder, a scenario or a manifest in its own folder;
+  reports `attacker: found ...` for each, or `attacker: found nothing`;
 - write RUN_DIR: tries to rewrite the run's files (the manifest, every part) and to create one,
   and reports `attacker: wrote ...` or `attacker: wrote nothing`;
 - kill PID...: SIGKILLs each PID (its worker, the tourney) and every process it can see but
@@ -48,14 +48,27 @@ def peek() -> None:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"--seed" in command or any(arg.endswith(b".toml") for arg in command):
-            hits.append(f"process {pid}'s command line names the seed or a scenario")
+        if b"--seed" in command:
+            hits.append(f"process {pid}'s command line names the seed")
+        for scenario in (arg for arg in command if arg.endswith(b".toml")):
+            try:
+                if b"seed" in Path(scenario.decode()).read_bytes():
+                    hits.append(f"process {pid}'s command line names a scenario it can read")
+            except OSError:
+                pass
         try:
             cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
             manifests = [*cwd.glob("*/manifest.json"), *cwd.glob("*/*/manifest.json")]
         except OSError:
             continue
         hits += [f"{m} is readable" for m in manifests if os.access(m, os.R_OK)]
+    own = Path(__file__).resolve().parent  # its folder, where a user may keep runs and scenarios
+    for path in [*own.rglob("*.toml"), *own.rglob("manifest.json")]:
+        try:
+            if "seed" in path.read_text():
+                hits.append(f"{path.name} in its folder names a seed")
+        except OSError:
+            pass
     report("found " + ("; ".join(sorted(set(hits))) if hits else "nothing"))
 
 

@@ -2,16 +2,17 @@
 
 use pyo3::exceptions::PyRuntimeError;
 
-use super::value_error;
 use super::view::PlayerView;
+use super::{core_error, rules_error, value_error, HAND_RESULT};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
 
+use crate::action::{Action, Kind};
 use crate::deal as dealing;
-use crate::game::Game;
+use crate::game::{Game, Position};
 use crate::rng::{Bits, Mt19937};
 use crate::rules::{FirstLead, Rules, Scheme};
+use crate::scoring;
 use crate::state::{End, Outcome, Table};
 
 /// Read `domsim.rules.Rules` into the core's rules.
@@ -24,8 +25,8 @@ pub fn rules_from(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
         hand_size: rules.getattr("hand_size")?.extract()?,
         target: rules.getattr("target")?.extract()?,
         draws: variant.getattr("draws")?.extract()?,
-        scheme: Scheme::parse(&string(&variant, "scoring")?).map_err(value_error)?,
-        first_lead: FirstLead::parse(&string(&variant, "first_lead")?).map_err(value_error)?,
+        scheme: Scheme::parse(&string(&variant, "scoring")?).map_err(rules_error)?,
+        first_lead: FirstLead::parse(&string(&variant, "first_lead")?).map_err(rules_error)?,
         lead_out_or_fish: string(&variant, "next_lead")? == "out_or_fish",
         spinner: variant.getattr("spinner")?.extract()?,
         teams: variant.getattr("teams")?.extract()?,
@@ -34,7 +35,7 @@ pub fn rules_from(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
         fish_maker: string(rules, "fish")? == "maker",
         lead_fid: string(rules, "lead")? == "fid",
     };
-    out.validate().map_err(value_error)?;
+    out.validate().map_err(rules_error)?;
     Ok(out)
 }
 
@@ -112,8 +113,6 @@ fn with_bits<R>(rng: &Bound<'_, PyAny>, f: impl FnOnce(&mut dyn Bits) -> R) -> P
     }
 }
 
-static HAND_RESULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
 /// Small ids as a Python list of ints (a `Vec<u8>` would become `bytes`).
 pub fn ints(ids: &[u8]) -> Vec<u32> {
     ids.iter().map(|&i| i as u32).collect()
@@ -125,12 +124,7 @@ pub fn seats_of(mask: u8) -> Vec<u32> {
 
 /// A finished hand as `domsim.engine.results.HandResult`.
 fn hand_result<'py>(py: Python<'py>, o: &Outcome, sides: usize) -> PyResult<Bound<'py, PyAny>> {
-    let class = HAND_RESULT.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py
-            .import("domsim.engine.results")?
-            .getattr("HandResult")?
-            .unbind())
-    })?;
+    let class = HAND_RESULT.get(py)?;
     let end = match o.end {
         End::Domino => "domino",
         End::Blocked => "blocked",
@@ -139,7 +133,7 @@ fn hand_result<'py>(py: Python<'py>, o: &Outcome, sides: usize) -> PyResult<Boun
     let winners = PyTuple::new(py, seats_of(o.winners))?;
     let points = PyTuple::new(py, &o.points[..sides])?;
     let scores = PyTuple::new(py, &o.scores[..sides])?;
-    class.bind(py).call1((
+    class.call1((
         end,
         winners,
         points,
@@ -173,13 +167,6 @@ impl PyState {
     fn sides(&self) -> usize {
         self.game.t.rules.sides()
     }
-
-    fn check_in_play(&self, what: &str) -> PyResult<()> {
-        if self.game.t.hand_over {
-            return Err(value_error(format!("cannot {what}: no hand is in play")));
-        }
-        Ok(())
-    }
 }
 
 #[pymethods]
@@ -193,7 +180,8 @@ impl PyState {
         })
     }
 
-    /// Begin the next hand from a deal. `lead_tile` >= 0 forces the lead (R-LEAD).
+    /// Begin the next hand from a deal, once the last one is over: hands as tile masks, the
+    /// boneyard in draw order, all tiles distinct. `lead_tile` >= 0 forces the lead (R-LEAD).
     #[pyo3(signature = (hands, boneyard, leader, lead_tile = -1))]
     fn start_hand(
         &mut self,
@@ -202,25 +190,57 @@ impl PyState {
         leader: u8,
         lead_tile: i8,
     ) -> PyResult<()> {
-        let players = self.t().rules.players;
-        if hands.len() != players || boneyard.len() > 28 || leader as usize >= players {
-            return Err(value_error(format!(
-                "a deal needs {players} hands and a leader below {players}"
-            )));
-        }
-        if hands.iter().any(|&h| h >> 28 != 0)
-            || boneyard.iter().any(|&t| t >= 28)
-            || lead_tile >= 28
-        {
-            return Err(value_error("tile ids run 0..27"));
-        }
-        self.game.start_hand(&hands, &boneyard, leader, lead_tile);
-        Ok(())
+        self.game
+            .try_start_hand(&hands, &boneyard, leader, lead_tile)
+            .map_err(core_error)
+    }
+
+    /// The match at a position: the hand in play as the referee holds it (`hands` now, the
+    /// whole `boneyard` in draw order, the hand's `history` of actions with the tiles drawn)
+    /// and the match's `scores` and `carry` when the hand began. The hand is dealt as the
+    /// position implies and its history replayed, every action checked as `play`, `draw` and
+    /// `pass_turn` check it (with `check_must` False, a draw or pass need not have been forced:
+    /// a world a seat imagines). InvalidPosition for what no match holds.
+    #[staticmethod]
+    #[pyo3(signature = (rules, *, hands, boneyard = vec![], leader = 0, lead_tile = -1,
+                        history = vec![], scores = None, carry = 0, hand_number = 0,
+                        check_must = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_position(
+        rules: &Bound<'_, PyAny>,
+        hands: Vec<u32>,
+        boneyard: Vec<u8>,
+        leader: u8,
+        lead_tile: i8,
+        history: Vec<u32>,
+        scores: Option<Vec<i32>>,
+        carry: i32,
+        hand_number: i32,
+        check_must: bool,
+    ) -> PyResult<Self> {
+        let core = rules_from(rules)?;
+        let scores = scores.unwrap_or_else(|| vec![0; core.sides()]);
+        let position = Position {
+            hands: &hands,
+            boneyard: &boneyard,
+            leader,
+            lead_tile,
+            history: &history,
+            scores: &scores,
+            carry,
+            hand_number,
+            check_must,
+        };
+        Ok(PyState {
+            game: Game::from_position(core, &position).map_err(core_error)?,
+            rules_obj: rules.clone().unbind(),
+        })
     }
 
     /// Deal the next hand from the match generator (`MatchRng`, or any object with
     /// `getrandbits`) and decide its lead.
     fn start_next_hand(&mut self, rng: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.game.check_can_start().map_err(core_error)?;
         with_bits(rng, |bits| self.game.start_next_hand(&mut BitsRef(bits)))
     }
 
@@ -255,38 +275,41 @@ impl PyState {
         ints(&self.t().legal_vec())
     }
 
+    /// Whether the variant draws and the boneyard holds a tile: what a seat with no play then
+    /// does. A seat with a play may not draw (`draw` raises IllegalDraw, R-MUST).
     fn can_draw(&self) -> bool {
         self.t().can_draw()
     }
 
-    /// Lay a tile: `move` is `tile << 2 | end`; an illegal move raises ValueError.
+    /// Lay a tile: `move` is `tile << 2 | end`; IllegalMove (a RulesError) for a play the rules
+    /// do not allow now.
     fn play(&mut self, r#move: u8) -> PyResult<()> {
-        self.check_in_play("play")?;
-        if !self.t().is_legal(r#move) {
-            return Err(value_error(format!("move {} is not legal here", r#move)));
-        }
-        self.game.play(r#move);
-        Ok(())
+        self.game.try_play(r#move).map_err(core_error)
     }
 
-    /// The seat to move draws the next boneyard tile; returns it.
+    /// The seat to move draws the next boneyard tile; returns it. IllegalDraw unless the seat
+    /// has no play and the boneyard a tile (R-MUST).
     fn draw(&mut self) -> PyResult<u8> {
-        self.check_in_play("draw")?;
-        if self.t().drawn >= self.t().bone_len {
-            return Err(value_error("cannot draw: the boneyard is empty"));
-        }
-        Ok(self.game.draw())
+        self.game.try_draw().map_err(core_error)
     }
 
+    /// The seat to move passes. IllegalPass unless it can neither play nor draw (R-MUST).
     fn pass_turn(&mut self) -> PyResult<()> {
-        self.check_in_play("pass")?;
-        self.game.pass_turn();
-        Ok(())
+        self.game.try_pass().map_err(core_error)
+    }
+
+    /// The open ends `tile` fits, ascending (before the lead: 0 and 1, the two ways to lay it,
+    /// when it may lead).
+    fn ends_fitting(&self, tile: u8) -> Vec<u32> {
+        let ends = self.t().ends_fitting(tile);
+        (0..4).filter(|e| ends >> e & 1 == 1).collect()
     }
 
     /// Draw or pass for a seat with no play; False when the seat can play.
     fn step_forced(&mut self) -> PyResult<bool> {
-        self.check_in_play("step")?;
+        if self.t().hand_over {
+            return Err(core_error(crate::error::CoreError::NoHandInPlay("step")));
+        }
         Ok(self.game.step_forced())
     }
 
@@ -370,50 +393,15 @@ impl PyState {
         self.t().hands[..self.t().rules.players].to_vec()
     }
 
-    #[setter]
-    fn set_hands(&mut self, hands: Vec<u32>) -> PyResult<()> {
-        if hands.len() != self.t().rules.players || hands.iter().any(|&h| h >> 28 != 0) {
-            return Err(value_error("one tile mask per seat, of tiles 0..27"));
-        }
-        self.game.t.hands[..hands.len()].copy_from_slice(&hands);
-        Ok(())
-    }
-
     /// The whole boneyard in draw order, the drawn tiles first.
     #[getter]
     fn boneyard(&self) -> Vec<u32> {
         ints(&self.t().boneyard[..self.t().bone_len as usize])
     }
 
-    #[setter]
-    fn set_boneyard(&mut self, boneyard: Vec<u8>) -> PyResult<()> {
-        if boneyard.len() > 28
-            || boneyard.iter().any(|&t| t >= 28)
-            || boneyard.len() < self.t().drawn as usize
-        {
-            return Err(value_error(
-                "a boneyard of tile ids 0..27, at least as long as what was drawn",
-            ));
-        }
-        self.game.t.boneyard[..boneyard.len()].copy_from_slice(&boneyard);
-        self.game.t.bone_len = boneyard.len() as u8;
-        Ok(())
-    }
-
     #[getter]
     fn drawn(&self) -> u8 {
         self.t().drawn
-    }
-
-    #[setter]
-    fn set_drawn(&mut self, drawn: u8) -> PyResult<()> {
-        if drawn > self.t().bone_len {
-            return Err(value_error(
-                "cannot have drawn more tiles than the boneyard holds",
-            ));
-        }
-        self.game.t.drawn = drawn;
-        Ok(())
     }
 
     /// The number each end shows: -1 for an end not open.
@@ -456,15 +444,6 @@ impl PyState {
         self.t().to_move
     }
 
-    #[setter]
-    fn set_to_move(&mut self, seat: u8) -> PyResult<()> {
-        if seat as usize >= self.t().rules.players {
-            return Err(value_error(format!("no seat {seat}")));
-        }
-        self.game.t.to_move = seat;
-        Ok(())
-    }
-
     #[getter]
     fn passes(&self) -> u8 {
         self.t().passes
@@ -474,12 +453,6 @@ impl PyState {
     #[getter]
     fn history(&self) -> Vec<u32> {
         self.game.history.clone()
-    }
-
-    /// Replace the hand's record of actions (what a view of the position is read from).
-    #[setter]
-    fn set_history(&mut self, history: Vec<u32>) {
-        self.game.history = history;
     }
 
     /// The actions from index `start` on (a view builder reads only what is new).
@@ -506,23 +479,9 @@ impl PyState {
         self.t().scores[..self.sides()].to_vec()
     }
 
-    #[setter]
-    fn set_scores(&mut self, scores: Vec<i32>) -> PyResult<()> {
-        if scores.len() != self.sides() {
-            return Err(value_error(format!("one score per side: {}", self.sides())));
-        }
-        self.game.t.scores[..scores.len()].copy_from_slice(&scores);
-        Ok(())
-    }
-
     #[getter]
     fn carry(&self) -> i32 {
         self.t().carry
-    }
-
-    #[setter]
-    fn set_carry(&mut self, carry: i32) {
-        self.game.t.carry = carry;
     }
 
     #[getter]
@@ -599,6 +558,13 @@ impl PyState {
     fn plain_line(&self) -> bool {
         self.t().plain_line
     }
+
+    /// Whether a team match was won dry (R-KOZEL, R-PARTNERSHIP; None before its end and
+    /// outside team games).
+    #[getter]
+    fn won_dry(&self) -> Option<bool> {
+        scoring::won_dry(self.t())
+    }
 }
 
 /// `&mut dyn Bits` as a sized `Bits`, for the generic engine functions.
@@ -672,4 +638,49 @@ pub fn round_to_five(points: i32) -> i32 {
 #[pyfunction]
 pub fn fives_points(count: i32) -> i32 {
     crate::scoring::fives_points(count)
+}
+
+/// R-KOZEL: whether the points a hand of scoring scheme `scoring` awards count against the side
+/// that gets them (and reaching the target loses the match).
+#[pyfunction]
+pub fn points_against(scoring: &str) -> PyResult<bool> {
+    Ok(Scheme::parse(scoring)
+        .map_err(rules_error)?
+        .points_against())
+}
+
+/// The bits of an action (see `domsim.engine.Action`); ValueError for fields out of range.
+#[pyfunction]
+#[pyo3(signature = (kind, seat, tile = 0, end = 0, open_numbers = 0))]
+pub fn encode_action(kind: u8, seat: u8, tile: u8, end: u8, open_numbers: u8) -> PyResult<u32> {
+    if seat > 3 || tile > 27 || end > 3 || open_numbers > 127 {
+        return Err(value_error(
+            "an action has a seat 0..3, a tile 0..27, an end 0..3 and open numbers 0..127",
+        ));
+    }
+    Ok(match kind {
+        0 => Action::play(seat, tile, end),
+        1 => Action::draw(seat, tile, open_numbers),
+        2 => Action::pass(seat, open_numbers),
+        _ => {
+            return Err(value_error(
+                "an action's kind is 0 (play), 1 (draw) or 2 (pass)",
+            ))
+        }
+    }
+    .bits())
+}
+
+/// (kind, seat, tile, end, open_numbers) of an action's bits; ValueError for bits no action
+/// has.
+#[pyfunction]
+pub fn decode_action(bits: u32) -> PyResult<(u8, u8, u8, u8, u8)> {
+    let a = Action::from_bits(bits)
+        .ok_or_else(|| value_error(format!("{bits} is not an action's bits")))?;
+    let (tile, end) = match a.kind() {
+        Kind::Play => (a.tile(), a.end()),
+        Kind::Draw => (a.tile(), 0),
+        Kind::Pass => (0, 0),
+    };
+    Ok((a.kind() as u8, a.seat(), tile, end, a.open_numbers()))
 }

@@ -7,24 +7,16 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyTuple};
 
 use super::state::{rules_from, PyState};
-use super::value_error;
+use super::{value_error, Handed, EVENT_OF, MOVES, TILES};
+use crate::action::{Action, Kind};
 use crate::belief::known_voids;
-use crate::state::{DRAW, PLAY};
 use crate::tiles::{tile_id, ALL_TILES};
 use crate::view::{public_action, View};
 use crate::wire::WireView;
 
-static TILES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
-static MOVES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
-static EVENT_OF: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-fn table<'py>(
-    py: Python<'py>,
-    cell: &'static PyOnceLock<Py<PyTuple>>,
-    module: &str,
-    name: &str,
-) -> PyResult<Bound<'py, PyTuple>> {
-    Ok(cell.import(py, module, name)?.clone())
+/// A tuple domsim.view handed the core.
+fn table<'py>(py: Python<'py>, handed: &Handed) -> PyResult<Bound<'py, PyTuple>> {
+    Ok(handed.get(py)?.cast_into::<PyTuple>()?)
 }
 
 /// What a person at one seat knows when it must choose a play (see `domsim.view`).
@@ -53,7 +45,7 @@ impl PlayerView {
     #[getter]
     fn hand<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let tuple = self.hand.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
-            let tiles = table(py, &TILES, "domsim.tiles", "TILES")?;
+            let tiles = table(py, &TILES)?;
             let own = crate::tiles::tiles_of(self.data.hand)
                 .map(|t| tiles.get_item(t as usize))
                 .collect::<PyResult<Vec<_>>>()?;
@@ -133,7 +125,7 @@ impl PlayerView {
         let tuple = self
             .legal
             .get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
-                let moves = table(py, &MOVES, "domsim.view", "_MOVES")?;
+                let moves = table(py, &MOVES)?;
                 let legal = self
                     .data
                     .legal
@@ -164,7 +156,7 @@ impl PlayerView {
             .actions
             .iter()
             .enumerate()
-            .filter(|(_, &a)| a & 3 == PLAY)
+            .filter(|(_, &a)| Action::from_bits(a).is_some_and(Action::is_play))
             .map(|(i, _)| history.get_item(i))
             .collect::<PyResult<Vec<_>>>()?;
         PyTuple::new(py, plays)
@@ -463,7 +455,7 @@ impl ViewBuilder {
         }
         let known = self.events.as_ref().expect("set above").bind(py).clone();
         let history = if known.len() < game.history.len() {
-            let event_of = EVENT_OF.import(py, "domsim.view", "_event_of_cached")?;
+            let event_of = EVENT_OF.get(py)?;
             let mut items: Vec<Bound<'_, PyAny>> = known.iter().collect();
             for &action in &game.history[known.len()..] {
                 items.push(event_of.call1((public_action(action),))?);
@@ -489,17 +481,16 @@ impl ViewBuilder {
 fn check_history(actions: &[u32]) -> PyResult<()> {
     let mut played = 0u32;
     let mut draws = 0;
-    for &a in actions {
-        match a & 3 {
-            PLAY => {
-                let tile = a >> 4 & 31;
-                if played >> tile & 1 == 1 {
+    for a in actions.iter().filter_map(|&a| Action::from_bits(a)) {
+        match a.kind() {
+            Kind::Play => {
+                if played >> a.tile() & 1 == 1 {
                     return Err(value_error("the history plays a tile twice"));
                 }
-                played |= 1 << tile;
+                played |= 1 << a.tile();
             }
-            DRAW => draws += 1,
-            _ => {}
+            Kind::Draw => draws += 1,
+            Kind::Pass => {}
         }
     }
     if draws > 28 {
@@ -541,9 +532,7 @@ fn checked_view(rules: crate::rules::Rules, wire: WireView) -> PyResult<View> {
     if wire.boneyard_count > 28 || wire.legal.iter().any(|&m| m >= 28 * 4) {
         return Err(value_error("moves are tile << 2 | end, tiles 0..27"));
     }
-    let bad = |a: &u32| {
-        a & 3 > 2 || (a >> 2 & 3) as usize >= players || a >> 4 & 31 >= 28 || a >> 18 != 0
-    };
+    let bad = |&a: &u32| Action::from_bits(a).is_none_or(|a| a.seat() as usize >= players);
     if wire.actions.iter().any(bad) {
         return Err(value_error("not an action of the engine's encoding"));
     }
@@ -584,7 +573,7 @@ fn events_of<'py>(
             items.extend(events.iter());
         }
     }
-    let event_of = EVENT_OF.import(py, "domsim.view", "_event_of_cached")?;
+    let event_of = EVENT_OF.get(py)?;
     for &action in &actions[items.len()..] {
         items.push(event_of.call1((action,))?);
     }

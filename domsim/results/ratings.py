@@ -1,0 +1,133 @@
+"""The ratings every surface of a run shows (summary.csv, `domsim stats`, `Results.ratings()`,
+the report): one per entrant from the joint fit of every game, Elo 0 the mean of the anchor's
+entrants, and per pairing the entrant's head to head over deals. Here, in the run folder's format,
+so that the runner writing summary.csv and the analysis reading a run compute them alike."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from ..dialcurve import level_indices
+from ..rules import Rules
+from ..stats import EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
+from .pairings import Entrant, pairing_label
+from .summary import ALL, Tally, outcome
+
+
+@dataclass
+class Outcomes:
+    """Per game g: its deal and pairing index, the entrant on each side and each side's share of
+    the win (as the summary counts it)."""
+
+    deal_id: np.ndarray
+    pairing: np.ndarray
+    side_entrants: np.ndarray
+    shares: np.ndarray
+
+
+def outcomes_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, ...]],
+                table: pa.Table) -> Outcomes:
+    """The outcomes of the games in a games table of a run with these rules and entrants."""
+    index = {pairing_label(entrants, p): i for i, p in enumerate(pairings)}
+    columns = table.select(["deal_id", "pairing", "seating", "winners"]).to_pydict()
+    pairing = [index[label] for label in columns["pairing"]]
+    sides = [side_outcome(rules, pairings[p], seating, winners)
+             for p, seating, winners in zip(pairing, columns["seating"], columns["winners"],
+                                            strict=True)]
+    return Outcomes(np.array(columns["deal_id"], dtype=np.int64),
+                    np.array(pairing, dtype=np.int64).reshape(-1),
+                    np.array([on_side for on_side, _ in sides],
+                             dtype=np.int64).reshape(-1, rules.sides),
+                    np.array([shares for _, shares in sides], dtype=float).reshape(-1, rules.sides))
+
+
+def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
+                 winners: list[int]) -> tuple[list[int], list[float]]:
+    """(entrant on each side, each side's share of the win) of a game: seating r puts slot
+    (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
+    return (side_entrants(rules, pairing, seating),
+            [outcome(rules, {side}, winners) for side in range(rules.sides)])
+
+
+def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
+    return [pairing[(side - seating) % rules.sides] for side in range(rules.sides)]
+
+
+#: Bootstrap resamplings and seed of every rating a run's files and commands show by default.
+SAMPLES, SEED = 1000, 0
+
+
+def anchor_indices(names: list[str], manifest: dict) -> list[int]:
+    """The entrants whose mean rating is Elo 0, the one convention of every surface: a
+    calibration's levels (as its manifest lists them), else the entrants that are not dial
+    settings (so the zero is the same whichever settings a run played), else all."""
+    levels = manifest.get("levels")
+    if isinstance(levels, list) and levels and set(levels) <= set(names):
+        return [names.index(name) for name in levels]
+    return level_indices(names)
+
+
+def rate_outcomes(games: Outcomes, names: list[str], manifest: dict, samples: int = SAMPLES,
+                  seed: int = SEED, centre: tuple[int, ...] | None = None) -> RatingIntervals:
+    """`ratings` of the games of a run with these entrants and manifest."""
+    if centre is None:
+        centre = tuple(anchor_indices(names, manifest))
+    return bootstrap_ratings(games.deal_id, games.side_entrants, games.shares, len(names),
+                             samples, seed, centre=centre)
+
+
+def number(value: float) -> float | None:
+    """A rating's value as plain data: nan (an open end, no interval) is None."""
+    return None if math.isnan(value) else float(value)
+
+
+def summary_lines(tally: Tally, pairings: list[tuple[int, ...]], seatings: int,
+                  games: Outcomes, fitted: RatingIntervals) -> list[dict]:
+    """The summary lines (summary.csv) of a run's games (a Tally fed with them), with
+    the Elo columns every surface shows: over all pairings the entrant's one rating
+    (`ratings`), per pairing its head to head over the pairing's complete deals against the
+    share of the sides an equal would win (`pairing_estimate`: in two-sided games the head to
+    head that `stats` and `compare` show)."""
+    out = []
+    for scope, e, line in tally.rows():
+        if scope == ALL:
+            values = (fitted.ratings.elo[e], fitted.low[e], fitted.high[e], fitted.bounds[e])
+        else:
+            pairing = tally.pairings[scope]
+            values = estimate_values(pairing_estimate(games, pairings.index(pairing), e,
+                                                      pairing, seatings))
+        elo, low, high, bound = values
+        line.update(elo=float(elo), elo_low=number(low), elo_high=number(high),
+                    elo_bound=bound or "")
+        out.append(line)
+    return out
+
+
+def pairing_estimate(games: Outcomes, p: int, e: int, pairing: tuple[int, ...],
+                     seatings: int) -> EloEstimate:
+    """Entrant e's Elo in pairing p from its share of each complete deal's games, against the
+    share of its sides an equal holds."""
+    met = games.pairing == p
+    scores = (games.shares[met] * (games.side_entrants[met] == e)).sum(axis=1)
+    units: dict[int, list[float]] = defaultdict(list)
+    for deal, score in zip(games.deal_id[met].tolist(), scores.tolist(), strict=True):
+        units[deal].append(score)
+    complete = [sum(unit) / len(unit) for unit in units.values() if len(unit) == seatings]
+    return elo_estimate(complete, seatings, pairing.count(e) / len(pairing))
+
+
+def estimate_values(estimate: EloEstimate) -> tuple[float, float, float, str | None]:
+    """(Elo, low, high, bound) of a head-to-head estimate as the ratings give them: a sweep's
+    Elo is its bound, its open end nan."""
+    if estimate.one_sided == "lower":
+        return estimate.elo_low, estimate.elo_low, math.nan, "lower"
+    if estimate.one_sided == "upper":
+        return estimate.elo_high, math.nan, estimate.elo_high, "upper"
+    return estimate.elo, estimate.elo_low, estimate.elo_high, None
+
+

@@ -1,0 +1,218 @@
+"""Calibration sized to its question: each step of a ladder (a level against the one below it) is
+played head to head on fresh duplicate deals until it is decided, as fishtest and fastchess play
+a test until it is decided rather than for a fixed count.
+
+The test looks at the deals played so far at planned points (`looks`: the first after
+`FIRST_LOOK` deals, then each time the deals double, up to the game cap) and stops at the first
+look where the step's Elo interval over deals
+- lies above 0: the upper level is stronger, significant at the report's level (95%);
+- lies below 0: it is weaker (the ladder is not increasing there), as significant;
+- lies within +-tolerance Elo: the two are equal within the tolerance;
+or when the cap is reached: undecided. Each look's interval is the (1 - 0.05 / looks) one
+(Bonferroni), so that the chance that any of the planned looks errs stays within the report's 5%.
+The figures reported are the final 95% intervals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from statistics import NormalDist
+
+from .compare import CompareResult
+from .dialcurve import strength_of
+from .results.config import TourneyConfig
+from .results.pairings import default_name, split_name
+from .rules import make_rules
+from .runner.output import write_json
+from .runner.tourney import TourneyError, round_up
+from .seeding import derive_seed
+from .stats import elo_estimate
+
+#: The report's level: its intervals are 95% ones, its steps significant at 5%.
+ALPHA = 0.05
+#: Elo within which two neighbouring levels count as equal.
+DEFAULT_TOLERANCE = 30.0
+#: The most games a step plays.
+DEFAULT_MAX_GAMES = 20000
+#: Deals before the first look: fewer cannot show the spread between deals.
+FIRST_LOOK = 30
+STRONGER, WEAKER, EQUAL = "stronger", "weaker", "equal"
+#: The file in a calibration's folder that holds every ladder's steps and levels.
+CALIBRATION = "calibration.json"
+
+
+def looks(first: int, most: int) -> tuple[int, ...]:
+    """The deal counts at which the test looks: first, twice that, ..., and `most`."""
+    if most <= first:
+        return (most,)
+    points = [first]
+    while points[-1] * 2 < most:
+        points.append(points[-1] * 2)
+    return (*points, most)
+
+
+@dataclass(frozen=True)
+class StepRule:
+    """compare.StopRule for one step: a verdict at each planned look (module docstring)."""
+
+    tolerance: float
+    looks: tuple[int, ...]
+
+    @property
+    def z(self) -> float:
+        return NormalDist().inv_cdf(1 - ALPHA / (2 * len(self.looks)))
+
+    def describe(self) -> dict:
+        return {"test": "Elo interval over deals at planned looks (Bonferroni)",
+                "tolerance_elo": self.tolerance, "looks_deals": list(self.looks), "z": self.z}
+
+    def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None:
+        if len(units) not in self.looks:
+            return None
+        estimate = elo_estimate([sum(u) / len(u) for u in units], per_unit, ref, z=self.z)
+        if estimate.elo_low > 0:
+            return STRONGER
+        if estimate.elo_high < 0:
+            return WEAKER
+        if -self.tolerance <= estimate.elo_low and estimate.elo_high <= self.tolerance:
+            return EQUAL
+        return None
+
+
+@dataclass(frozen=True)
+class StepPlan:
+    """How every step is played: the tolerance, the most games a step plays, the seed."""
+
+    tolerance: float = DEFAULT_TOLERANCE
+    max_games: int = DEFAULT_MAX_GAMES
+    seed: int = 0
+
+    def check(self) -> None:
+        if not (math.isfinite(self.tolerance) and 0 < self.tolerance <= 400):
+            raise TourneyError(f"--tolerance must lie in (0, 400] Elo, got {self.tolerance:g}")
+
+
+@dataclass
+class Step:
+    """One step's outcome, as calibration.json and the report give it."""
+
+    variant: str
+    lower: str
+    upper: str
+    games: int
+    deals: int
+    verdict: str | None
+    win_rate: float  # the upper level's score against the lower, over counted games
+    win_low: float  # its 95% interval over deals
+    win_high: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    reason: str
+    folder: str
+    stopped: str | None = None  # interrupted, ...: the calibration stops too
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def step_reason(verdict: str | None, games: int, plan: StepPlan, stopped: str | None) -> str:
+    """Why the step stopped, in a short sentence."""
+    if verdict == STRONGER:
+        return f"stronger, significant at 95% after {games:,} games"
+    if verdict == WEAKER:
+        return f"WEAKER, significant at 95% after {games:,} games"
+    if verdict == EQUAL:
+        return f"equal within \u00b1{plan.tolerance:g} Elo after {games:,} games"
+    if stopped:
+        return f"undecided: {stopped} after {games:,} games"
+    return f"undecided at the cap of {plan.max_games:,} games"
+
+
+def play_step(variant: str, players: int | None, options: dict, lower: str, upper: str,
+              index: int, out: Path, plan: StepPlan, overview: TourneyConfig,
+              compare: Callable[..., CompareResult]) -> Step:
+    """The upper level against the lower on fresh duplicate deals until decided (`compare`
+    plays: run_compare with the session's workers and output); the clocks and the per-move
+    limit are the `overview` run's."""
+    per_deal = make_rules(variant, players, options).sides  # every deal in every seating
+    config = TourneyConfig(variant=variant, players=players,
+                           games=round_up(plan.max_games, per_deal), entrants=(upper, lower),
+                           options=dict(options),
+                           seed=derive_seed("calibration step", plan.seed, variant, index)
+                           % 2**63, move_time_limit=overview.move_time_limit,
+                           time_control=overview.time_control)
+    rule = StepRule(plan.tolerance, looks(FIRST_LOOK, config.games // per_deal))
+    result = compare(config, out, rule)
+    pair = result.progress.statistics()
+    estimate = pair.estimate
+    games = result.progress.games
+    return Step(variant, name_of(lower), name_of(upper), games, estimate.units,
+                result.progress.verdict, estimate.score, estimate.score_low, estimate.score_high,
+                estimate.elo, estimate.elo_low, estimate.elo_high,
+                step_reason(result.progress.verdict, games, plan, result.stopped), str(out),
+                result.stopped)
+
+
+def name_of(entrant: str) -> str:
+    """An entrant's name as the runs give it (a file by its stem)."""
+    name, spec = split_name(entrant)
+    return name or default_name(spec)
+
+
+def chained_levels(names: list[str], steps: list[Step]) -> list[dict]:
+    """Each level's Elo over the weakest, the sum of the steps below it, with a 95% interval
+    from the steps' (independent runs: their half-widths add in quadrature)."""
+    levels = [{"name": names[0], "elo": 0.0, "low": 0.0, "high": 0.0}]
+    elo, spread = 0.0, 0.0
+    for name, step in zip(names[1:], steps, strict=True):
+        elo += step.elo
+        spread = math.hypot(spread, (step.elo_high - step.elo_low) / 2)
+        levels.append({"name": name, "elo": elo, "low": elo - spread, "high": elo + spread})
+    return levels
+
+
+def step_line(step: Step) -> str:
+    return (f"{step.variant} {step.lower} -> {step.upper}: {step.elo:+.0f} Elo "
+            f"[{step.elo_low:+.0f}, {step.elo_high:+.0f}], {step.upper} scores "
+            f"{step.win_rate:.1%} [{step.win_low:.1%}, {step.win_high:.1%}]: {step.reason} "
+            f"({step.deals:,} deals)")
+
+
+@dataclass
+class Calibration:
+    """run_calibration's `steps`: plays each variant's ladder step by step after its overview
+    run, tells each step (`say`) and keeps calibration.json in `out` up to date."""
+
+    out: Path
+    plan: StepPlan
+    compare: Callable[..., CompareResult]
+    say: Callable[[str], None]
+    ladders: dict[str, dict] = field(default_factory=dict)
+
+    def __call__(self, config: TourneyConfig, out: Path) -> bool:
+        names = [name for name in config.entrants if strength_of(name) is None]
+        steps = []
+        for index, (lower, upper) in enumerate(pairwise(names)):
+            folder = out / "steps" / f"{config.variant}-{index + 1}"
+            step = play_step(config.variant, config.players, config.options, lower, upper,
+                             index, folder, self.plan, config, self.compare)
+            self.say(step_line(step))
+            steps.append(step)
+            if step.stopped:
+                return False
+        self.ladders[config.variant] = {
+            "variant": config.variant, "players": config.rules().players,
+            "overview": str(out / config.variant),
+            "levels": chained_levels([name_of(n) for n in names], steps),
+            "specs": list(names), "steps": [step.to_dict() for step in steps]}
+        write_json(self.out / CALIBRATION, self.to_dict())
+        return True
+
+    def to_dict(self) -> dict:
+        return {"alpha": ALPHA, "tolerance": self.plan.tolerance,
+                "max_games": self.plan.max_games, "seed": self.plan.seed,
+                "first_look_deals": FIRST_LOOK, "ladders": list(self.ladders.values())}

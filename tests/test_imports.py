@@ -1,0 +1,209 @@
+"""The package's imports: light at the top and in a bot's process, one way through the layers,
+no cycle (issue 23, item 4)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import domsim
+import domsim.api
+
+HEAVY = ("numpy", "pandas", "pyarrow", "tqdm")
+
+#: The layers, lowest first, after the data flow of the design notes: core -> engine -> view ->
+#: strategy/seat -> runner -> results -> stats -> report -> api -> cli. An entry names a module,
+#: or a package and everything in it ("domsim" alone is the package's face, which imports
+#: nothing). Two places differ from a literal reading of that line, both because the lower
+#: module is a vocabulary the upper ones share, not a step of the flow: domsim.results (the run
+#: folder's format, which the runner writes and the analysis reads) sits below the runner, and
+#: the pure maths of domsim.stats, domsim.timing and domsim.clock, which import no other module,
+#: sit with the core. A module may import its own layer or one below, never one above.
+LAYERS = (
+    ("core", ("domsim", "domsim._core", "domsim.tiles", "domsim.rules", "domsim.seeding",
+              "domsim.stats", "domsim.timing", "domsim.clock")),
+    ("engine", ("domsim.engine", "domsim.record", "domsim.deals", "domsim.transcript")),
+    ("view", ("domsim.view", "domsim.insight", "domsim.search")),
+    ("strategy/seat", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve",
+                       "domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm",
+                       "domsim.seat", "domsim.seat_host", "domsim.human", "domsim.game")),
+    ("results", ("domsim.results",)),
+    ("runner", ("domsim.runner",)),
+    ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
+               "domsim.steps", "domsim.show")),
+    ("report", ("domsim.report",)),
+    ("api", ("domsim.api",)),
+    ("cli", ("domsim.cli",)),
+)
+
+
+def layer_of(module: str) -> int:
+    """The layer of a module: its longest entry in LAYERS."""
+    best, rank = "", -1
+    for index, (_, entries) in enumerate(LAYERS):
+        for entry in entries:
+            covers = module == entry or (entry != "domsim" and module.startswith(entry + "."))
+            if covers and len(entry) > len(best):
+                best, rank = entry, index
+    assert rank >= 0, f"{module} is in no layer: add it to LAYERS in {__file__}"
+    return rank
+
+
+def package_modules() -> dict[str, tuple[Path, bool]]:
+    """Every module of the installed package: name -> (file, is a package's __init__)."""
+    found = {}
+    levels = importlib.import_module("domsim.strategies")
+    for package, pattern in ((levels, "*.py"), (domsim, "**/*.py")):
+        root = Path(package.__file__).parent
+        for path in sorted(root.glob(pattern)):
+            parts = path.relative_to(root).with_suffix("").parts
+            is_package = parts[-1] == "__init__"
+            name = ".".join((package.__name__, *parts[: -1 if is_package else None]))
+            found.setdefault(name, (path, is_package))
+    return found
+
+
+def imported_names(node: ast.stmt, module: str, is_package: bool) -> list[str]:
+    """The dotted names an import statement imports (for `from X import a`, X.a and X)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - node.level + 1] if node.level else []
+    target = ".".join(base + (node.module.split(".") if node.module else []))
+    return [target] + [f"{target}.{alias.name}" for alias in node.names]
+
+
+def module_level(body: list[ast.stmt]):
+    """The import statements a module runs when it is imported (not those under
+    `if TYPE_CHECKING:`, nor inside functions)."""
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
+            yield from module_level(node.body + node.orelse)
+        elif isinstance(node, ast.With | ast.ClassDef):
+            yield from module_level(node.body)
+        elif isinstance(node, ast.Try):
+            yield from module_level(node.body + node.orelse + node.finalbody
+                                    + [s for h in node.handlers for s in h.body])
+
+
+def parents(module: str) -> list[str]:
+    """The packages Python imports before a module: domsim.runner.local -> domsim,
+    domsim.runner."""
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def import_graph(modules, at_import_only: bool) -> dict[str, set[str]]:
+    """module -> the package's modules it imports (and the packages above each of them)."""
+    graph = {}
+    for module, (path, is_package) in modules.items():
+        tree = ast.parse(path.read_text(), str(path))
+        nodes = module_level(tree.body) if at_import_only else (
+            n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom))
+        targets = set()
+        for node in nodes:
+            for name in imported_names(node, module, is_package):
+                if name in modules or name == "domsim._core":
+                    targets.update([name, *parents(name)])
+        graph[module] = targets - {module}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of the graph as a path (first module repeated at the end), or []."""
+    state: dict[str, str] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node], path[len(path):] = "open", [node]
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == "open":
+                return path[path.index(target):] + [target]
+            if target not in state and (cycle := visit(target)):
+                return cycle
+        state[node] = "done"
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return []
+
+
+def test_find_cycle_finds_a_cycle_and_only_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_the_graph_sees_a_package_faces_import_and_the_packages_a_module_runs_first():
+    modules = package_modules()
+    graph = import_graph(modules, at_import_only=True)
+    assert {"domsim", "domsim.runner"} <= graph["domsim.runner.local"]
+    assert "domsim.seat" in graph["domsim.runner.local"]
+    assert "domsim.api" not in graph["domsim"]  # PEP 562: only on first use
+    assert "domsim.deals" not in graph["domsim.game"]  # under `if TYPE_CHECKING:`
+    assert "domsim.runner.upgrade" in import_graph(modules, at_import_only=False)["domsim.cli"]
+
+
+def test_no_import_cycle_when_the_package_loads():
+    graph = import_graph(package_modules(), at_import_only=True)
+    assert find_cycle(graph) == []
+
+
+def test_no_module_imports_one_from_a_layer_above_it():
+    modules = package_modules()
+    graph = import_graph(modules, at_import_only=False)
+    # The package's face opens the API on first use (PEP 562), its one import from the top.
+    graph["domsim"] = import_graph({"domsim": modules["domsim"]}, at_import_only=True)["domsim"]
+    upward = sorted(
+        f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} "
+        f"({LAYERS[layer_of(target)][0]})"
+        for module, targets in graph.items()
+        for target in targets
+        if layer_of(target) > layer_of(module)
+    )
+    assert upward == []
+
+
+def loaded_heavy(code: str) -> list[str]:
+    """The heavy libraries a fresh interpreter has loaded after running `code`."""
+    probe = f"import sys\n{code}\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    return ast.literal_eval(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("code", [
+    "import domsim",
+    "import domsim.seat_host",
+    # what a seat host loads to answer `hello` for every built-in level
+    "import domsim.seat_host\nfrom domsim.strategy import load_strategy\n"
+    "for level in ('easy', 'medium', 'hard', 'insane', 'dial'): load_strategy(level)",
+])
+def test_the_package_and_a_bots_process_load_no_heavy_library(code):
+    assert loaded_heavy(code) == []
+
+
+def test_the_probe_sees_a_heavy_library_and_the_api_still_loads_on_first_use():
+    assert {"numpy", "pyarrow", "tqdm"} <= set(loaded_heavy("import domsim\ndomsim.tourney"))
+    assert domsim.load is domsim.api.load
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        domsim.nothing  # noqa: B018
+
+
+def test_domsim_compare_stays_the_api_function_when_its_namesake_module_loads():
+    """The submodule domsim.compare (the runner of `domsim compare`) loads first here, as when
+    the command line or the tuner loads it before the API."""
+    code = ("import domsim.compare, domsim.tune, domsim.api\n"
+            "print(domsim.compare is domsim.api.compare, domsim.tune.run_compare.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["True", "domsim.compare"]

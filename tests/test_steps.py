@@ -1,0 +1,135 @@
+"""Calibration sized to its question (domsim.steps): each step of a ladder is played until a
+sequential test decides it (significant at 95%, equal within the tolerance, or the game cap),
+on small fast ladders; levels.json validates against docs/levels.schema.json."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import jsonschema
+import pytest
+from clitools import invoke, one_line_error
+
+from domsim.steps import EQUAL, STRONGER, WEAKER, StepRule, chained_levels, looks
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((ROOT / "docs" / "levels.schema.json").read_text())
+
+
+def test_the_looks_double_up_to_the_cap():
+    assert looks(30, 1000) == (30, 60, 120, 240, 480, 960, 1000)
+    assert looks(30, 960) == (30, 60, 120, 240, 480, 960)
+    assert looks(30, 10) == (10,)
+
+
+def deals(rng, p, n):
+    """n deals of 2 seatings, each game won by the upper level with chance p."""
+    return [[float(rng.random() < p), float(rng.random() < p)] for _ in range(n)]
+
+
+def test_the_rule_decides_only_at_its_looks_and_says_which_way():
+    rule = StepRule(30.0, looks(30, 2000))
+    rng = random.Random(1)
+    assert rule.z == pytest.approx(2.734, abs=0.001)  # Bonferroni over 8 looks at 5%
+    strong = deals(rng, 0.8, 30)
+    assert rule.verdict(strong, 2, 0.5) == STRONGER
+    assert rule.verdict(strong[:29], 2, 0.5) is None  # no look at 29 deals
+    assert rule.verdict(deals(rng, 0.2, 30), 2, 0.5) == WEAKER
+    assert rule.verdict(deals(rng, 0.5, 30), 2, 0.5) is None  # too few deals to say equal
+    even = [[1.0, 0.0]] * 480 + [[1.0, 1.0], [0.0, 0.0]] * 240
+    assert rule.verdict(even, 2, 0.5) == EQUAL
+
+
+def test_equal_levels_are_seldom_called_different():
+    """The looks' Bonferroni intervals keep the chance of calling equal levels different,
+    at any look, within the report's 5% (here 400 ladders of a fair coin: expect <= 20)."""
+    rule = StepRule(30.0, looks(30, 960))
+    rng, wrong = random.Random(7), 0
+    for _ in range(400):
+        units = deals(rng, 0.5, 960)
+        for look in rule.looks:
+            verdict = rule.verdict(units[:look], 2, 0.5)
+            if verdict is not None:
+                wrong += verdict != EQUAL
+                break
+    assert wrong <= 20
+
+
+def test_levels_chain_the_steps_and_add_their_spreads():
+    steps = [type("S", (), {"elo": 100.0, "elo_low": 70.0, "elo_high": 130.0})(),
+             type("S", (), {"elo": 50.0, "elo_low": 10.0, "elo_high": 90.0})()]
+    levels = chained_levels(["a", "b", "c"], steps)
+    assert [line["elo"] for line in levels] == [0.0, 100.0, 150.0]
+    assert levels[2]["high"] - levels[2]["elo"] == pytest.approx(50.0)  # hypot(30, 40)
+
+
+CALIBRATE = ["calibrate", "--variant", "block", "--games", "1", "--seed", "4", "-j", "2",
+             "--silent", "--samples", "10"]
+
+
+@pytest.mark.slow
+def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
+    """medium and the example greedy bot both play the heaviest tile: equal within 80 Elo."""
+    out = tmp_path / "cal"
+    result = invoke(*CALIBRATE, "--level", "medium", "--level",
+                    str(ROOT / "strategies" / "example_greedy.py"), "--tolerance", "80",
+                    "--out", str(out))
+    assert result.exit_code == 0, result.output
+    step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
+    assert step["verdict"] == EQUAL and step["reason"].startswith("equal within \u00b180 Elo")
+    assert -80 <= step["elo_low"] <= step["elo_high"] <= 80
+    assert f"after {step['games']:,} games" in result.stdout
+    manifest = json.loads((Path(step["folder"]) / "manifest.json").read_text())
+    assert manifest["compare"]["verdict"] == EQUAL and manifest["purpose"] == "calibration"
+    assert manifest["compare"]["rule"]["tolerance_elo"] == 80
+    assert manifest["compare"]["games"] == step["games"]
+    levels = json.loads((out / "levels.json").read_text())
+    jsonschema.validate(levels, SCHEMA)
+    assert levels["rule_sets"][0]["levels"][1]["vs_below"]["verdict"] == EQUAL
+
+
+@pytest.mark.slow
+def test_a_step_that_reaches_the_cap_is_undecided_and_its_settings_are_withheld(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke(*CALIBRATE, "--level", "medium", "--level",
+                    str(ROOT / "strategies" / "example_greedy.py"), "--tolerance", "5",
+                    "--max-games", "60", "--setting", "0", "--setting", "0.2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "undecided at the cap of 60 games" in result.stdout
+    levels = json.loads((out / "levels.json").read_text())
+    jsonschema.validate(levels, SCHEMA)
+    rule_set = levels["rule_sets"][0]
+    assert rule_set["levels"][1]["vs_below"]["verdict"] == "undecided"
+    assert levels["tolerance_elo"] == 5
+    for setting in rule_set["dial"]:  # every setting with its interval, or why not
+        assert setting["low"] <= setting["strength"] <= setting["high"]
+        assert setting["spec"].startswith("dial?strength=")
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<b>block</b>: medium -&gt; example_greedy undecided at the cap of 60 games" in page
+    assert [line["name"] for line in rule_set["levels"]] == ["medium", "example_greedy"]
+    assert page.index('class="summary"') < page.index("Settings to ship") < page.index(
+        "The dial's curve") < page.index("<details")
+
+
+def test_levels_json_of_a_report_from_runs_validates(tmp_path):
+    from handrun import write_run
+
+    run = write_run(tmp_path / "run")
+    assert invoke("report", str(run), "--out", str(tmp_path / "rep"), "--samples", "10"
+                  ).exit_code == 0
+    levels = json.loads((tmp_path / "rep" / "levels.json").read_text())
+    jsonschema.validate(levels, SCHEMA)
+    assert levels["tolerance_elo"] is None and levels["rule_sets"][0]["source"] == "overview"
+    assert [line["name"] for line in levels["rule_sets"][0]["levels"]] == ["easy", "medium",
+                                                                          "hard"]
+
+
+def test_bad_tolerances_and_caps_are_refused(tmp_path):
+    for bad in ("0", "-5", "nan", "401"):
+        assert invoke(*CALIBRATE, "--tolerance", bad, "--out", str(tmp_path / "x")
+                      ).exit_code == 2
+    assert invoke(*CALIBRATE, "--max-games", "1", "--out", str(tmp_path / "y")).exit_code == 2
+    one_line_error(invoke("calibrate", "--variant", "nope", "--precision", "20"),
+                   "unknown variant")

@@ -16,8 +16,10 @@ from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, ViewBuilder, move_value
 
 _seen = {}
-#: Seconds per decision of every TimedInsane in this process, drained by the benchmark.
+#: CPU seconds per decision of every TimedInsane (and TimedRival) in this process, drained by the
+#: benchmark.
 DECISION_TIMES: list[float] = []
+RIVAL_TIMES: list[float] = []
 
 
 class PeekingViews(ViewBuilder):
@@ -49,8 +51,18 @@ class Cheater(Strategy):
 
 
 class TimedInsane(Insane):
+    """insane, recording each decision's CPU time (the search runs on the calling thread)."""
+
+    times = DECISION_TIMES
+
     def choose(self, view: PlayerView) -> Move:
-        started = time.perf_counter()
+        started = time.thread_time()
         move = super().choose(view)
-        DECISION_TIMES.append(time.perf_counter() - started)
+        self.times.append(time.thread_time() - started)
         return move
+
+
+class TimedRival(TimedInsane):
+    """The same, recording into RIVAL_TIMES: the other side of a duel of two insane specs."""
+
+    times = RIVAL_TIMES

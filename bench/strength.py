@@ -3,23 +3,35 @@ duplicate deals (each deal played twice with the seats swapped), with 95% interv
 
     python bench/strength.py [--games 400] [--variant V ...] [--insane 'insane?samples=24']
                              [--baseline 'insane?samples=64'] [--cheater-games 0]
+    python bench/strength.py --versus 'insane?preset=v0.2' [--insane insane] [--games N]
 
 Prints per variant: insane's game win rate over hard (Wilson interval) and points margin per
 hand (interval over deal pairs), the cheater's win rate and margin over hard, the fraction
 insane/cheater of the margins (classic, which scores no points: of the win rates above 50%), and
 insane's median and p95 decision time (decisions with more than one legal move). The targets:
 insane beats hard at 95% everywhere, fraction >= 0.5, median <= 20 ms with 2 players and <= 50 ms
-with 4. Timings are wall-clock in worker processes: a busy machine inflates them.
+with 4. Timings are the deciding thread's CPU time in worker processes (a busy machine inflates
+them less than wall-clock time).
 
 With --baseline, a second insane spec plays the same deals too, and a line under the variant's
 prints insane's paired difference over it (margin per hand; classic: win share), with its 95%
-interval: a change to insane is judged on the same deals, which cancels most of their luck."""
+interval: a change to insane is judged on the same deals, which cancels most of their luck.
+
+With --versus, insane plays that spec itself on duplicate deals instead (no hard, no cheater):
+per variant its margin per hand over it (classic: its win share less a half) with a 95% interval
+over deal pairs, each side's search CPU per game (the decisions' thread time) and their ratio, and
+each side's median and p99 decision CPU time. The verdict is ok when insane is not weaker (the
+interval's low end above -0.15 pips a hand; classic: above -0.02 of a game) at no more than half
+the other's CPU a game. Games per variant by default: 1,000 in block, kozel and partnership, 600
+in the others. Decision times everywhere are the deciding thread's CPU time, which a busy machine
+inflates far less than wall-clock time."""
 
 from __future__ import annotations
 
 import argparse
 import math
 import multiprocessing
+import os
 import statistics
 import time
 
@@ -33,6 +45,13 @@ from domsim.stats import mean_interval, wilson_interval
 
 HARD = "hard"
 BOTS = "cheater"  # bench/cheater.py, imported by module name so its hooks are shared
+#: --versus: games per variant by default (others: DUEL_GAMES_OTHERS), the margin's lowest
+#: acceptable low end (pips a hand; classic: win share) and the most CPU it may take.
+DUEL_GAMES = {"block": 1000, "kozel": 1000, "partnership": 1000}
+DUEL_GAMES_OTHERS = 600
+NOT_WEAKER = -0.15
+NOT_WEAKER_CLASSIC = -0.02
+CPU_SHARE = 0.5
 
 
 def play_pair(job: tuple[str, int, str, int]) -> tuple[float, float, list[float]]:
@@ -55,10 +74,30 @@ def play_pair(job: tuple[str, int, str, int]) -> tuple[float, float, list[float]
     return sum(shares) / 2, sum(margins) / 2, times
 
 
-def timed(spec: str) -> str:
-    """The insane spec as the timed bot of bench/cheater.py, parameters kept."""
+def play_duel(job: tuple[str, int, str, str, int]) -> tuple[float, float, list[float],
+                                                             list[float]]:
+    """Deal `index` played twice by spec A against spec B, seats swapped: A's mean win share
+    and margin per hand, and both sides' decision times."""
+    variant, players, spec_a, spec_b, index = job
+    rules = make_rules(variant, players)
+    seed = game_seed(20261130, index)
+    shares, margins = [], []
+    for a_seats_even in (True, False):
+        seats_a = {s for s in range(rules.players) if (s % 2 == 0) == a_seats_even}
+        specs = [spec_a if seat in seats_a else spec_b for seat in range(rules.players)]
+        share, margin = outcome(play_game(rules, specs, seed, move_time_limit=None), seats_a)
+        shares.append(share)
+        margins.append(margin)
+    times = cheater.DECISION_TIMES[:], cheater.RIVAL_TIMES[:]
+    cheater.DECISION_TIMES.clear()
+    cheater.RIVAL_TIMES.clear()
+    return sum(shares) / 2, sum(margins) / 2, *times
+
+
+def timed(spec: str, bot: str = "TimedInsane") -> str:
+    """The insane spec as a timed bot of bench/cheater.py, parameters kept."""
     _, _, query = spec.partition("?")
-    return f"{BOTS}:TimedInsane" + (f"?{query}" if query else "")
+    return f"{BOTS}:{bot}" + (f"?{query}" if query else "")
 
 
 def run(pool, variant: str, players: int, spec: str, games: int):
@@ -76,15 +115,21 @@ def summary(pairs) -> tuple[float, float, float, float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400, help="games per pairing (even)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per pairing (even; default 400, with --versus see above)")
     parser.add_argument("--cheater-games", type=int, default=None,
                         help="games for the cheater (default: --games; 0: no cheater)")
     parser.add_argument("--variant", action="append", choices=list(VARIANTS))
     parser.add_argument("--insane", default="insane", help="insane's spec, e.g. insane?samples=16")
     parser.add_argument("--baseline", help="an insane spec to compare with on the same deals")
+    parser.add_argument("--versus", help="an insane spec to play insane against head to head")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes (the machine is shared: 1)")
     args = parser.parse_args()
+    if args.versus:
+        duel(args)
+        return
+    args.games = args.games or 400
     cheater.install()
     print(f"{'variant':<16} {'n':>1} {'games':>5} {'insane win [95% CI]':>22} "
           f"{'insane margin [95% CI]':>24} {'c. win':>6} {'cheater margin [95% CI]':>25} "
@@ -102,12 +147,41 @@ def main() -> None:
                 report_baseline(variant, args.baseline, pairs, base)
 
 
-def decision_times(pairs) -> tuple[float, float]:
-    """Median and p95 decision time in ms."""
-    times = sorted(t * 1000 for p in pairs for t in p[2])
+def duel(args) -> None:
+    print(f"insane = {args.insane}, versus {args.versus}; load average before: "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"{'variant':<16} {'n':>1} {'games':>5} {'margin [95% CI]':>22} "
+          f"{'CPU ms/game':>17} {'ratio':>5} {'p50 ms':>11} {'p99 ms':>11}  verdict  secs")
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for variant in args.variant or list(VARIANTS):
+            players = make_rules(variant).players
+            games = args.games or DUEL_GAMES.get(variant, DUEL_GAMES_OTHERS)
+            started = time.perf_counter()
+            jobs = [(variant, players, timed(args.insane), timed(args.versus, "TimedRival"), i)
+                    for i in range(games // 2)]
+            pairs = pool.map(play_duel, jobs, chunksize=4)
+            report_duel(variant, players, pairs, time.perf_counter() - started)
+
+
+def report_duel(variant: str, players: int, pairs, secs: float) -> None:
+    points = scores_points(variant)
+    mean, low, high = mean_interval([p[1] if points else p[0] - 0.5 for p in pairs])
+    games = 2 * len(pairs)
+    cpu = [sum(t for p in pairs for t in p[k]) * 1000 / games for k in (2, 3)]
+    ratio = cpu[0] / cpu[1] if cpu[1] else float("nan")
+    (a50, a99), (b50, b99) = (decision_times(pairs, k, 0.99) for k in (2, 3))
+    ok = low > (NOT_WEAKER if points else NOT_WEAKER_CLASSIC) and ratio <= CPU_SHARE
+    print(f"{variant:<16} {players:>1} {games:>5} {mean:>+6.2f} [{low:>+6.2f}, {high:>+6.2f}] "
+          f"{cpu[0]:>7.1f} / {cpu[1]:>7.1f} {ratio:>5.2f} {a50:>5.2f}/{b50:>5.2f} "
+          f"{a99:>5.1f}/{b99:>5.1f}  {'ok' if ok else 'SHORT':<7} {secs:5.0f}", flush=True)
+
+
+def decision_times(pairs, index: int = 2, top: float = 0.95) -> tuple[float, float]:
+    """Median and `top` quantile of the decision times at `index` of each pair, in ms."""
+    times = sorted(t * 1000 for p in pairs for t in p[index])
     if not times:
         return 0.0, 0.0
-    return statistics.median(times), times[int(0.95 * (len(times) - 1))]
+    return statistics.median(times), times[int(top * (len(times) - 1))]
 
 
 def scores_points(variant: str) -> bool:

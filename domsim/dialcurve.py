@@ -6,6 +6,7 @@ the curve's points, the others (the built-in levels) are placed on it."""
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import pairwise
 
@@ -95,9 +96,12 @@ MAX_WIDTH = 0.25
 
 
 def band(points: list[dict], key: str) -> list[dict]:
-    """The monotone fit of the points' interval ends (`low` or `high`): the curve's band."""
+    """The monotone fit of the points' interval ends (`low` or `high`): the curve's band. An
+    unbounded end (None: a setting that won or lost every game) is infinite."""
     weights = [1.0] * len(points)
-    fitted = monotone_fit([point[key] for point in points], weights)
+    unbounded = -math.inf if key == "low" else math.inf
+    ends = [unbounded if point[key] is None else point[key] for point in points]
+    fitted = monotone_fit(ends, weights)
     return [{"strength": point["strength"], "fitted": value}
             for point, value in zip(points, fitted, strict=True)]
 

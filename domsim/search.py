@@ -18,8 +18,11 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
   points minus the others' mean (kozel reversed), classic's win share plus `CLASSIC_PIP` a pip,
   and `MATCH_SHARE` of the target more or less when the hand decides the match.
 
-`insane_move` is insane's whole decision (strategies/insane.py); `perfect_information_move`
-the same search on a fully known State (a reference that sees every hand). The searches release
+`insane_move` is insane's whole decision (strategies/insane.py: its parameters, and `floor` and
+`loss`, the sequential stop: after `floor` deals, stop once the expected loss of choosing the
+best move so far is below `loss`; their defaults stop only when one move is left);
+`perfect_information_move` the same search on a fully known State (a reference that sees every
+hand). The searches release
 the GIL; seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so
 a search is reproducible from the game seed. See strategies/example_pimc.py for a bot built on
 these."""

@@ -2,60 +2,88 @@
 cannot hold, samples deals consistent with all of it uniformly, and plays every legal move out to
 the end of the hand on each before choosing (the search runs in the core: domsim.search).
 
-Strength is set by `samples` (deals per decision, the most; 0: `default_samples`), `budget_ms` (a
-time budget per decision, 0: none; with one the choice depends on the machine's speed),
-`exact_tiles` (tiles in hands from which the exact solver takes over), `random_share` (how often a
-playout makes a random move instead of its policy's), `block` and `follow` (the pips a playout adds
-to a tile that leaves the next seat nothing to play, or the mover a tile for the ends; see
-the core's playout policy) and `beta` (how strongly a deal is weighted by the other seats' plays
-preferring heavy tiles, 0: no weighting; negative, the default: 0.4, but 0 in classic, where the
-weighting lowered the win rate against hard by about 3 points). With a game clock
-(`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
-seed and fixed parameters without a budget or a clock."""
+A `preset` names a whole search (`PRESETS`): `lean`, the default, and `v0.2`, insane as it was
+before it learnt to stop early (commit 541f5f4; `insane?preset=v0.2` replays its games move for
+move). Any parameter given explicitly overrides the preset's:
+
+`samples` (deals per decision, the most; 0: the preset's, by player count), `floor` (deals drawn
+before a move may drop out or the decision stop; 0: the preset's), `loss` (the decision stops once
+the expected loss of choosing the best move so far, under a normal law of its paired differences
+with the others, is below this, in the variant's currency: pips, classic's win share;
+negative: the preset's, by variant), `budget_ms` (a time budget per decision, 0: none; with one
+the choice depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact
+solver takes over), `random_share` (how often a playout makes a random move instead of its
+policy's), `block` and `follow` (the pips a playout adds to a tile that leaves the next seat
+nothing to play, or the mover a tile for the ends; see the core's playout policy) and `beta` (how
+strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no weighting;
+negative, the default: 0.4, but 0 in classic, where the weighting lowered the win rate against
+hard by about 3 points). With a game clock (`--time-control`) it spends a share of what is left on
+each decision. Deterministic for a game seed and fixed parameters without a budget or a clock."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domsim.clock import budget_seconds
-from domsim.rules import Rules
 from domsim.search import insane_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, move_value
 
-#: Deals per decision by default, by player count, and what domsim 0.1 used (the baseline that
-#: bench/strength.py --baseline plays: `insane?samples=96`, 128 in fives, 224 with 3-4 players).
-#: On the core, 512 deals beat 96 by +0.49 pips a hand in block [+0.32, +0.66] over 1,000 paired
-#: games (median decision 0.4 ms), and 2,048 beat 224 in kozel and partnership (see the README).
-DEFAULT_SAMPLES = {2: 512, 3: 2048, 4: 2048}
 
+@dataclass(frozen=True)
+class Preset:
+    """A whole search: deals per decision at most by player count, and the floor and the
+    expected loss (by variant; 0 where none is given) of its stop."""
+
+    samples: dict[int, int]
+    floor: int
+    loss: dict[str, float]
+
+
+#: lean's expected loss per decision by variant, in its currency.
+LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.4, "allfives": 0.4, "classic": 0.004,
+             "kozel": 0.1, "partnership": 0.1, "partnership-1v1": 0.3}
+#: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
+#: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
+#: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
+#: partnership). `lean`: see the README's insane section for the paired benchmark against v0.2.
+PRESETS = {
+    "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
+    "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS),
+}
+DEFAULT_PRESET = "lean"
 
 #: The least budget a clocked decision gets (0 would mean no budget at all).
 MIN_BUDGET_MS = 0.01
 
 
-def default_samples(rules: Rules) -> int:
-    """Deals per decision by default (`DEFAULT_SAMPLES`)."""
-    return DEFAULT_SAMPLES[rules.players]
-
-
 class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
-    def __init__(self, *, samples: int = 0, budget_ms: float = 0.0, exact_tiles: int = 7,
+    def __init__(self, *, preset: str = DEFAULT_PRESET, samples: int = 0, floor: int = 0,
+                 loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = 7,
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = -1.0) -> None:
+        if preset not in PRESETS:
+            raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
+        self.preset = PRESETS[preset]
         self.samples = samples
+        self.floor = floor or self.preset.floor
+        self.loss = loss
         self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,
                             random_share=random_share, block=block, follow=follow)
         self.beta = beta
 
     def choose(self, view: PlayerView) -> Move:
-        samples = self.samples or default_samples(view.rules)
+        samples = self.samples or self.preset.samples[view.rules.players]
+        classic = view.rules.variant.scoring == "classic"
         beta = self.beta
         if beta < 0:
-            beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
+            beta = 0.0 if classic else 0.4
+        loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
         seed = self.rng.getrandbits(64)
-        return move_value(insane_move(view, seed, samples=samples, beta=beta,
-                                      **self.options_now()))
+        return move_value(insane_move(view, seed, samples=samples, beta=beta, floor=self.floor,
+                                      loss=loss, **self.options_now()))
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

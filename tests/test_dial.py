@@ -18,7 +18,7 @@ from domsim.strategies.easy import Easy
 from domsim.strategies.insane import Insane
 
 from domsim import tune as tune_module
-from domsim.dialcurve import monotone_fit, recommendations, setting_for, strength_of
+from domsim.dialcurve import band, monotone_fit, recommendations, setting_for, strength_of
 from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
 from domsim.rules import make_rules
@@ -90,6 +90,17 @@ def test_dial_strength_outside_0_1_is_a_one_line_error():
 
 
 # -- the curve ------------------------------------------------------------------------------------
+def test_an_unbounded_interval_end_widens_the_band_to_infinity():
+    """A dial setting that won every game has no upper Elo bound (None): the band's high end is
+    infinite there, and the fit of the others' ends is kept."""
+    points = [{"strength": 0.0, "low": -80.0, "high": -20.0},
+              {"strength": 1.0, "low": 40.0, "high": None}]
+    assert [p["fitted"] for p in band(points, "high")] == [-20.0, math.inf]
+    assert [p["fitted"] for p in band(points, "low")] == [-80.0, 40.0]
+    points[0]["low"] = None
+    assert [p["fitted"] for p in band(points, "low")] == [-math.inf, 40.0]
+
+
 def test_monotone_fit_pools_adjacent_violators():
     assert monotone_fit([0, 100, 80, 200], [1, 1, 1, 1]) == [0, 90, 90, 200]
     assert monotone_fit([0, 100, 80], [1, 1, 3]) == [0, 85, 85]

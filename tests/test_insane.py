@@ -3,10 +3,14 @@ exact endgame solver."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
+from pathlib import Path
 
-from domsim.strategies.insane import Insane
+from clitools import invoke, one_line_error
+from domsim.strategies.insane import PRESETS, Insane
 from domsim.strategies.medium import Medium
 from positions import position, tile
 
@@ -219,12 +223,44 @@ def test_playout_policy_blocks_on_four_open_ends():
     assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}
 
 
-def test_insane_default_samples_replay_the_explicit_count():
-    """By default insane samples 512 deals a decision with 2 players and 2,048 with 4: the default
-    plays the explicit count's game move for move."""
-    for variant, samples in (("fives", 512), ("block", 512), ("kozel", 2048)):
+def test_insane_default_is_the_lean_preset_move_for_move():
+    """`insane` is `insane?preset=lean`, and every preset is its parameters: giving them
+    explicitly replays the preset's game move for move (the samples by player count)."""
+    for variant in ("fives", "block", "kozel"):
         rules = make_rules(variant)
-        seats = ["insane", "hard"] * (rules.players // 2)
-        explicit = [f"insane?samples={samples}", "hard"] * (rules.players // 2)
-        default = play_game(rules, seats, 5, move_time_limit=None)
-        assert default["hands"] == play_game(rules, explicit, 5, move_time_limit=None)["hands"]
+        lean = PRESETS["lean"]
+        explicit = (f"insane?samples={lean.samples[rules.players]}&floor={lean.floor}"
+                    f"&loss={lean.loss[variant]}&preset=v0.2")
+        games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
+                           move_time_limit=None)["hands"]
+                 for spec in ("insane", "insane?preset=lean", explicit)]
+        assert games[0] == games[1] == games[2]
+
+
+V02_GAMES = Path(__file__).parent / "data" / "insane_v0.2_games.json"
+
+
+def _hands_digest(record: dict) -> str:
+    played = {"hands": record["hands"], "result": record["result"]}
+    return hashlib.sha256(json.dumps(played, sort_keys=True).encode()).hexdigest()
+
+
+def test_preset_v02_replays_the_games_of_commit_541f5f4():
+    """`insane?preset=v0.2` is insane as it was before issue 25 (commit 541f5f4, 512 deals a
+    decision with 2 players, 2,048 with 4, no early stop but for a move clear at 3 standard
+    errors): it plays the very games that commit's `insane` played against hard, one per
+    variant. tests/data/insane_v0.2_games.json was written by that commit's code and is never
+    rewritten: bench/strength.py --versus 'insane?preset=v0.2' measures today's insane on it."""
+    pinned = json.loads(V02_GAMES.read_text())
+    for variant, digest in pinned["digests"].items():
+        rules = make_rules(variant)
+        seats = ["insane?preset=v0.2", "hard"] * (rules.players // 2)
+        record = play_game(rules, seats, pinned["seed"], move_time_limit=None)
+        assert _hands_digest(record) == digest, variant
+
+
+def test_unknown_preset_is_a_one_line_error():
+    one_line_error(invoke("play", "--variant", "block", "-p", "insane?preset=v9", "-p", "easy"),
+                   "insane has no preset 'v9': use one of v0.2, lean")
+
+

@@ -71,3 +71,21 @@ def test_bad_calls_are_value_errors_not_crashes():
     with pytest.raises(ValueError, match="no legal move"):
         insane_move(over, 1, samples=8, budget_ms=0.0, exact_tiles=7, random_share=0.1,
                     block=4.0, follow=2.0, beta=0.0)
+
+
+def test_insane_move_refuses_a_loss_that_is_negative_or_not_a_number():
+    """The sequential stop's loss is an expected loss: >= 0 and finite (0: no early stop)."""
+    import pytest
+
+    from domsim.search import insane_move
+
+    state = State(make_rules("block", 2))
+    start_next_hand(state, deal_rng(2))
+    moves = state.advance()
+    view = ViewBuilder().view(state, moves)
+    options = dict(samples=8, budget_ms=0.0, exact_tiles=7, random_share=0.1, block=4.0,
+                   follow=2.0, beta=0.0)
+    for loss in (-0.1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="a loss >= 0"):
+            insane_move(view, 1, loss=loss, **options)
+    assert insane_move(view, 1, loss=0.0, **options) in moves

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use crate::deal::first_lead;
 use crate::rng::Xoshiro;
+use crate::search::BuildKeyHasher;
 use crate::state::{DRAW, PASS, PLAY};
 use crate::tiles::{fitting, tiles_of, ALL_TILES, PIPS};
 use crate::view::View;
@@ -35,8 +36,8 @@ pub struct Belief {
     /// Groups of unseen tiles sharing the bitmask of locations allowed to them, most
     /// constrained first.
     groups: Vec<(u8, Vec<u8>)>,
-    /// The splits of a group given the capacities left (see `splits`).
-    memo: HashMap<(usize, Caps), Rc<Splits>>,
+    /// The splits of a group given the capacities left (see `splits`), keyed by `memo_key`.
+    memo: HashMap<u64, Rc<Splits>, BuildKeyHasher>,
 }
 
 /// A group's possible splits over the locations, each with its weight, and their total.
@@ -137,7 +138,7 @@ impl Belief {
             sizes,
             allowed,
             groups,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
         })
     }
 
@@ -160,7 +161,8 @@ impl Belief {
     /// The ways group `index` can be split over the locations within the capacities left,
     /// each weighted by the ways to choose its tiles times the completions of the rest.
     fn splits(&mut self, index: usize, caps: Caps) -> Rc<Splits> {
-        if let Some(known) = self.memo.get(&(index, caps)) {
+        let key = index as u64 | (u32::from_le_bytes(caps) as u64) << 8;
+        if let Some(known) = self.memo.get(&key) {
             return Rc::clone(known);
         }
         let (mask, n) = (self.groups[index].0, self.groups[index].1.len() as u8);
@@ -169,7 +171,7 @@ impl Belief {
         self.enumerate(index, caps, mask, n, 0, &mut split, &mut choices);
         let total = choices.iter().map(|(_, w)| w).sum();
         let splits = Rc::new(Splits { choices, total });
-        self.memo.insert((index, caps), Rc::clone(&splits));
+        self.memo.insert(key, Rc::clone(&splits));
         splits
     }
 
@@ -235,8 +237,11 @@ impl Belief {
                 })
                 .map(|(s, _)| *s)
                 .expect("pick is below the total");
-            let mut tiles = self.groups[index].1.clone();
-            shuffle(rng, &mut tiles);
+            let group = &self.groups[index].1;
+            let mut shuffled = [0u8; 28];
+            let tiles = &mut shuffled[..group.len()];
+            tiles.copy_from_slice(group);
+            shuffle(rng, tiles);
             let mut start = 0;
             for (location, &k) in split.iter().enumerate().take(self.locations()) {
                 for &t in &tiles[start..start + k as usize] {

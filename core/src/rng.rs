@@ -168,16 +168,18 @@ impl Xoshiro {
         (self.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
 
-    /// Uniform in 0..n (n > 0), without modulo bias (Lemire's method).
+    /// Uniform in 0..n (n > 0), without modulo bias (Lemire's method: the division that sets
+    /// the rejection threshold, which is below n, is made only when a draw could fall under it).
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let product = (self.next_u64() as u128) * (n as u128);
-            if (product as u64) >= threshold {
-                return (product >> 64) as u64;
+        let mut product = (self.next_u64() as u128) * (n as u128);
+        if (product as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (product as u64) < threshold {
+                product = (self.next_u64() as u128) * (n as u128);
             }
         }
+        (product >> 64) as u64
     }
 
     /// Uniform in 0..n for a count that may pass 2**64.

@@ -9,7 +9,9 @@
 //! transposition table (`Solver`). Values are in the variant's own currency (`Judge`). Each deal
 //! may be weighted by how likely the other seats' plays were on it (`PlayModel`), and sampling
 //! spends its deals on the moves still in contention: a move clearly beaten by the best is no
-//! longer played out, and sampling stops once one move is left.
+//! longer played out, and sampling stops once one move is left or, with a `loss` setting, once
+//! the expected loss of choosing the best so far is below it (a sequential stop: easy decisions
+//! take few deals, close ones up to the cap; `Tally::expected_loss`).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -28,7 +30,7 @@ pub const MATCH_SHARE: f64 = 0.5;
 /// classic values a hand by its win share, plus this much per pip the others hold more than the
 /// seat: the pips decide a blocked hand, and they sort the playouts a win share scores alike.
 pub const CLASSIC_PIP: f64 = 0.01;
-/// Samples between two checks for a clear winner, and the paired z-score that stops the search.
+/// Samples between two checks for a clear winner, and the paired z-score that drops a move.
 const BATCH: usize = 8;
 const CLEAR_Z: f64 = 3.0;
 /// Random numbers drawn per deal and replayed in every move's playout on it (common random
@@ -257,7 +259,7 @@ impl Solver {
         let side = rules.side_of(judge.seat as usize);
         Solver {
             judge,
-            table: HashMap::with_capacity_and_hasher(1 << 12, BuildKeyHasher),
+            table: HashMap::with_capacity_and_hasher(1 << 14, BuildKeyHasher),
             fives: rules.fives(),
             maximizing: std::array::from_fn(|s| s < rules.players && rules.side_of(s) == side),
         }
@@ -390,6 +392,11 @@ pub struct Settings {
     pub follow: f64,
     /// How strongly deals are weighted by the other seats' plays (0: not).
     pub beta: f64,
+    /// Deals drawn before the search may drop a move or stop (then it checks every BATCH).
+    pub floor: usize,
+    /// The expected loss of choosing now (`Tally::expected_loss`, in the judge's currency)
+    /// below which a decision stops (0: only when one move is left).
+    pub loss: f64,
 }
 
 /// A Table at the view's position: the line, the fives points, the scores and the seat to move
@@ -487,6 +494,8 @@ pub fn evaluate(
         .then(|| Instant::now() + Duration::from_secs_f64(settings.budget_ms / 1000.0));
     let mut values: Vec<Vec<f64>> = vec![Vec::with_capacity(settings.samples); moves.len()];
     let mut weights = Vec::with_capacity(settings.samples);
+    let mut tally = Tally::new(moves.len());
+    let mut on_deal = vec![0.0; moves.len()];
     let mut active: Vec<usize> = (0..moves.len()).collect();
     let mut solver: Option<Solver> = None; // its table holds whole deals: every deal may share it
     let mut policy = Policy::new(settings.random_share, settings.block, settings.follow);
@@ -498,18 +507,22 @@ pub fn evaluate(
         for &i in &active {
             let mut child = base;
             child.play(moves[i]);
-            let value = if exact {
+            on_deal[i] = if exact {
                 let solver = solver.get_or_insert_with(|| Solver::new(judge, &base.rules));
                 solver.value(&child, f64::NEG_INFINITY, f64::INFINITY)
             } else {
                 policy.play_out(&mut child);
                 judge.value(&child)
             };
-            values[i].push(value);
+            values[i].push(on_deal[i]);
         }
-        if done % BATCH == 0 {
-            active = contenders(&values, &weights, &active);
-            if active.len() == 1 || deadline.is_some_and(|d| Instant::now() > d) {
+        tally.add(weight, &on_deal, &active);
+        if done >= settings.floor && done % BATCH == 0 {
+            active = tally.contenders(&active);
+            if active.len() == 1
+                || tally.expected_loss(&active) < settings.loss
+                || deadline.is_some_and(|d| Instant::now() > d)
+            {
                 break;
             }
         }
@@ -525,71 +538,122 @@ fn weighted_mean(values: &[f64], weights: &[f64]) -> f64 {
     values.iter().zip(weights).map(|(v, w)| v * w).sum::<f64>() / total
 }
 
-/// The moves of `active` that the best of them (by weighted mean) does not beat on the same
-/// deals by more than CLEAR_Z standard errors of the paired difference (over the effective
-/// sample size): the search spends its deals on these only.
-pub fn contenders(values: &[Vec<f64>], weights: &[f64], active: &[usize]) -> Vec<usize> {
-    let total: f64 = weights.iter().sum();
-    let squares: f64 = weights.iter().map(|w| w * w).sum();
-    let effective = if total > 0.0 {
-        total * total / squares
-    } else {
-        0.0
-    };
-    if effective < 2.0 {
-        return active.to_vec();
-    }
-    let means: Vec<f64> = active
-        .iter()
-        .map(|&i| weighted_mean(&values[i], weights))
-        .collect();
-    let mut best = 0;
-    for (k, &m) in means.iter().enumerate() {
-        if m > means[best] {
-            best = k;
-        }
-    }
-    let best_row = &values[active[best]];
-    active
-        .iter()
-        .zip(&means)
-        .enumerate()
-        .filter(|&(k, (&i, &mean))| {
-            k == best
-                || !beats(
-                    best_row,
-                    &values[i],
-                    means[best] - mean,
-                    weights,
-                    total,
-                    effective,
-                )
-        })
-        .map(|(_, (&i, _))| i)
-        .collect()
+/// Running weighted sums over the deals drawn so far, from which any two moves in contention
+/// compare without revisiting the deals: the weights' sum and sum of squares, and per move the
+/// sum of weight times value, per pair of weight times the product of their values.
+pub struct Tally {
+    moves: usize,
+    total: f64,
+    squares: f64,
+    sums: Vec<f64>,
+    products: Vec<f64>,
 }
 
-/// Whether `better` beats `worse` by more than CLEAR_Z standard errors of their paired
-/// difference, whose weighted mean is `mean`.
-fn beats(
-    better: &[f64],
-    worse: &[f64],
-    mean: f64,
-    weights: &[f64],
-    total: f64,
-    effective: f64,
-) -> bool {
-    if mean <= 0.0 {
-        return false;
+impl Tally {
+    pub fn new(moves: usize) -> Tally {
+        Tally {
+            moves,
+            total: 0.0,
+            squares: 0.0,
+            sums: vec![0.0; moves],
+            products: vec![0.0; moves * moves],
+        }
     }
-    let variance = better
-        .iter()
-        .zip(worse)
-        .zip(weights)
-        .map(|((a, b), w)| w * (a - b - mean).powi(2))
-        .sum::<f64>()
-        / total;
-    mean > CLEAR_Z * (variance / (effective - 1.0)).sqrt()
+
+    /// One more deal of `weight`, on which move `i` of `active` is worth `values[i]`.
+    pub fn add(&mut self, weight: f64, values: &[f64], active: &[usize]) {
+        self.total += weight;
+        self.squares += weight * weight;
+        for (k, &i) in active.iter().enumerate() {
+            self.sums[i] += values[i] * weight;
+            for &j in &active[k..] {
+                self.products[i * self.moves + j] += weight * values[i] * values[j];
+            }
+        }
+    }
+
+    fn product(&self, i: usize, j: usize) -> f64 {
+        self.products[i.min(j) * self.moves + i.max(j)]
+    }
+
+    /// The position in `active` of the best move by weighted mean, and per move of `active` how
+    /// far it trails the best and the standard error of that paired difference (over the
+    /// effective sample size); None while the weights are too few to tell.
+    fn compare(&self, active: &[usize]) -> Option<(usize, Vec<(f64, f64)>)> {
+        let effective = if self.total > 0.0 {
+            self.total * self.total / self.squares
+        } else {
+            0.0
+        };
+        if effective < 2.0 {
+            return None;
+        }
+        let means: Vec<f64> = active.iter().map(|&i| self.sums[i] / self.total).collect();
+        let mut best = 0;
+        for (k, &m) in means.iter().enumerate() {
+            if m > means[best] {
+                best = k;
+            }
+        }
+        let b = active[best];
+        let gaps = active
+            .iter()
+            .zip(&means)
+            .map(|(&i, &mean)| {
+                let lead = means[best] - mean;
+                let spread = (self.product(b, b) - 2.0 * self.product(b, i) + self.product(i, i))
+                    / self.total
+                    - lead * lead;
+                (lead, (spread.max(0.0) / (effective - 1.0)).sqrt())
+            })
+            .collect();
+        Some((best, gaps))
+    }
+
+    /// The moves of `active` that the best of them (by weighted mean) does not beat on the
+    /// same deals by more than CLEAR_Z standard errors of the paired difference: the search
+    /// spends its deals on these only.
+    pub fn contenders(&self, active: &[usize]) -> Vec<usize> {
+        let Some((best, gaps)) = self.compare(active) else {
+            return active.to_vec();
+        };
+        active
+            .iter()
+            .zip(&gaps)
+            .enumerate()
+            .filter(|&(k, (_, &(lead, error)))| k == best || lead <= CLEAR_Z * error)
+            .map(|(_, (&i, _))| i)
+            .collect()
+    }
+
+    /// The expected loss of choosing the best move of `active` now: summed over the others, the
+    /// mean of how much better each may truly be, under a normal law of the paired difference
+    /// around its estimate (infinite while the weights are too few to tell).
+    pub fn expected_loss(&self, active: &[usize]) -> f64 {
+        let Some((_, gaps)) = self.compare(active) else {
+            return f64::INFINITY;
+        };
+        gaps.iter()
+            .filter(|&&(_, error)| error > 0.0)
+            .map(|&(lead, error)| {
+                let z = lead / error;
+                error * normal_density(z) - lead * normal_tail(z)
+            })
+            .sum()
+    }
+}
+
+fn normal_density(z: f64) -> f64 {
+    (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
+}
+
+/// P(Z > z) for a standard normal Z >= 0 (Abramowitz and Stegun 26.2.17, error below 7.5e-8).
+fn normal_tail(z: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.2316419 * z);
+    let poly = t
+        * (0.319381530
+            + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+    normal_density(z) * poly
 }
 
 /// The deals a view's seat may face: sampled from its belief, each weighted by how likely the
@@ -646,6 +710,16 @@ mod tests {
     use crate::rules::presets;
     use crate::tiles::tile_id;
 
+    fn tally_of(rows: &[Vec<f64>]) -> Tally {
+        let mut tally = Tally::new(rows.len());
+        let active: Vec<usize> = (0..rows.len()).collect();
+        for d in 0..rows[0].len() {
+            let on_deal: Vec<f64> = rows.iter().map(|row| row[d]).collect();
+            tally.add(1.0, &on_deal, &active);
+        }
+        tally
+    }
+
     #[test]
     fn contenders_drop_only_the_moves_clearly_beaten() {
         // One move worse by a point on every deal drops out; one that trades wins and losses
@@ -655,10 +729,39 @@ mod tests {
             .collect();
         let beaten: Vec<f64> = best.iter().map(|v| v - 1.0).collect();
         let close: Vec<f64> = best.iter().map(|v| 3.0 - v).collect();
-        let weights = vec![1.0; 16];
-        let values = vec![best, beaten, close];
-        assert_eq!(contenders(&values, &weights, &[0, 1, 2]), vec![0, 2]);
-        assert_eq!(contenders(&values, &weights, &[1]), vec![1]);
+        let tally = tally_of(&[best, beaten, close]);
+        assert_eq!(tally.contenders(&[0, 1, 2]), vec![0, 2]);
+        assert_eq!(tally.contenders(&[1]), vec![1]);
+    }
+
+    #[test]
+    fn the_expected_loss_is_the_normal_regret_of_the_paired_difference() {
+        // Two moves trading 1 and 3 with the best on alternate deals: a lead of 2 with a
+        // standard error of sqrt(1 / 15); a tie with no spread costs nothing; one move alone
+        // costs nothing; too few deals cannot tell.
+        let best = vec![2.0; 16];
+        let other: Vec<f64> = (0..16).map(|i| [1.0, -1.0][i % 2]).collect();
+        let same = best.clone();
+        let tally = tally_of(&[best, other, same]);
+        let error = (1.0f64 / 15.0).sqrt();
+        let z = 2.0 / error;
+        let regret = error * normal_density(z) - 2.0 * normal_tail(z);
+        assert!((tally.expected_loss(&[0, 1]) - regret).abs() < 1e-12);
+        assert_eq!(tally.expected_loss(&[0, 2]), 0.0);
+        assert_eq!(tally.expected_loss(&[1]), 0.0);
+        assert_eq!(
+            tally_of(&[vec![1.0], vec![2.0]]).expected_loss(&[0, 1]),
+            f64::INFINITY
+        );
+        // The tail against known values of the standard normal.
+        for (z, tail) in [
+            (0.0, 0.5),
+            (1.0, 0.158_655_25),
+            (2.0, 0.022_750_13),
+            (3.0, 0.001_349_9),
+        ] {
+            assert!((normal_tail(z) - tail).abs() < 1e-7, "{z}");
+        }
     }
 
     /// Block, 2 players, all hands known: ends 3|4, seat 0 holds 0-3 and 4-6, seat 1 holds 5-6
@@ -685,6 +788,8 @@ mod tests {
             block: 4.0,
             follow: 2.0,
             beta: 0.0,
+            floor: 8,
+            loss: 0.0,
         };
         let judge = Judge::new(&rules, 0);
         let evaluation = evaluate(&settings, judge, &moves, &mut Xoshiro::new(0), |_| {
@@ -695,6 +800,47 @@ mod tests {
         let mut values: Vec<f64> = evaluation.values.iter().map(|row| row[0]).collect();
         values.sort_by(f64::total_cmp);
         assert_eq!(values, vec![-3.0, 11.0]);
+    }
+
+    /// Block, 2 players: seat 1 led 3-3, seat 0 holds 3-5 and 0-0: laying 3-5 on either end
+    /// leaves the same line, so the two moves tie on every deal. Without a loss nothing tells
+    /// them apart and the search spends every deal; with one, it stops at the floor.
+    #[test]
+    fn a_loss_stops_a_decision_that_cannot_matter_at_the_floor() {
+        let rules = presets::rules("block", 2);
+        let mut t = Table::new(rules);
+        let hand =
+            |tiles: &[(u8, u8)]| tiles.iter().fold(0u32, |m, &(a, b)| m | 1 << tile_id(a, b));
+        t.start_hand(
+            &[hand(&[(3, 5), (0, 0)]), hand(&[(3, 3), (1, 2), (4, 6)])],
+            &[],
+            1,
+            -1,
+        );
+        t.play(tile_id(3, 3) << 2);
+        let moves = t.legal_vec();
+        assert_eq!(moves.len(), 2);
+        let deals = |loss: f64| {
+            let settings = Settings {
+                samples: 256,
+                budget_ms: 0.0,
+                exact_tiles: 0,
+                random_share: 0.1,
+                block: 4.0,
+                follow: 2.0,
+                beta: 0.0,
+                floor: 32,
+                loss,
+            };
+            let judge = Judge::new(&rules, 0);
+            evaluate(&settings, judge, &moves, &mut Xoshiro::new(1), |_| {
+                Ok((t, 1.0))
+            })
+            .unwrap()
+            .weights
+            .len()
+        };
+        assert_eq!((deals(0.0), deals(0.01)), (256, 32));
     }
 
     #[test]

@@ -15,9 +15,9 @@ use crate::rng::Xoshiro;
 use crate::search::{self, Deals, Judge, Policy, Settings, Solver};
 
 /// insane's move (`tile << 2 | end`) for the view's seat; see `strategies/insane.py` for the
-/// settings.
+/// settings (`floor` and `loss` default to domsim 0.2's stop: only when one move is left).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -30,6 +30,8 @@ pub fn insane_move(
     block: f64,
     follow: f64,
     beta: f64,
+    floor: usize,
+    loss: f64,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
     if data.legal.is_empty() {
@@ -39,9 +41,11 @@ pub fn insane_move(
         || !(0.0..=1.0).contains(&random_share)
         || !budget_ms.is_finite()
         || budget_ms < 0.0
+        || !loss.is_finite()
+        || loss < 0.0
     {
         return Err(value_error(
-            "insane needs samples >= 1, 0 <= random_share <= 1 and a budget_ms >= 0",
+            "insane needs samples >= 1, 0 <= random_share <= 1, a budget_ms >= 0 and a loss >= 0",
         ));
     }
     let settings = Settings {
@@ -52,6 +56,8 @@ pub fn insane_move(
         block,
         follow,
         beta,
+        floor,
+        loss,
     };
     let mv = py
         .detach(move || search::choose(&data, &settings, seed))
@@ -90,6 +96,8 @@ pub fn perfect_information_move(
         block,
         follow,
         beta: 0.0,
+        floor: 8,
+        loss: 0.0,
     };
     let judge = Judge::new(&t.rules, t.to_move);
     let evaluation = py.detach(move || {

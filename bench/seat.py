@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from domsim.bot import BotPool, Confinement, _children, bot_command
+from domsim.bot import BotPool, Confinement, _children, bot_command, keep_bots_on
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_hand
 from domsim.protocol import ViewEncoder, game_message
@@ -113,6 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = make_rules(args.variant)
     specs = [GREEDY] + ["easy"] * (rules.players - 1)
+    keep_bots_on(min(os.sched_getaffinity(0)))  # as a worker of the local pool does
     base = cpu_per_game(rules, specs, args.games, False, Confinement())
     print(f"{args.variant}, {args.games} games of example_greedy vs easy, CPU per game "
           "(bots' included):")

@@ -59,6 +59,12 @@ LOG_LINE = 1000
 #: not JSON): past this the bot is killed, whatever its time limit (none, say).
 MAX_JUNK_BYTES = 4 << 20
 
+#: The CPU this process keeps to, with the bots it starts, once it starts one (None: no
+#: pinning): each worker of the local pool has its own (domsim.runner.local). A hand-over
+#: between two processes on one CPU costs a few microseconds; across the CPUs of an idle
+#: virtual machine, tens, as each wakes the other's CPU (bench/seat.py).
+_home_cpu: int | None = None
+
 BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
 log = logging.getLogger(BOTS_LOGGER)
 
@@ -105,6 +111,19 @@ class Confinement:
 
 
 DEFAULT_CONFINEMENT = Confinement()
+
+
+def keep_bots_on(cpu: int | None) -> None:
+    """From the first bot it starts, this process and its bots run on `cpu` (None: anywhere)."""
+    global _home_cpu
+    _home_cpu = cpu
+
+
+def _keep_to_home_cpu() -> None:
+    """Pin this thread, and so the bot about to be forked from it, to the home CPU."""
+    if _home_cpu is not None and hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError):  # a CPU taken away meanwhile: no pinning
+            os.sched_setaffinity(0, {_home_cpu})
 
 
 def is_built_in(spec: str) -> bool:
@@ -223,6 +242,7 @@ class BotProcess:
             argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
                                               confinement.hide, command.python_path)
             memory_mb = 0  # set inside, by prlimit
+        _keep_to_home_cpu()
         try:
             self.process = subprocess.Popen(
                 argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

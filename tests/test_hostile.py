@@ -224,3 +224,15 @@ def test_without_bubblewrap_a_run_is_refused_in_one_line_and_no_sandbox_plays(tm
     finally:
         sandbox.check.cache_clear()
         bot_module.check_bot.cache_clear()
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_each_worker_keeps_to_one_cpu_with_its_bots(tmp_path):
+    """A bot runs on its worker's CPU, and the two workers on different ones: a hand-over on
+    one CPU costs a few microseconds, across the CPUs of an idle virtual machine tens."""
+    out = tmp_path / "run"
+    command = [DOMSIM, "tourney", "--variant", "block", "-p", attacker("cpus"), "-p", "easy",
+               "--games", "120", "--seed", "7", "-j", "2", "--silent", "--out", str(out)]
+    assert subprocess.run(command, timeout=300).returncode == 0
+    said = set(attacker_says(out))
+    assert said <= {f"cpus [{cpu}]" for cpu in os.sched_getaffinity(0)} and len(said) == 2, said

@@ -16,11 +16,13 @@ from __future__ import annotations
 import ctypes
 import gc
 import multiprocessing
+import multiprocessing.sharedctypes
 import os
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from ..bot import keep_bots_on
 from ..seat import enable_watchdog
 from .console import renew_worker_logging
 from .signals import STOPS
@@ -32,7 +34,7 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, started: multiprocessing.sharedctypes.Synchronized) -> None:
     # What the parent left for the cyclic collector (a notebook's closed Dask client, say) is
     # never collected here: its finalizer would wait on threads a forked child does not have,
     # and the watchdog would then kill the worker.
@@ -41,6 +43,11 @@ def _start_worker(parent: int) -> None:
         signal.signal(stop, signal.SIG_IGN)
     die_with_parent(parent)
     enable_watchdog()
+    with started.get_lock():  # the workers' CPUs in turn: each keeps to its own with its bots
+        index = started.value
+        started.value += 1
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    keep_bots_on(cpus[index % len(cpus)] if cpus else None)
 
 
 def die_with_parent(parent: int) -> None:
@@ -70,5 +77,6 @@ def local_executor(workers: int, games: int | None = None) -> LocalPool:
     every worker at once, so `--workers 100000000` for two games would fork a hundred million."""
     workers = max(1, min(workers, games)) if games is not None else workers
     renew_worker_logging()
-    return LocalPool(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                     initializer=_start_worker, initargs=(os.getpid(),))
+    context = multiprocessing.get_context("fork")
+    return LocalPool(max_workers=workers, mp_context=context, initializer=_start_worker,
+                     initargs=(os.getpid(), context.Value("i", 0)))

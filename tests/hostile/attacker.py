@@ -16,7 +16,8 @@ that a run with it can be compared with one with that honest twin.
 - flood: answers `choose` with junk lines, without end;
 - stderr: writes 1 MiB to stderr without a newline, at every `choose`;
 - think SECONDS: sleeps SECONDS at its first `choose` (a long think, no limit);
-- spin MARKER: starts a child that burns CPU with MARKER in its command line, and plays on."""
+- spin MARKER: starts a child that burns CPU with MARKER in its command line, and plays on;
+- cpus: reports the CPUs it may run on, `attacker: cpus [...]` (not an attack)."""
 
 import json
 import os
@@ -115,7 +116,8 @@ def spin(marker: str) -> None:
 
 ATTACKS = {"peek": peek, "write": lambda: write(args[0]),
            "kill": lambda: kill(args), "daemon": lambda: daemon(args[0]),
-           "think": lambda: time.sleep(float(args[0])), "spin": lambda: spin(args[0])}
+           "think": lambda: time.sleep(float(args[0])), "spin": lambda: spin(args[0]),
+           "cpus": lambda: report(f"cpus {sorted(os.sched_getaffinity(0))}")}
 attacked = False
 for line in sys.stdin:
     received.append(line)

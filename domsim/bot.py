@@ -3,9 +3,10 @@ under a memory limit in its own process group, talking to it under deadlines, an
 whole group, so that nothing it forked outlives the run.
 
 A spec `exec:COMMAND` names a program speaking the protocol; COMMAND is split as a POSIX shell
-would (shlex), without a shell. With isolation on, any other spec but a built-in level runs in
-`python -m domsim.seat_host SPEC`. A `BotPool` keeps the processes of one batch of games and
-hands a free one to each seat, so a bot is started once per batch, not once per game."""
+would (shlex), without a shell. Unless isolation is off, any other spec but a built-in level
+runs in `python -m domsim.seat_host SPEC`. A `BotPool` keeps the processes (a worker's, for
+all its batches) and hands a free one to each seat, so a bot is started once per worker, not
+once per game. Each runs in the sandbox (domsim.sandbox) unless told otherwise."""
 
 from __future__ import annotations
 
@@ -236,6 +237,7 @@ class BotProcess:
         self.command = command
         self.label = command.spec
         self._cgroup = None
+        self._closed = False
         self._sandboxed = confinement.sandboxed
         argv, memory_mb = command.argv, confinement.memory_mb
         if confinement.sandboxed:
@@ -366,7 +368,11 @@ class BotProcess:
 
     def close(self) -> None:
         """Kill the bot with every process it started (its group, and the descendants that
-        left the group with setsid), reap it, and log the rest of its stderr."""
+        left the group with setsid), reap it, and log the rest of its stderr. Once only: its
+        pid, reaped, may be another process's later."""
+        if self._closed:
+            return
+        self._closed = True
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGSTOP)  # nothing in the group forks now
         for pid in [*stopped_tree(self.process.pid), self.process.pid]:
@@ -488,33 +494,38 @@ def _log_stderr(stream, budget: LogBudget) -> None:
 
 
 class BotPool:
-    """The bot processes of one batch of games: `take` one for a seat (started if none is free),
-    `give` it back after the game, `close` kills every one."""
+    """The bot processes of a game, a batch, or all of a worker's batches: `take` one for a
+    seat (started if none is free), `give` it back after the game, `close` kills every one."""
 
     def __init__(self, confinement: Confinement = DEFAULT_CONFINEMENT) -> None:
         self.confinement = confinement
         self._free: dict[BotCommand, list[BotProcess]] = {}
         self._all: list[BotProcess] = []
+        self._lock = threading.Lock()  # a Dask worker's threads share their process's pool
 
     def take(self, command: BotCommand) -> BotProcess:
-        free = self._free.get(command)
-        while free:
-            bot = free.pop()
-            if bot.alive:
-                return bot
+        with self._lock:
+            free = self._free.get(command)
+            while free:
+                bot = free.pop()
+                if bot.alive:
+                    return bot
         bot = BotProcess(command, self.confinement)
-        self._all.append(bot)
+        with self._lock:
+            self._all = [known for known in self._all if not known._closed] + [bot]
         return bot
 
     def give(self, bot: BotProcess) -> None:
         if bot.alive:
-            self._free.setdefault(bot.command, []).append(bot)
+            with self._lock:
+                self._free.setdefault(bot.command, []).append(bot)
 
     def close(self) -> None:
-        for bot in self._all:
+        with self._lock:
+            bots, self._all = self._all, []
+            self._free.clear()
+        for bot in bots:
             bot.close()
-        self._all.clear()
-        self._free.clear()
 
     def __enter__(self) -> BotPool:
         return self

@@ -9,28 +9,8 @@
 
 use std::fmt::Write;
 
+use crate::rules::Rules;
 use crate::view::View;
-
-/// A view's fields as the line carries them, before they are checked as a view.
-#[derive(Debug, PartialEq)]
-pub struct WireView {
-    pub request: u64,
-    pub seat: u8,
-    pub hand: u32,
-    pub n_ends: u8,
-    pub ends: [u8; 4],
-    pub end_counts: [i32; 4],
-    pub hand_counts: [u8; 4],
-    pub boneyard_count: u8,
-    pub can_draw: bool,
-    pub scores: [i32; 4],
-    pub carry: i32,
-    pub hand_number: i32,
-    pub leader: u8,
-    pub spinner: i8,
-    pub legal: Vec<u8>,
-    pub actions: Vec<u32>,
-}
 
 /// The line for `view`, asked as request `request`, with its newline.
 pub fn encode(request: u64, view: &View) -> String {
@@ -61,8 +41,9 @@ pub fn encode(request: u64, view: &View) -> String {
     out
 }
 
-/// The fields of a compact line (its newline optional); an error names what is wrong.
-pub fn decode(line: &[u8]) -> Result<WireView, String> {
+/// The request id and the view of a compact line (its newline optional) under `rules`; an
+/// error names what is wrong. The view is as sent, not checked as a view (see the bindings).
+pub fn decode(line: &[u8], rules: Rules) -> Result<(u64, View), String> {
     let text = std::str::from_utf8(line).map_err(|_| "not ASCII".to_string())?;
     let mut words = text.split_ascii_whitespace();
     if words.next() != Some("c") {
@@ -114,12 +95,12 @@ pub fn decode(line: &[u8]) -> Result<WireView, String> {
     if words.next().is_some() {
         return Err("more numbers than a view holds".into());
     }
-    Ok(WireView {
-        request,
+    let view = View {
+        rules,
         seat,
         hand,
-        n_ends,
         ends,
+        n_ends,
         end_counts,
         hand_counts,
         boneyard_count,
@@ -131,7 +112,8 @@ pub fn decode(line: &[u8]) -> Result<WireView, String> {
         spinner,
         legal,
         actions,
-    })
+    };
+    Ok((request, view))
 }
 
 fn small(value: i64, what: &str) -> Result<u8, String> {
@@ -173,30 +155,8 @@ mod tests {
                     }
                     let legal = game.t.legal_vec();
                     let view = View::of(&game, legal.clone());
-                    let wire = decode(encode(7, &view).as_bytes()).expect("decodes");
-                    assert_eq!(wire.request, 7);
-                    assert_eq!(
-                        (wire.seat, wire.hand, wire.n_ends),
-                        (view.seat, view.hand, view.n_ends)
-                    );
-                    assert_eq!((wire.ends, wire.end_counts), (view.ends, view.end_counts));
-                    assert_eq!(
-                        (wire.hand_counts, wire.scores),
-                        (view.hand_counts, view.scores)
-                    );
-                    assert_eq!(
-                        (wire.boneyard_count, wire.can_draw),
-                        (view.boneyard_count, view.can_draw)
-                    );
-                    assert_eq!(
-                        (wire.carry, wire.hand_number),
-                        (view.carry, view.hand_number)
-                    );
-                    assert_eq!((wire.leader, wire.spinner), (view.leader, view.spinner));
-                    assert_eq!(
-                        (wire.legal, wire.actions),
-                        (view.legal.clone(), view.actions.clone())
-                    );
+                    let line = encode(7, &view);
+                    assert_eq!(decode(line.as_bytes(), rules), Ok((7, view)));
                     checked += 1;
                     game.play(legal[picks.below(legal.len() as u64) as usize]);
                 }
@@ -207,11 +167,19 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_refused_with_a_reason() {
-        assert!(decode(b"x 1").unwrap_err().contains("starts with"));
-        assert!(decode(b"c 1 0").unwrap_err().contains("ends before"));
-        assert!(decode(b"c 1 999").unwrap_err().contains("out of range"));
-        assert!(decode(b"c -1").unwrap_err().contains("negative"));
-        assert!(decode("c 1 é".as_bytes())
+        assert!(decode(b"x 1", presets::all()[0])
+            .unwrap_err()
+            .contains("starts with"));
+        assert!(decode(b"c 1 0", presets::all()[0])
+            .unwrap_err()
+            .contains("ends before"));
+        assert!(decode(b"c 1 999", presets::all()[0])
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(decode(b"c -1", presets::all()[0])
+            .unwrap_err()
+            .contains("negative"));
+        assert!(decode("c 1 é".as_bytes(), presets::all()[0])
             .unwrap_err()
             .contains("not an integer"));
     }

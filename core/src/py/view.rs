@@ -12,7 +12,6 @@ use crate::action::{Action, Kind};
 use crate::belief::known_voids;
 use crate::tiles::{tile_id, ALL_TILES};
 use crate::view::{public_action, View};
-use crate::wire::WireView;
 
 /// A tuple domsim.view handed the core.
 fn table<'py>(py: Python<'py>, handed: &Handed) -> PyResult<Bound<'py, PyTuple>> {
@@ -247,8 +246,8 @@ impl PlayerView {
             Some(s) if (0..=6).contains(&s) => s,
             Some(_) => return Err(value_error("the spinner is a number 0..6 or None")),
         };
-        let mut wire = WireView {
-            request: 0,
+        let mut data = View {
+            rules: core,
             seat,
             hand: mask,
             n_ends: n_ends as u8,
@@ -265,13 +264,13 @@ impl PlayerView {
             legal,
             actions,
         };
-        for (slot, e) in wire.ends.iter_mut().zip(&ends[..n_ends]) {
+        for (slot, e) in data.ends.iter_mut().zip(&ends[..n_ends]) {
             *slot = e.expect("open");
         }
-        wire.end_counts[..n_ends].copy_from_slice(&end_counts);
-        wire.hand_counts[..core.players].copy_from_slice(&hand_counts);
-        wire.scores[..core.sides()].copy_from_slice(&scores);
-        let data = checked_view(core, wire)?;
+        data.end_counts[..n_ends].copy_from_slice(&end_counts);
+        data.hand_counts[..core.players].copy_from_slice(&hand_counts);
+        data.scores[..core.sides()].copy_from_slice(&scores);
+        check_view(&mut data)?;
         let history = events_of(py, &data.actions, None)?;
         Ok(PlayerView::new(data, rules, history))
     }
@@ -499,62 +498,49 @@ fn check_history(actions: &[u32]) -> PyResult<()> {
     Ok(())
 }
 
-/// A view's fields checked as `View` (ValueError for values no view can hold): the seat
+/// Refuse a view no game can show (ValueError), and clear the tile of its draws: the seat
 /// protocol's hosts rebuild views from what a bot is sent, which a hostile sender may forge.
-fn checked_view(rules: crate::rules::Rules, wire: WireView) -> PyResult<View> {
+fn check_view(view: &mut View) -> PyResult<()> {
+    let rules = view.rules;
     let players = rules.players;
-    if wire.seat as usize >= players || wire.leader as usize >= players {
+    if view.seat as usize >= players || view.leader as usize >= players {
         return Err(value_error(format!("seats run 0..{}", players - 1)));
     }
-    if wire.hand & !crate::tiles::ALL_TILES != 0 {
+    if view.hand & !crate::tiles::ALL_TILES != 0 {
         return Err(value_error("a hand holds distinct tile ids 0..27"));
     }
-    let n_ends = wire.n_ends as usize;
-    if n_ends > if rules.spinner { 4 } else { 2 } || wire.ends.iter().any(|&e| e > 6) {
+    let n_ends = view.n_ends as usize;
+    if n_ends > if rules.spinner { 4 } else { 2 } || view.ends.iter().any(|&e| e > 6) {
         return Err(value_error(
             "ends show numbers 0..6, at most 2 (4 with a spinner) open",
         ));
     }
-    let counts = &wire.end_counts;
+    let counts = &view.end_counts;
     if counts[..n_ends].iter().any(|c| !(0..=12).contains(c))
         || counts[n_ends..] != [0; 4][n_ends..]
     {
         return Err(value_error("end_counts has one count 0..12 per open end"));
     }
-    if wire.hand_counts.iter().any(|&c| c > 28)
-        || wire.hand_counts[players..].iter().any(|&c| c != 0)
+    if view.hand_counts.iter().any(|&c| c > 28)
+        || view.hand_counts[players..].iter().any(|&c| c != 0)
     {
         return Err(value_error(format!("hand_counts has {players} counts")));
     }
-    if !(-1..=6).contains(&wire.spinner) {
+    if !(-1..=6).contains(&view.spinner) {
         return Err(value_error("the spinner is a number 0..6 or None"));
     }
-    if wire.boneyard_count > 28 || wire.legal.iter().any(|&m| m >= 28 * 4) {
+    if view.boneyard_count > 28 || view.legal.iter().any(|&m| m >= 28 * 4) {
         return Err(value_error("moves are tile << 2 | end, tiles 0..27"));
     }
     let bad = |&a: &u32| Action::from_bits(a).is_none_or(|a| a.seat() as usize >= players);
-    if wire.actions.iter().any(bad) {
+    if view.actions.iter().any(bad) {
         return Err(value_error("not an action of the engine's encoding"));
     }
-    check_history(&wire.actions)?;
-    Ok(View {
-        rules,
-        seat: wire.seat,
-        hand: wire.hand,
-        ends: wire.ends,
-        n_ends: wire.n_ends,
-        end_counts: wire.end_counts,
-        hand_counts: wire.hand_counts,
-        boneyard_count: wire.boneyard_count,
-        can_draw: wire.can_draw,
-        scores: wire.scores,
-        carry: wire.carry,
-        hand_number: wire.hand_number,
-        leader: wire.leader,
-        spinner: wire.spinner,
-        legal: wire.legal,
-        actions: wire.actions.into_iter().map(public_action).collect(),
-    })
+    check_history(&view.actions)?;
+    for action in &mut view.actions {
+        *action = public_action(*action);
+    }
+    Ok(())
 }
 
 /// The `Event`s of `actions`, reusing those of `known` (the same hand's earlier events) where
@@ -606,9 +592,8 @@ impl WireViews {
 
     /// (request id, PlayerView) of a compact line; ValueError for a line no view can be.
     fn view(&mut self, py: Python<'_>, line: &[u8]) -> PyResult<(u64, PlayerView)> {
-        let wire = crate::wire::decode(line).map_err(value_error)?;
-        let request = wire.request;
-        let data = checked_view(self.core, wire)?;
+        let (request, mut data) = crate::wire::decode(line, self.core).map_err(value_error)?;
+        check_view(&mut data)?;
         let known = self.events.as_ref().map(|e| e.bind(py).clone());
         let same_hand = data.hand_number == self.hand_number;
         let history = events_of(

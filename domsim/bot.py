@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, sandbox
-from ._core import Pipes, PlayerView
+from ._core import Pipes, State
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .strategy import (
     EXEC_PREFIX,
@@ -308,16 +308,16 @@ class BotProcess:
         except PIPE_ERRORS as exc:
             raise self._fault(exc, seconds) from None
 
-    def ask(self, message: dict | bytes | PlayerView, seconds: float | None, reply_type: str,
+    def ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
             request: int = 0) -> dict:
-        """Send `message` (or its encoding, for request `request`; or a view, as the compact
-        `choose` of request `request`) and return the bot's reply of `reply_type` (or `error`)
-        to it, read within `seconds` (None: no limit). BotFault if none comes, or if the bot
-        dies."""
+        """Send `message` (or its encoding, for request `request`; or a state, as the compact
+        `choose` of its seat to move's view, request `request`) and return the bot's reply of
+        `reply_type` (or `error`) to it, read within `seconds` (None: no limit). BotFault if
+        none comes, or if the bot dies."""
         deadline = None if seconds is None else time.monotonic() + seconds
-        if type(message) is PlayerView:  # the hot path: the whole round trip in one call
+        if type(message) is State:  # the hot path: the whole round trip in one call
             try:
-                line = self._pipes.ask_view(message, request, STARTUP_SECONDS, seconds)
+                line = self._pipes.ask_state(message, request, STARTUP_SECONDS, seconds)
             except PIPE_ERRORS as exc:
                 raise self._fault(exc, STARTUP_SECONDS) from None
             if type(line) is int:

@@ -44,8 +44,12 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
     play_choice, view_of = state.play_choice, views.view
     moves = state.advance()  # the forced actions and lone plays are made up to a choice
     while moves is not None:
+        player = players[state.to_move]
+        if type(player) is BotSeat:  # it plays the move itself, from the state
+            moves = player.play(state, moves, views)
+            continue
         view = view_of(state, moves)
-        choice = players[view.seat].choose(view)
+        choice = player.choose(view)
         try:
             moves = play_choice(view, choice)  # and on to the next choice
         except ValueError:

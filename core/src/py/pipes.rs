@@ -10,7 +10,8 @@ use pyo3::exceptions::{PyBrokenPipeError, PyEOFError, PyTimeoutError, PyValueErr
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::view::PlayerView;
+use super::state::PyState;
+use crate::view::View;
 
 /// Bytes asked of the kernel by one read.
 const CHUNK: usize = 1 << 16;
@@ -49,18 +50,6 @@ impl Pipes {
         write_all(py, self.to_bot, data, seconds)
     }
 
-    /// `send` the compact line of `view` asked as request `request` (PlayerView.wire).
-    fn send_view(
-        &mut self,
-        py: Python<'_>,
-        view: PyRef<'_, PlayerView>,
-        request: u64,
-        seconds: f64,
-    ) -> PyResult<()> {
-        crate::wire::encode_into(&mut self.line, request, &view.data);
-        write_all(py, self.to_bot, &self.line, seconds)
-    }
-
     /// The next line without its newline, or None if none is whole within `seconds` (None: no
     /// limit), even while the bot keeps writing; EOFError once the bot has closed its output,
     /// ValueError for a line longer than `max_line`. With `compact`, a reply `m ID INDEX` of the
@@ -76,17 +65,24 @@ impl Pipes {
             .transpose()
     }
 
-    /// A compact `choose`: `send_view` within `send_seconds`, then `read_line(seconds, True)`,
-    /// except that the reply `m REQUEST INDEX` to this very request comes as INDEX alone.
-    fn ask_view<'py>(
+    /// A compact `choose` of the view that the seat to move of `state` has (PlayerView.wire of
+    /// it, built in the core: no PlayerView is made), sent within `send_seconds`; then
+    /// `read_line(seconds, True)`, except that the reply `m REQUEST INDEX` to this very
+    /// request comes as INDEX alone. The referee's hot path.
+    fn ask_state<'py>(
         &mut self,
         py: Python<'py>,
-        view: PyRef<'_, PlayerView>,
+        state: PyRef<'_, PyState>,
         request: u64,
         send_seconds: f64,
         seconds: Option<f64>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.send_view(py, view, request, send_seconds)?;
+        if state.game.t.hand_over {
+            return Err(PyValueError::new_err("no hand is in play"));
+        }
+        let view = View::of(&state.game, state.game.t.legal_vec());
+        crate::wire::encode_into(&mut self.line, request, &view);
+        write_all(py, self.to_bot, &self.line, send_seconds)?;
         let line = self.next_line(py, deadline_after(seconds))?;
         line.map(|end| self.take_line(py, end, true, Some(request)))
             .transpose()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
-from .bot import SEAT_MEMORY_MB, Confinement, check_spec
+from .bot import Confinement, check_spec
 from .clock import TimeControl
 from .compare import (
     COMPARE_LIMIT,
@@ -30,8 +30,9 @@ from .compare import (
     resume_config,
     run_compare,
 )
-from .game import MOVE_TIME_LIMIT, play_game
+from .game import play_game
 from .human import Terminal, is_human
+from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST, legacy_problem
 from .rules import make_rules

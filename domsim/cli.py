@@ -25,13 +25,14 @@ from .analysis import (
     verdict_text,
 )
 from .audit import audit_records
-from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, Confinement, check_spec
+from .bot import BOTS_LOGGER, Confinement, check_spec
 from .clock import TimeControl, TimeControlError
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line, run_compare
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import MOVE_TIME_LIMIT, STAND_IN
+from .game import STAND_IN
 from .human import is_human
+from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .record import FAULT_POLICIES, RecordError, read_records, verify
 from .results.config import OUTPUT_FORMATS, ConfigError
 from .results.pairings import FORMATS

@@ -21,18 +21,20 @@ HEAVY = ("numpy", "pandas", "pyarrow", "tqdm")
 #: or a package and everything in it ("domsim" alone is the package's face, which imports
 #: nothing). Two places differ from a literal reading of that line, both because the lower
 #: module is a vocabulary the upper ones share, not a step of the flow: domsim.results (the run
-#: folder's format, which the runner writes and the analysis reads) sits below the runner, and
-#: the pure maths of domsim.stats, domsim.timing and domsim.clock, which import no other module,
-#: sit with the core. A module may import its own layer or one below, never one above.
+#: folder, which the runner writes and the analysis reads) sits below the seats and the runner,
+#: above the strategies only (an entrant is named by its strategy specs), and the pure maths of
+#: domsim.stats, domsim.timing and domsim.clock, and the seat limits' defaults, which import no
+#: other module, sit with the core. A module may import its own layer or one below, never one
+#: above.
 LAYERS = (
     ("core", ("domsim", "domsim._core", "domsim.tiles", "domsim.rules", "domsim.seeding",
-              "domsim.stats", "domsim.timing", "domsim.clock")),
+              "domsim.stats", "domsim.timing", "domsim.clock", "domsim.limits")),
     ("engine", ("domsim.engine", "domsim.record", "domsim.deals", "domsim.transcript")),
     ("view", ("domsim.view", "domsim.insight", "domsim.search")),
-    ("strategy/seat", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve",
-                       "domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm",
-                       "domsim.seat", "domsim.seat_host", "domsim.human", "domsim.game")),
+    ("strategy", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve")),
     ("results", ("domsim.results",)),
+    ("seat", ("domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm", "domsim.seat",
+              "domsim.seat_host", "domsim.human", "domsim.game")),
     ("runner", ("domsim.runner",)),
     ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
                "domsim.steps", "domsim.show")),

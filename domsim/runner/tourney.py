@@ -46,7 +46,7 @@ from .output import (
     write_part,
 )
 from .signals import stops_ignored
-from .worker import Batch, BatchResult, play_batch
+from .worker import Batch, BatchResult, play_batch, run_confinement
 
 log = logging.getLogger("domsim.runner")
 MAX_BATCH = 100
@@ -85,7 +85,7 @@ class Tourney:
         self.entrants = parse_entrants(self.config.entrant_names(), rules)
         for entrant in self.entrants:
             for spec in entrant.members:
-                check_spec(spec, self.config.isolate, self.config.confinement())
+                check_spec(spec, self.config.isolate, run_confinement(self.config))
         self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
@@ -530,7 +530,7 @@ def how_it_runs(spec: str, config: TourneyConfig) -> str:
     """In process or in its own (sandboxed) process, for the manifest and the run's header."""
     if bot_command(spec, config.isolate) is None:
         return in_process_reason(spec, config.isolate)
-    return config.confinement().about()
+    return run_confinement(config).about()
 
 
 def strategy_info(spec: str, config: TourneyConfig) -> dict:

@@ -54,12 +54,17 @@ def worker_bots(confinement: Confinement) -> BotPool:
     return pool
 
 
+def run_confinement(config: TourneyConfig, hide: tuple[str, ...] = ()) -> Confinement:
+    """How a run with these settings holds its bot processes, `hide` masked in the sandbox."""
+    return Confinement(config.seat_memory, config.sandbox, hide)
+
+
 def play_batch(batch: Batch) -> BatchResult:
     config = batch.config
     rules = config.rules()
     rules_hash = options_hash(rules)
     rows, records = [], []
-    bots = worker_bots(config.confinement(batch.hide))
+    bots = worker_bots(run_confinement(config, batch.hide))
     for i, game_id in enumerate(batch.game_ids):
         slot = batch.schedule.slot(game_id)
         pairing = batch.pairings[slot.pairing]

@@ -15,15 +15,7 @@ from pathlib import Path
 import click
 
 from . import __version__, api
-from .analysis import (
-    MIN_DEALS,
-    RunError,
-    file_problem,
-    load_run,
-    run_statistics,
-    statistics_lines,
-    verdict_text,
-)
+from .analysis import MIN_DEALS, run_statistics, statistics_lines, verdict_text
 from .audit import audit_records
 from .bot import BOTS_LOGGER, Confinement, check_spec
 from .clock import TimeControl, TimeControlError
@@ -34,8 +26,11 @@ from .game import STAND_IN
 from .human import is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .record import FAULT_POLICIES, RecordError, read_records, verify
+from .results.checksums import file_problem
 from .results.config import OUTPUT_FORMATS, ConfigError
+from .results.folder import RunError
 from .results.pairings import FORMATS
+from .results.run import load_run
 from .results.summary import summary_table
 from .rules import (
     HIGHEST_OPTION,

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
-from .analysis import Run, RunError
 from .audit import claimed, expected_record
 from .record import RecordError, game_label, read_records
+from .results.folder import RunError
+from .results.run import Run
 from .runner.tourney import Tourney
 from .runner.worker import play_batch
 

@@ -175,6 +175,24 @@ def test_no_module_imports_one_from_a_layer_above_it():
     assert upward == []
 
 
+def test_the_run_folder_package_imports_nothing_above_it_and_both_sides_go_through_it():
+    """domsim.results owns the run folder (issue 23, item 3): it imports no module above it (not
+    the game, the bots, the runner, the analysis); the runner writes the folder through it and
+    the analysis reads it through it, and neither imports the other."""
+    graph = import_graph(package_modules(), at_import_only=False)
+    results = {target for module, targets in graph.items()
+               if module.startswith("domsim.results") for target in targets}
+    assert sorted(t for t in results if layer_of(t) > layer_of("domsim.results")) == []
+    assert not results & {"domsim.game", "domsim.bot", "domsim.seat", "domsim.runner"}
+    runner = {target for module, targets in graph.items()
+              if module.startswith("domsim.runner") for target in targets}
+    assert not {t for t in runner if t.startswith(("domsim.analysis", "domsim.compare"))}
+    assert not {t for t in graph["domsim.analysis"] if t.startswith("domsim.runner")}
+    assert {"domsim.results.parts", "domsim.results.manifest",
+            "domsim.results.table"} <= graph["domsim.runner.tourney"]
+    assert "domsim.results.run" in graph["domsim.analysis"]
+
+
 def loaded_heavy(code: str) -> list[str]:
     """The heavy libraries a fresh interpreter has loaded after running `code`."""
     probe = f"import sys\n{code}\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"

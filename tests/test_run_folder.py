@@ -21,9 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.results import parts
 from domsim.results.config import TourneyConfig
 from domsim.results.schedule import Schedule
-from domsim.runner import output, session
+from domsim.runner import session
 from domsim.runner import tourney as tourney_module
 from domsim.runner.lock import RunLock
 
@@ -227,7 +228,7 @@ def test_a_finished_run_is_read_from_its_games_table_even_with_parts_left(tmp_pa
     assert tourney(*FAST, "--games", "6", "-j", "1", "--out", str(out)).exit_code == 0
     table = pq.read_table(out / "games.parquet")
     (out / "parts").mkdir()
-    output.write_part(out, table.schema, (0, 1), table.slice(0, 2).to_pylist(), [])
+    parts.write_part(out, table.schema, (0, 1), table.slice(0, 2).to_pylist(), [])
     result = stats(str(out), "--json", "--samples", "10")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == 6

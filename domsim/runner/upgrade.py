@@ -19,25 +19,12 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..record import seal
+from ..results.columns import TIMING_PREFIX, Place, winning_names
 from ..results.config import TourneyConfig
-from ..results.folder import (
-    MANIFEST,
-    TIMING_PREFIX,
-    game_parts,
-    legacy_problem,
-    records_part,
-)
-from .output import entrant_columns, write_part
-from .tourney import (
-    Outcome,
-    Tourney,
-    TourneyError,
-    finish,
-    manifest_config,
-    now,
-    open_tourney,
-    read_manifest,
-)
+from ..results.folder import MANIFEST, game_parts, legacy_problem, records_part
+from ..results.manifest import manifest_config, now, read_manifest
+from ..results.parts import write_part
+from .tourney import Outcome, Tourney, TourneyError, finish, open_tourney
 
 #: The 0.1 CSV columns read as text: what is now a list or a map, and names (a hash or a spec
 #: of digits alone would otherwise be read as a number).
@@ -130,10 +117,11 @@ def upgrade_row(tourney: Tourney, row: dict) -> dict:
         raise TourneyError(f"game id {row.get('game_id')}: its winners are not 0.1's text: this "
                            "is not a run folder of domsim 0.1")
     slot = tourney.schedule.slot(row["game_id"])
-    pairing = tourney.pairings[slot.pairing]
+    names = Place(tourney.rules, tourney.entrants, tourney.pairings[slot.pairing], slot).names
     winners = [int(seat) for seat in row["winners"].split(",") if seat != ""]
     new = {**row, "winners": winners, "hand_points": json.loads(row["hand_points"]),
-           **entrant_columns(tourney.rules, tourney.entrants, pairing, slot.seating, winners)}
+           **{f"entrant_{seat}": name for seat, name in enumerate(names)},
+           "winner_entrants": winning_names(names, winners)}
     for seat in range(tourney.rules.players):
         key = f"{TIMING_PREFIX}hist_{seat}"
         new[key] = {int(k): n for k, n in json.loads(row[key] or "{}").items()}

@@ -27,8 +27,9 @@ from .analysis import (
 )
 from .results.atomic import write_json
 from .results.config import TourneyConfig
+from .results.finish import finish
 from .results.folder import MANIFEST
-from .results.manifest import begin_session, manifest_config, now, read_manifest
+from .results.manifest import Outcome, begin_session, manifest_config, now, read_manifest
 from .results.parts import read_rows, write_part
 from .results.ratings import side_outcome
 from .results.summary import ALL, Tally
@@ -36,11 +37,9 @@ from .runner.console import FaultRateExceeded, FaultWatch, ProgressBar, log_head
 from .runner.local import local_executor
 from .runner.signals import stops_deferred, stops_ignored
 from .runner.tourney import (
-    Outcome,
     RunFinished,
     Tourney,
     TourneyError,
-    finish,
     open_tourney,
     resume_manifest,
     stream,

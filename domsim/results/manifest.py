@@ -8,9 +8,12 @@ from __future__ import annotations
 import json
 import platform
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
+
+import pyarrow as pa
 
 from .. import __version__
 from .._core import ENGINE
@@ -22,17 +25,36 @@ from .config import TourneyConfig
 from .folder import MANIFEST, RunError
 from .pairings import Entrant, pairing_label
 from .schedule import Schedule
+from .summary import Tally
 
 
 class Planned(Protocol):
-    """A run resolved from its settings (domsim.runner.tourney.Tourney)."""
+    """A run resolved from its settings and bound to its folder (domsim.runner.tourney.Tourney)."""
 
+    out: Path
+    schema: pa.Schema
     config: TourneyConfig
     rules: Rules
     entrants: list[Entrant]
     pairings: list[tuple[int, ...]]
     schedule: Schedule
     deals: list[Deal]
+
+    def tally(self) -> Tally: ...
+
+
+@dataclass
+class Outcome:
+    """How a session ended: games done of the total, and why it stopped early if it did."""
+
+    done: int
+    total: int
+    played: int
+    stopped: str | None = None  # "interrupted", or what broke
+
+    @property
+    def partial(self) -> bool:
+        return self.done < self.total
 
 
 def now() -> str:
@@ -100,14 +122,13 @@ def begin_session(out: Path, manifest: dict, session: dict) -> None:
     write_json(out / MANIFEST, {**manifest, "partial": True})
 
 
-def end_session(manifest: dict, session: dict, played: int, done: int, total: int,
-                stopped: str | None) -> None:
-    """Record in `manifest` how the session ended and how far the run got: `done` of `total`
-    games, `played` of them in this session (`stopped`: why it stopped early)."""
-    session.update(ended=now(), games_played=played)
-    if stopped:
-        session["stopped"] = stopped
-    manifest.update(ended=session["ended"], games_completed=done, partial=done < total)
+def end_session(manifest: dict, session: dict, outcome: Outcome) -> None:
+    """Record in `manifest` how the session ended and how far the run got."""
+    session.update(ended=now(), games_played=outcome.played)
+    if outcome.stopped:
+        session["stopped"] = outcome.stopped
+    manifest.update(ended=session["ended"], games_completed=outcome.done,
+                    partial=outcome.partial)
     manifest.pop("checksums", None)  # an earlier session's: not of the files written now
 
 

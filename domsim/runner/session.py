@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..results.config import TourneyConfig
-from ..results.manifest import manifest_config
+from ..results.manifest import Outcome, manifest_config
 from ..results.pairings import seated_twice
 from ..results.parts import done_game_ids
 from ..seeding import random_run_seed
@@ -22,7 +22,6 @@ from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
 from .signals import stops_interrupt
 from .tourney import (
-    Outcome,
     Tourney,
     TourneyError,
     open_tourney,

@@ -1,5 +1,6 @@
 """Running a tourney: prepare the output folder (or resume one), stream batches through a
-backend in game-id order, and write the games table, summary.csv and manifest.json."""
+backend in game-id order, and have domsim.results write each finished batch and, when the
+session ends, the games table, summary.csv and manifest.json."""
 
 from __future__ import annotations
 
@@ -20,23 +21,21 @@ from ..deals import Deal, deal_index, read_deals
 from ..results.checksums import file_digest
 from ..results.columns import games_schema
 from ..results.config import TourneyConfig
+from ..results.finish import finish
 from ..results.folder import MANIFEST, PARTS, legacy_problem
 from ..results.manifest import (
+    Outcome,
     begin_session,
     deals_info,
-    end_session,
     manifest_config,
     new_manifest,
     now,
     read_manifest,
-    seal_manifest,
 )
 from ..results.pairings import Entrant, make_pairings, parse_entrants
-from ..results.parts import clean_parts, done_game_ids, read_rows, remove_parts, write_part
-from ..results.ratings import outcomes_of, rate_outcomes, summary_lines
+from ..results.parts import clean_parts, done_game_ids, read_rows, write_part
 from ..results.schedule import Schedule, batches
-from ..results.summary import Tally, write_summary
-from ..results.table import assemble, read_games
+from ..results.summary import Tally
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .console import FaultRateExceeded
@@ -154,20 +153,6 @@ def whole_deal_sets(config: TourneyConfig,
     return replace(config, games=games), (
         f"{config.games} games rounded up to {games}: {why} ({len(tourney.pairings)} "
         f"pairings x {tourney.schedule.seatings_per_deal} seatings a deal)")
-
-
-@dataclass
-class Outcome:
-    """How a session ended: games done of the total, and why it stopped early if it did."""
-
-    done: int
-    total: int
-    played: int
-    stopped: str | None = None  # "interrupted", or what broke
-
-    @property
-    def partial(self) -> bool:
-        return self.done < self.total
 
 
 def open_tourney(config: TourneyConfig, out: Path, resume: bool,
@@ -426,35 +411,6 @@ def shut_down_now(executor: Executor) -> None:
 
 def isolated(job: Batch) -> Batch:
     return replace(job, config=replace(job.config, isolate=True))
-
-
-def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
-           tally: Tally | None) -> None:
-    """Write the games table, summary and manifest for whatever is finished; the summary from
-    `tally` if it holds every finished game, else from the games read back."""
-    out, config = tourney.out, tourney.config
-    end_session(manifest, session, outcome.played, outcome.done, outcome.total, outcome.stopped)
-    assemble(out, tourney.schema, config.output_format, config.records, manifest)
-    if tally is None:
-        tally = tourney.tally()
-        for row in read_rows(out):
-            tally.add(row)
-    write_summary(out, rated_summary(tourney, manifest, tally, not outcome.partial))
-    seal_manifest(out, manifest, config)
-    if not outcome.partial:
-        remove_parts(out)
-
-
-def rated_summary(tourney: Tourney, manifest: dict, tally: Tally, finished: bool) -> list[dict]:
-    """The summary lines with the ratings `domsim stats` gives the same games (its default
-    resamplings and seed), read back from the files just written."""
-    if not any(line.games for line in tally.lines.values()):
-        return [line for _, _, line in tally.rows()]
-    games = outcomes_of(tourney.rules, tourney.entrants, tourney.pairings,
-                        read_games(tourney.out, tourney.schema, finished))
-    fitted = rate_outcomes(games, [entrant.name for entrant in tourney.entrants], manifest)
-    return summary_lines(tally, tourney.pairings, tourney.schedule.seatings_per_deal, games,
-                         fitted)
 
 
 def how_it_runs(spec: str, config: TourneyConfig) -> str:

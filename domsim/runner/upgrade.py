@@ -21,10 +21,11 @@ from .. import __version__
 from ..record import seal
 from ..results.columns import TIMING_PREFIX, Place, winning_names
 from ..results.config import TourneyConfig
+from ..results.finish import finish
 from ..results.folder import MANIFEST, game_parts, legacy_problem, records_part
-from ..results.manifest import manifest_config, now, read_manifest
+from ..results.manifest import Outcome, manifest_config, now, read_manifest
 from ..results.parts import write_part
-from .tourney import Outcome, Tourney, TourneyError, finish, open_tourney
+from .tourney import Tourney, TourneyError, open_tourney
 
 #: The 0.1 CSV columns read as text: what is now a list or a map, and names (a hash or a spec
 #: of digits alone would otherwise be read as a number).

@@ -34,7 +34,8 @@ from .game import play_game
 from .human import Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .results.config import TourneyConfig
-from .results.folder import MANIFEST, RunError, legacy_problem
+from .results.folder import MANIFEST, RunError
+from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
 from .results.run import Run, load_run
 from .rules import make_rules

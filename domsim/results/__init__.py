@@ -12,6 +12,8 @@ it (no seat, game, runner or analysis).
 - `checksums`: the sha256 of parts and of the final files;
 - `table`: the games file assembled from the parts, and read back (Parquet or CSV);
 - `manifest`: manifest.json, from a new run to each session's end;
+- `finish`: a session's end: the games file, summary.csv and the manifest, then the parts go;
 - `summary`, `ratings`: the per-entrant tally and ratings that summary.csv holds;
 - `validate`: a games table checked against the run that claims it;
-- `run`: `Run` and `load_run`, a run read back and checked."""
+- `run`: `Run` and `load_run`, a run read back and checked;
+- `legacy`: folders of domsim 0.1, read for `domsim upgrade` and refused by the others."""

@@ -14,21 +14,10 @@ MANIFEST = "manifest.json"
 SUMMARY = "summary.csv"
 RECORDS = "records.jsonl"
 PARTS = "parts"
-#: Versions whose run folders only `domsim upgrade` reads (untyped columns, no checksums).
-LEGACY_VERSIONS = ("0.1.",)
 
 
 class RunError(ValueError):
     """A folder that holds no readable run; the message is one line."""
-
-
-def legacy_problem(manifest: dict, path: Path) -> str | None:
-    """What to do with a run folder of an older format (None: it is of this one)."""
-    version = str(manifest.get("domsim_version", ""))
-    if not version.startswith(LEGACY_VERSIONS):
-        return None
-    return (f"{path} was written by domsim {version}, in an older format: convert it with "
-            f"`domsim upgrade {path} NEW_DIR`, then use NEW_DIR")
 
 
 def games_file(out: Path, output_format: str) -> Path:

@@ -15,7 +15,8 @@ from ..strategy import one_line
 from .checksums import file_problem, part_problem
 from .columns import games_schema
 from .config import TourneyConfig
-from .folder import MANIFEST, RunError, games_sources, legacy_problem
+from .folder import MANIFEST, RunError, games_sources
+from .legacy import legacy_problem
 from .manifest import read_manifest
 from .pairings import Entrant, make_pairings, parse_entrants
 from .table import read_games, table_manifest

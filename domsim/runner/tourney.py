@@ -22,7 +22,8 @@ from ..results.checksums import file_digest
 from ..results.columns import games_schema
 from ..results.config import TourneyConfig
 from ..results.finish import finish
-from ..results.folder import MANIFEST, PARTS, legacy_problem
+from ..results.folder import MANIFEST, PARTS
+from ..results.legacy import legacy_problem
 from ..results.manifest import (
     Outcome,
     begin_session,

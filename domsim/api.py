@@ -34,7 +34,7 @@ from .game import play_game
 from .human import Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .results.config import TourneyConfig
-from .results.folder import MANIFEST, RunError
+from .results.folder import MANIFEST, SUMMARY, RunError
 from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
 from .results.run import Run, load_run
@@ -91,7 +91,7 @@ class Results:
     def summary(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.read_csv(self._folder / "summary.csv")
+        return pd.read_csv(self._folder / SUMMARY)
 
     def ratings(self, samples: int = 1000) -> pd.DataFrame:
         """Joint Elo of every entrant with its 95% bootstrap interval over whole deals,

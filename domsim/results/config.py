@@ -12,9 +12,8 @@ from ..deals import ORDERS
 from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
+from .folder import OUTPUT_FORMATS
 from .pairings import FORMATS, builtin_levels
-
-OUTPUT_FORMATS = ("parquet", "csv")
 
 
 class ConfigError(ValueError):

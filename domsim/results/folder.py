@@ -14,6 +14,8 @@ MANIFEST = "manifest.json"
 SUMMARY = "summary.csv"
 RECORDS = "records.jsonl"
 PARTS = "parts"
+#: The games file: games.parquet or games.csv.
+OUTPUT_FORMATS = ("parquet", "csv")
 
 
 class RunError(ValueError):
@@ -36,6 +38,6 @@ def records_part(part: Path) -> Path:
 def games_sources(path: Path, finished: bool = False) -> tuple[list[Path], Path | None]:
     """Where the finished games are: the parts while they exist (unless the run is `finished`:
     a run killed while removing them leaves some behind), else the games file (None: none)."""
-    files = [path / name for name in ("games.parquet", "games.csv") if (path / name).is_file()]
+    files = [games_file(path, form) for form in OUTPUT_FORMATS if games_file(path, form).is_file()]
     parts = [] if finished and files else game_parts(path)
     return parts, None if parts or not files else files[0]

@@ -29,8 +29,10 @@ from pathlib import Path
 
 from . import __version__, sandbox
 from ._core import Pipes, State
+from .limits import SEAT_MEMORY_MB
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .strategy import (
+    BUILT_IN_LEVELS,
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
@@ -39,15 +41,11 @@ from .strategy import (
     spec_file,
 )
 
-#: The built-in levels.
-BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
 #: Specs that always stay in process, with or without parameters: the built-in levels and the
 #: dial between them (domsim's own strategies, trusted).
 TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
-#: Address space a bot's process may use, in MiB (0: no limit).
-SEAT_MEMORY_MB = 2048
 #: Longest line a bot may write, in bytes.
 MAX_LINE = 1 << 20
 #: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a

@@ -14,6 +14,7 @@ from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command
 from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
+from .limits import MOVE_TIME_LIMIT, ON_FAULT
 from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
@@ -24,12 +25,8 @@ from .view import Move, PlayerView, ViewBuilder
 if TYPE_CHECKING:
     from .deals import Deal
 
-#: Seconds a strategy may take per decision in a headless run (R-SEAT-FAULT; online it is 60).
-MOVE_TIME_LIMIT = 5.0
 #: The built-in bot that takes over a faulty seat (R-SEAT-FAULT).
 STAND_IN = "medium"
-#: What a fault costs by default where the caller does not say (domsim.record.FAULT_POLICIES).
-ON_FAULT = "substitute"
 
 
 class Chooser(Protocol):

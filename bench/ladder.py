@@ -14,7 +14,7 @@ import multiprocessing
 import time
 
 from domsim.game import play_game
-from domsim.rules import VARIANTS, make_rules
+from domsim.rules import VARIANTS, Rules, make_rules
 from domsim.seeding import game_seed
 from domsim.stats import mean_interval, wilson_interval
 
@@ -44,17 +44,19 @@ def outcome(record: dict, seats_of_a: set[int]) -> tuple[float, float]:
     winners = set(record["result"]["winners"])
     share = len(winners & seats_of_a) / len(winners) if winners else 0.5
     rules = make_rules(record["variant"], record["players"], record["options"])
-    sides_a = {rules.side_of(s) for s in seats_of_a}
-    margin = 0.0
-    for hand in record["hands"]:
-        points = hand["result"]["points"]
-        mine = sum(points[s] for s in sides_a) / len(sides_a)
-        theirs = sum(p for s, p in enumerate(points) if s not in sides_a) / (
-            len(points) - len(sides_a))
-        margin += mine - theirs
-    if rules.variant.scoring == "kozel":
-        margin = -margin  # kozel records points against the losers
+    margin = sum(hand_margin(rules, hand["result"]["points"], seats_of_a)
+                 for hand in record["hands"])
     return share, margin / len(record["hands"])
+
+
+def hand_margin(rules: Rules, points: list[int], seats_of_a: set[int]) -> float:
+    """A's points margin in one hand whose sides scored `points`: its sides' mean less the
+    others' (kozel: reversed, it records points against the losers)."""
+    sides_a = {rules.side_of(s) for s in seats_of_a}
+    mine = sum(points[s] for s in sides_a) / len(sides_a)
+    theirs = sum(p for s, p in enumerate(points) if s not in sides_a) / (
+        len(points) - len(sides_a))
+    return theirs - mine if rules.variant.scoring == "kozel" else mine - theirs
 
 
 def play_pair(job: tuple[str, int, str, str, int]) -> tuple[float, float]:

@@ -29,19 +29,24 @@ inflates far less than wall-clock time."""
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import multiprocessing
 import os
+import random
 import statistics
 import time
 
 import cheater  # bench/cheater.py: the script's own directory is first on sys.path
-from ladder import outcome  # bench/ladder.py
+from ladder import hand_margin, outcome  # bench/ladder.py
 
-from domsim.game import play_game
+from domsim.engine import State, start_next_hand
+from domsim.game import play_game, play_hand
 from domsim.rules import VARIANTS, make_rules
-from domsim.seeding import game_seed
+from domsim.seeding import deal_rng, game_seed, seat_rng
 from domsim.stats import mean_interval, wilson_interval
+from domsim.strategy import Strategy, load_strategy
+from domsim.view import ViewBuilder
 
 HARD = "hard"
 BOTS = "cheater"  # bench/cheater.py, imported by module name so its hooks are shared
@@ -76,22 +81,47 @@ def play_pair(job: tuple[str, int, str, int]) -> tuple[float, float, list[float]
 
 def play_duel(job: tuple[str, int, str, str, int]) -> tuple[float, float, list[float],
                                                              list[float]]:
-    """Deal `index` played twice by spec A against spec B, seats swapped: A's mean win share
-    and margin per hand, and both sides' decision times."""
+    """Deal `index` as duplicate boards: the game played once, A on the even seats (odd index:
+    the odd seats) against B, and each of its hands played again from the same start (deal,
+    leader, scores) with the seats swapped, each seat's generator where the game's stood. A's
+    mean win share and margin per hand over the boards (each board the mean of its two
+    seatings), and both sides' decision times. Two specs that choose alike play every board
+    identically and score it exactly 0, whatever the game before it."""
     variant, players, spec_a, spec_b, index = job
     rules = make_rules(variant, players)
     seed = game_seed(20261130, index)
+    seats_a = {s for s in range(players) if s % 2 == index % 2}
+    seats_b = set(range(players)) - seats_a
+    factories = load_strategy(spec_a), load_strategy(spec_b)
+
+    def seated(swapped: bool, rngs: list[random.Random]) -> list[Strategy]:
+        bots = [factories[0 if (s in seats_a) != swapped else 1](rng)
+                for s, rng in enumerate(rngs)]
+        for s, bot in enumerate(bots):
+            bot.start_game(s, rules)
+        return bots
+
+    bots = seated(False, [seat_rng(seed, s) for s in range(players)])
+    deals, state = deal_rng(seed), State(rules)
     shares, margins = [], []
-    for a_seats_even in (True, False):
-        seats_a = {s for s in range(rules.players) if (s % 2 == 0) == a_seats_even}
-        specs = [spec_a if seat in seats_a else spec_b for seat in range(rules.players)]
-        share, margin = outcome(play_game(rules, specs, seed, move_time_limit=None), seats_a)
-        shares.append(share)
-        margins.append(margin)
+    while not state.match_over:
+        start_next_hand(state, deals)
+        board = state.copy()
+        play_hand(board, seated(True, [copy.deepcopy(bot.rng) for bot in bots]), ViewBuilder())
+        play_hand(state, bots, ViewBuilder())
+        shares.append((hand_share(state, seats_a) + hand_share(board, seats_b)) / 2)
+        margins.append((hand_margin(rules, state.last_hand_result.points, seats_a)
+                        + hand_margin(rules, board.last_hand_result.points, seats_b)) / 2)
     times = cheater.DECISION_TIMES[:], cheater.RIVAL_TIMES[:]
     cheater.DECISION_TIMES.clear()
     cheater.RIVAL_TIMES.clear()
-    return sum(shares) / 2, sum(margins) / 2, *times
+    return statistics.mean(shares), statistics.mean(margins), *times
+
+
+def hand_share(state: State, seats: set[int]) -> float:
+    """The seats' share of the win of the hand just over."""
+    winners = set(state.last_hand_result.winners)
+    return len(winners & seats) / len(winners) if winners else 0.5
 
 
 def timed(spec: str, bot: str = "TimedInsane") -> str:

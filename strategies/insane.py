@@ -75,15 +75,17 @@ class Insane(Strategy):
         self.beta = beta
 
     def choose(self, view: PlayerView) -> Move:
+        seed = self.rng.getrandbits(64)
+        return move_value(insane_move(view, seed, **self.search_options(view)))
+
+    def search_options(self, view: PlayerView) -> dict:
+        """insane_move's options for this view: the preset's where no parameter overrides."""
         samples = self.samples or self.preset.samples[view.rules.players]
-        classic = view.rules.variant.scoring == "classic"
         beta = self.beta
         if beta < 0:
-            beta = 0.0 if classic else 0.4
+            beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
         loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
-        seed = self.rng.getrandbits(64)
-        return move_value(insane_move(view, seed, samples=samples, beta=beta, floor=self.floor,
-                                      loss=loss, **self.options_now()))
+        return dict(samples=samples, beta=beta, floor=self.floor, loss=loss, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

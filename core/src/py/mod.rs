@@ -159,6 +159,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::encode_action, m)?)?;
     m.add_function(wrap_pyfunction!(state::decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(state::points_against, m)?)?;
+    m.add_function(wrap_pyfunction!(state::scores_count, m)?)?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::MatchRng>()?;
     m.add_class::<view::PlayerView>()?;

@@ -649,6 +649,13 @@ pub fn points_against(scoring: &str) -> PyResult<bool> {
         .points_against())
 }
 
+/// R-FIVES-COUNT: whether a play of scoring scheme `scoring` scores the count of the open ends
+/// when it is a positive multiple of 5.
+#[pyfunction]
+pub fn scores_count(scoring: &str) -> PyResult<bool> {
+    Ok(Scheme::parse(scoring).map_err(rules_error)?.scores_count())
+}
+
 /// The bits of an action (see `domsim.engine.Action`); ValueError for fields out of range.
 #[pyfunction]
 #[pyo3(signature = (kind, seat, tile = 0, end = 0, open_numbers = 0))]

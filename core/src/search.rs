@@ -16,12 +16,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use crate::action::Kind;
 use crate::belief::{Belief, PlayModel};
 use crate::game::Game;
 use crate::rng::Xoshiro;
 use crate::rules::{Rules, Scheme};
 use crate::scoring::fives_points;
-use crate::state::{Line, Table, DRAW, PASS, PLAY};
+use crate::state::{Line, Table};
 use crate::tiles::{fitting, heaviness, mask_pips, other_number, ALL_TILES, NUMBER_MASK};
 use crate::view::View;
 
@@ -406,11 +407,11 @@ pub fn position(view: &View) -> (Table, Vec<u32>) {
     let players = view.players();
     let mut played = [0u32; 4];
     let mut draws = 0;
-    for &a in &view.actions {
-        match a & 3 {
-            PLAY => played[(a >> 2 & 3) as usize] |= 1 << (a >> 4 & 31),
-            DRAW => draws += 1,
-            _ => {}
+    for a in &view.actions {
+        match a.kind() {
+            Kind::Play => played[a.seat() as usize] |= 1 << a.tile(),
+            Kind::Draw => draws += 1,
+            Kind::Pass => {}
         }
     }
     // Unplayed tiles in every hand keep hands from emptying while the history is replayed.
@@ -420,24 +421,17 @@ pub fn position(view: &View) -> (Table, Vec<u32>) {
     let hands: Vec<u32> = played[..players].iter().map(|p| p | filler).collect();
     t.start_hand(&hands, &vec![0u8; draws], view.leader, -1);
     let mut fits = Vec::with_capacity(view.actions.len());
-    for &a in &view.actions {
+    for a in &view.actions {
         fits.push(if fits.is_empty() {
             ALL_TILES
         } else {
             fitting(t.open_numbers())
         });
-        match a & 3 {
-            PLAY => {
-                t.play(((a >> 4 & 31) << 2 | (a >> 9 & 3)) as u8);
-            }
-            DRAW => {
-                t.draw();
-            }
-            PASS => {
-                t.pass_turn();
-            }
-            _ => {}
-        }
+        match a.kind() {
+            Kind::Play => t.play(a.mv()),
+            Kind::Draw => t.draw(),
+            Kind::Pass => t.pass_turn(),
+        };
     }
     t.scores = view.scores;
     (t, fits)
@@ -853,7 +847,7 @@ mod tests {
             policy.play_out(&mut game);
             // R-DEAL: every tile is in a hand, on the line or left undrawn (or out of play).
             let t = &game.t;
-            let on_line = game.history.iter().filter(|&&a| a & 3 == PLAY).count() as u32;
+            let on_line = game.history.iter().filter(|a| a.is_play()).count() as u32;
             let undrawn = (t.bone_len - t.drawn) as u32;
             assert_eq!(t.tiles_in_hands() + on_line + undrawn, 28, "{rules:?}");
             assert!(t.hand_over && t.outcome.is_some());

@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use crate::action::Action;
 use crate::rules::Rules;
 use crate::view::View;
 
@@ -36,7 +37,7 @@ pub fn encode(request: u64, view: &View) -> String {
     put(view.legal.len() as i64);
     view.legal.iter().for_each(|&m| put(m.into()));
     put(view.actions.len() as i64);
-    view.actions.iter().for_each(|&a| put(a.into()));
+    view.actions.iter().for_each(|a| put(a.bits().into()));
     out.push('\n');
     out
 }
@@ -90,7 +91,7 @@ pub fn decode(line: &[u8], rules: Rules) -> Result<(u64, View), String> {
         .collect::<Result<Vec<_>, _>>()?;
     let n_actions = bounded(next("the number of actions")?, 256, "the number of actions")?;
     let actions = (0..n_actions)
-        .map(|_| u32::try_from(next("an action")?).map_err(|_| "an action is not negative".into()))
+        .map(|_| action(next("an action")?))
         .collect::<Result<Vec<_>, String>>()?;
     if words.next().is_some() {
         return Err("more numbers than a view holds".into());
@@ -114,6 +115,13 @@ pub fn decode(line: &[u8], rules: Rules) -> Result<(u64, View), String> {
         actions,
     };
     Ok((request, view))
+}
+
+fn action(value: i64) -> Result<Action, String> {
+    u32::try_from(value)
+        .ok()
+        .and_then(Action::from_bits)
+        .ok_or_else(|| format!("{value} is not an action of the engine's encoding"))
 }
 
 fn small(value: i64, what: &str) -> Result<u8, String> {

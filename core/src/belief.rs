@@ -17,8 +17,8 @@ use std::rc::Rc;
 
 use crate::action::Kind;
 use crate::deal::first_lead;
+use crate::hash::BuildKeyHasher;
 use crate::rng::Xoshiro;
-use crate::search::BuildKeyHasher;
 use crate::tiles::{fitting, tiles_of, ALL_TILES, PIPS};
 use crate::view::View;
 

@@ -164,37 +164,44 @@ mod tests {
     use crate::rules::presets;
     use crate::tiles::tile_id;
 
-    /// Block, 2 players, all hands known: ends 3|4, seat 0 holds 0-3 and 4-6, seat 1 holds 5-6
-    /// (R-END, R-SCORE-BASIC). 0-3 wins 11, 4-6 loses 3: the search on that one deal picks 0-3.
-    #[test]
-    fn the_search_on_a_known_deal_takes_the_solvers_best() {
-        let rules = presets::rules("block", 2);
-        let mut t = Table::new(rules);
-        let hand =
-            |tiles: &[(u8, u8)]| tiles.iter().fold(0u32, |m, &(a, b)| m | 1 << tile_id(a, b));
-        t.start_hand(
-            &[hand(&[(0, 3), (4, 6)]), hand(&[(3, 4), (5, 6)])],
-            &[],
-            1,
-            -1,
-        );
-        t.play(tile_id(3, 4) << 2);
+    /// A block game of 2 in which seat 1, holding `led` and `others`, led `led` on seat 0's
+    /// `own`; and seat 0's legal moves.
+    fn after_lead(own: &[(u8, u8)], led: (u8, u8), others: &[(u8, u8)]) -> (Table, Vec<u8>) {
+        let mut t = Table::new(presets::rules("block", 2));
+        let hand = |tiles: &[(u8, u8)]| tiles.iter().fold(0, |m, &(a, b)| m | 1 << tile_id(a, b));
+        t.start_hand(&[hand(own), hand(others) | hand(&[led])], &[], 1, -1);
+        t.play(tile_id(led.0, led.1) << 2);
         let moves = t.legal_vec();
-        let settings = Settings {
-            samples: 1,
+        (t, moves)
+    }
+
+    fn settings(samples: usize, exact_tiles: u32, floor: usize, loss: f64) -> Settings {
+        Settings {
+            samples,
             budget_ms: 0.0,
-            exact_tiles: 7,
+            exact_tiles,
             random_share: 0.1,
             block: 4.0,
             follow: 2.0,
             beta: 0.0,
-            floor: 8,
-            loss: 0.0,
-        };
-        let judge = Judge::new(&rules, 0);
-        let evaluation = evaluate(&settings, judge, &moves, &mut Xoshiro::new(0), |_| {
-            Ok((t, 1.0))
-        })
+            floor,
+            loss,
+        }
+    }
+
+    /// Block, 2 players, all hands known: ends 3|4, seat 0 holds 0-3 and 4-6, seat 1 holds 5-6
+    /// (R-END, R-SCORE-BASIC). 0-3 wins 11, 4-6 loses 3: the search on that one deal picks 0-3.
+    #[test]
+    fn the_search_on_a_known_deal_takes_the_solvers_best() {
+        let (t, moves) = after_lead(&[(0, 3), (4, 6)], (3, 4), &[(5, 6)]);
+        let judge = Judge::new(&t.rules, 0);
+        let evaluation = evaluate(
+            &settings(1, 7, 8, 0.0),
+            judge,
+            &moves,
+            &mut Xoshiro::new(0),
+            |_| Ok((t, 1.0)),
+        )
         .unwrap();
         assert_eq!(evaluation.best(&moves) >> 2, tile_id(0, 3));
         let mut values: Vec<f64> = evaluation.values.iter().map(|row| row[0]).collect();
@@ -207,35 +214,17 @@ mod tests {
     /// them apart and the search spends every deal; with one, it stops at the floor.
     #[test]
     fn a_loss_stops_a_decision_that_cannot_matter_at_the_floor() {
-        let rules = presets::rules("block", 2);
-        let mut t = Table::new(rules);
-        let hand =
-            |tiles: &[(u8, u8)]| tiles.iter().fold(0u32, |m, &(a, b)| m | 1 << tile_id(a, b));
-        t.start_hand(
-            &[hand(&[(3, 5), (0, 0)]), hand(&[(3, 3), (1, 2), (4, 6)])],
-            &[],
-            1,
-            -1,
-        );
-        t.play(tile_id(3, 3) << 2);
-        let moves = t.legal_vec();
+        let (t, moves) = after_lead(&[(3, 5), (0, 0)], (3, 3), &[(1, 2), (4, 6)]);
         assert_eq!(moves.len(), 2);
         let deals = |loss: f64| {
-            let settings = Settings {
-                samples: 256,
-                budget_ms: 0.0,
-                exact_tiles: 0,
-                random_share: 0.1,
-                block: 4.0,
-                follow: 2.0,
-                beta: 0.0,
-                floor: 32,
-                loss,
-            };
-            let judge = Judge::new(&rules, 0);
-            evaluate(&settings, judge, &moves, &mut Xoshiro::new(1), |_| {
-                Ok((t, 1.0))
-            })
+            let judge = Judge::new(&t.rules, 0);
+            evaluate(
+                &settings(256, 0, 32, loss),
+                judge,
+                &moves,
+                &mut Xoshiro::new(1),
+                |_| Ok((t, 1.0)),
+            )
             .unwrap()
             .weights
             .len()

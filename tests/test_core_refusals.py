@@ -255,3 +255,31 @@ def test_no_module_asks_a_schemes_name_what_the_rules_say():
              for number, line in enumerate(path.read_text().splitlines(), 1)
              if NAME_TEST.search(line)]
     assert found == []
+
+
+def test_an_action_is_one_int_of_the_cores_encoding_both_ways():
+    """Issue 23: Python writes and reads an action with the core's one encoder and decoder
+    (the fields a kind carries read back as written), and an int no action has is refused,
+    named, wherever it enters the core: `Action.of`, a view's history, a position's."""
+    for seat in range(4):
+        for tile_id in range(28):
+            for action in (Action(PLAY, seat, tile_id, tile_id % 4),
+                           Action(DRAW, seat, tile_id, 0, tile_id * 4 + seat),
+                           Action(PASS, seat, 0, 0, 127 - tile_id)):
+                assert Action.of(action.bits) == action
+    assert len({Action(PLAY, 1, 5, end).bits for end in range(4)}) == 4
+    state = _drawn_game()
+    assert [Action.of(a).bits for a in state.history] == state.history
+    for bits in (3, 28 << 4, 1 << 18):
+        with pytest.raises(ValueError, match=f"{bits} is not an action of the engine's"):
+            Action.of(bits)
+    parts = {"seat": 0, "hand": tile_list("0-0 1-1"), "ends": [None, None], "hand_counts": [2, 2],
+             "boneyard_count": 0, "can_draw": False, "scores": [0, 0], "carry": 0,
+             "hand_number": 0, "leader": 0, "spinner": None, "end_counts": [],
+             "legal": [tile("0-0") << 2, tile("1-1") << 2]}
+    rules = make_rules("block", 2)
+    assert _core.PlayerView.from_parts(rules, actions=[], **parts).history == ()
+    with pytest.raises(ValueError, match="3 is not an action of the engine's encoding"):
+        _core.PlayerView.from_parts(rules, actions=[3], **parts)
+    with pytest.raises(ValueError, match="actions are by seats 0..1"):
+        _core.PlayerView.from_parts(rules, actions=[Action(PASS, 3, 0, 0, 1).bits], **parts)

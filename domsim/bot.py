@@ -17,7 +17,6 @@ import importlib.util
 import logging
 import os
 import resource
-import select
 import shlex
 import shutil
 import signal
@@ -29,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, sandbox
-from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, compact_move, decode, encode
+from ._core import Pipes, PlayerView
+from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
@@ -136,7 +136,12 @@ def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
     any spec but `exec:` when `isolate` is False, and a class defined in the session, which
     exists only in this process and its forks (`check_spec` refuses one when `isolate` is
     True)."""
-    cwd = os.getcwd()
+    return _command_in(spec, isolate, os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)
+def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
+    """`bot_command` run from `cwd`, worked out once per worker: a tourney asks it every game."""
     if spec.startswith(EXEC_PREFIX):
         return _exec_command(spec, cwd)
     if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
@@ -257,10 +262,7 @@ class BotProcess:
             # If the process already exited, the handshake says so.
             with contextlib.suppress(OSError, ValueError):
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
-        os.set_blocking(self.process.stdin.fileno(), False)
-        self._buffer = b""
-        self._replies = select.poll()
-        self._replies.register(self.process.stdout.fileno(), select.POLLIN)
+        self._pipes = Pipes(self.process.stdin.fileno(), self.process.stdout.fileno(), MAX_LINE)
         self.compact = False  # `choose` in the compact encoding (the host asked for it)
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
@@ -293,27 +295,26 @@ class BotProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def tell(self, message: dict | bytes, seconds: float = STARTUP_SECONDS) -> None:
-        """Send one message, or its encoding (BotFault if the bot does not take it within
-        `seconds`)."""
-        data = message if isinstance(message, bytes) else encode(message)
-        fd, deadline = self.process.stdin.fileno(), None
-        while data:
-            try:
-                data = data[os.write(fd, data):]  # stdin is non-blocking: no wait unless full
-            except BlockingIOError:
-                deadline = deadline or time.monotonic() + seconds
-                if not _wait(fd, select.POLLOUT, deadline):
-                    raise BotFault(f"did not read its input for {seconds:g} s") from None
-            except BrokenPipeError:
-                raise BotFault(self._ended()) from None
+    def tell(self, message: dict | bytes | PlayerView, seconds: float = STARTUP_SECONDS,
+             request: int = 0) -> None:
+        """Send one message, its encoding, or a view as the compact `choose` of request
+        `request` (BotFault if the bot does not take it within `seconds`)."""
+        try:
+            if type(message) is PlayerView:
+                self._pipes.send_view(message, request, seconds)
+            else:
+                self._pipes.send(message if type(message) is bytes else encode(message), seconds)
+        except TimeoutError:
+            raise BotFault(f"did not read its input for {seconds:g} s") from None
+        except BrokenPipeError:
+            raise BotFault(self._ended()) from None
 
-    def ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
-            request: int | None = None) -> dict:
-        """Send `message` (or its encoding, for request `request`) and return the bot's reply of
-        `reply_type` (or `error`) to it, read within `seconds` (None: no limit). BotFault if
-        none comes, or if the bot dies."""
-        self.tell(message)
+    def ask(self, message: dict | bytes | PlayerView, seconds: float | None, reply_type: str,
+            request: int = 0) -> dict:
+        """Send `message` (or its encoding, or a view for a compact bot, for request `request`)
+        and return the bot's reply of `reply_type` (or `error`) to it, read within `seconds`
+        (None: no limit). BotFault if none comes, or if the bot dies."""
+        self.tell(message, request=request)
         deadline = None if seconds is None else time.monotonic() + seconds
         if isinstance(message, dict):
             request = message.get("id")
@@ -321,15 +322,18 @@ class BotProcess:
             line = self._read_line(deadline)
             if line is None:
                 raise BotTimeout(f"no {reply_type} within {seconds:g} s")
-            reply = compact_move(line) if self.compact else None
-            try:
-                reply = reply or decode(line)
-            except ProtocolError as exc:
-                self._ignore(line, f"ignored a line: {exc}")
-                continue
+            if type(line) is tuple:  # `m ID INDEX`
+                reply = {"type": "move", "id": line[0], "index": line[1]}
+            else:
+                try:
+                    reply = decode(line)
+                except ProtocolError as exc:
+                    self._ignore(line, f"ignored a line: {exc}")
+                    continue
             if reply["type"] in (reply_type, "error") and reply.get("id") == request:
                 return reply
-            self._ignore(line, f"ignored a {reply['type']!r} message")
+            self._ignore(line if type(line) is bytes else b"m %d %d" % line,
+                         f"ignored a {reply['type']!r} message")
 
     def _ignore(self, line: bytes, note: str) -> None:
         """A line that answers nothing: logged within the budget, and counted (BotFault once
@@ -340,22 +344,16 @@ class BotProcess:
                            "nothing")
         self.log.write(note)
 
-    def _read_line(self, deadline: float | None) -> bytes | None:
-        """The next line, or None once `deadline` passes, even while the bot keeps writing."""
-        fd = self.process.stdout.fileno()
-        while b"\n" not in self._buffer:
-            if not _poll(self._replies, deadline):
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise BotFault(self._ended())
-            self._buffer += chunk
-            if len(self._buffer) > MAX_LINE:
-                raise BotFault(f"wrote a line longer than {MAX_LINE} bytes")
-        if deadline is not None and time.monotonic() > deadline:
-            return None
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line
+    def _read_line(self, deadline: float | None) -> bytes | tuple[int, int] | None:
+        """The next line (a compact reply as (ID, INDEX)), or None once `deadline` passes, even
+        while the bot keeps writing."""
+        try:
+            return self._pipes.read_line(None if deadline is None
+                                         else deadline - time.monotonic(), self.compact)
+        except EOFError:
+            raise BotFault(self._ended()) from None
+        except ValueError as exc:  # a line longer than MAX_LINE
+            raise BotFault(str(exc)) from None
 
     def _ended(self) -> str:
         try:
@@ -382,6 +380,7 @@ class BotProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self._stderr.join(timeout=1)  # a child it forked may still hold the pipe: no longer
+        self._pipes.close()
         self.process.stdin.close()
         self.process.stdout.close()
         sandbox.remove_cgroup(self._cgroup)
@@ -415,23 +414,6 @@ def _children(pid: int) -> list[int]:
 
 class BotTimeout(BotFault):
     """No answer within the time allowed."""
-
-
-def _wait(fd: int, event: int, deadline: float | None) -> bool:
-    """Whether `fd` is ready for `event` before `deadline` (time.monotonic(); None: ever)."""
-    poller = select.poll()
-    poller.register(fd, event)
-    return _poll(poller, deadline)
-
-
-def _poll(poller: select.poll, deadline: float | None) -> bool:
-    """Whether `poller`'s file is ready before `deadline` (time.monotonic(); None: ever)."""
-    while True:
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if poller.poll(None if left is None else left * 1000):
-            return True
-        if left is not None and time.monotonic() >= deadline:
-            return False
 
 
 def start_without_signals(thread: threading.Thread) -> None:

@@ -120,18 +120,6 @@ def game_over_message(scores: tuple[int, ...], winners: tuple[int, ...]) -> dict
 
 
 # -- bot to domsim -------------------------------------------------------------------------------
-def compact_move(line: bytes) -> dict | None:
-    """The reply `m ID INDEX` of the compact encoding as a `move` message naming its move by
-    `index` in `legal_moves`; None for any other line."""
-    if not line.startswith(b"m "):
-        return None
-    try:
-        _, request, index = line.split()
-        return {"type": "move", "id": int(request), "index": int(index)}
-    except ValueError:
-        return None
-
-
 def compact_reply(request: int, index: int) -> bytes:
     return b"m %d %d\n" % (request, index)
 

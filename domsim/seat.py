@@ -345,8 +345,7 @@ class BotSeat(GuardedSeat):
         self._request += 1
         limit = self.limit  # before the clock is charged
         wait = None if limit is None else limit + GRACE_SECONDS
-        request = (view.wire(self._request) if self.bot.compact
-                   else self._views.encode(self._request, view))
+        request = view if self.bot.compact else self._views.encode(self._request, view)
         started = time.perf_counter()
         reply = self._ask(request, wait, "move", self._request)
         elapsed = time.perf_counter() - started
@@ -380,8 +379,8 @@ class BotSeat(GuardedSeat):
             self.pool.give(self.bot)
             self.bot = None
 
-    def _ask(self, message: dict | bytes, seconds: float | None, reply_type: str,
-             request: int | None = None, drop: bool = True) -> dict | None:
+    def _ask(self, message: dict | bytes | PlayerView, seconds: float | None, reply_type: str,
+             request: int = 0, drop: bool = True) -> dict | None:
         """The bot's reply, or None after a fault (a bot that cannot answer is killed). With no
         time limit the watchdog is stopped: a bot may think as long as it likes."""
         if seconds is None:

@@ -71,7 +71,7 @@ class Host:
         self.rules = rules_from(message["rules"])
         self.own_rules = private_copy(self.rules)  # as in process (domsim.seat.Seat)
         self.views = ViewDecoder()
-        self.wire_views = WireViews(self.rules) if self.compact else None
+        self.wire_views = WireViews(self.rules, self.own_rules) if self.compact else None
         strategy = self.factory(random.Random(message["seat_seed"]))
         strategy.start_game(message["seat"], self.own_rules)
         self.strategy = strategy
@@ -89,7 +89,6 @@ class Host:
             request, view = self.wire_views.view(line)
         except (ValueError, AttributeError) as exc:  # AttributeError: no game started
             return encode({"type": "error", "message": f"a view that cannot be read: {exc}"})
-        view = view.with_rules(self.own_rules)
         try:
             choice = self.strategy.choose(view)
         except BaseException as exc:  # the strategy's fault, whatever it raised
@@ -109,7 +108,7 @@ class Host:
 def serve(host: Host, requests: BinaryIO, replies: BinaryIO) -> None:
     """Answer every message until `quit` or the end of input."""
     for line in requests:
-        if line.startswith(b"c "):
+        if line[:2] == b"c ":
             replies.write(host.compact_choice(line))
             replies.flush()
             continue

@@ -5,7 +5,8 @@
 //! `c ID SEAT HAND N_ENDS E0..E3 C0..C3 H0..H3 BONEYARD CAN_DRAW S0..S3 CARRY HAND_NUMBER LEADER
 //! SPINNER N_LEGAL LEGAL... N_ACTIONS ACTIONS...`: HAND a tile mask, ends, end counts, hand
 //! counts and scores always four (unused ones 0), SPINNER -1 for none, moves `tile << 2 | end`,
-//! actions the engine's public encoding.
+//! actions the engine's public encoding. The host answers `m ID INDEX`, INDEX the move's place
+//! among the legal ones.
 
 use std::fmt::Write;
 
@@ -16,6 +17,13 @@ use crate::view::View;
 /// The line for `view`, asked as request `request`, with its newline.
 pub fn encode(request: u64, view: &View) -> String {
     let mut out = String::with_capacity(160 + 8 * view.actions.len());
+    encode_into(&mut out, request, view);
+    out
+}
+
+/// `encode` into `out`, emptied first (a buffer kept across requests allocates nothing).
+pub fn encode_into(out: &mut String, request: u64, view: &View) {
+    out.clear();
     out.push('c');
     let mut put = |value: i64| {
         let _ = write!(out, " {value}");
@@ -39,7 +47,6 @@ pub fn encode(request: u64, view: &View) -> String {
     put(view.actions.len() as i64);
     view.actions.iter().for_each(|a| put(a.bits().into()));
     out.push('\n');
-    out
 }
 
 /// The request id and the view of a compact line (its newline optional) under `rules`; an
@@ -117,6 +124,17 @@ pub fn decode(line: &[u8], rules: Rules) -> Result<(u64, View), String> {
     Ok((request, view))
 }
 
+/// (ID, INDEX) of a reply `m ID INDEX` (its newline optional); None for any other line.
+pub fn decode_reply(line: &[u8]) -> Option<(u64, i64)> {
+    let mut words = std::str::from_utf8(line).ok()?.split_ascii_whitespace();
+    if words.next() != Some("m") {
+        return None;
+    }
+    let request = words.next()?.parse().ok()?;
+    let index = words.next()?.parse().ok()?;
+    words.next().is_none().then_some((request, index))
+}
+
 fn action(value: i64) -> Result<Action, String> {
     u32::try_from(value)
         .ok()
@@ -171,6 +189,22 @@ mod tests {
             }
         }
         assert!(checked > 100);
+    }
+
+    #[test]
+    fn a_reply_names_its_request_and_move() {
+        assert_eq!(decode_reply(b"m 7 2"), Some((7, 2)));
+        assert_eq!(decode_reply(b"m 7 -1\n"), Some((7, -1)));
+        for other in [
+            &b"m 7"[..],
+            b"m 7 2 3",
+            b"m x 2",
+            b"{\"type\":\"move\"}",
+            b"",
+            b"m -7 2",
+        ] {
+            assert_eq!(decode_reply(other), None, "{other:?}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ use pyo3::sync::PyOnceLock;
 use crate::error::CoreError;
 
 mod action;
+mod pipes;
 mod search;
 mod state;
 mod view;
@@ -166,6 +167,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<view::PlayerView>()?;
     m.add_class::<view::ViewBuilder>()?;
     m.add_class::<view::WireViews>()?;
+    m.add_class::<pipes::Pipes>()?;
     m.add_function(wrap_pyfunction!(state::deal, m)?)?;
     m.add_function(wrap_pyfunction!(state::first_lead, m)?)?;
     m.add_function(wrap_pyfunction!(state::next_leader, m)?)?;

@@ -581,11 +581,14 @@ pub struct WireViews {
 
 #[pymethods]
 impl WireViews {
+    /// Views of a game under `rules`, each showing `shown` as its `rules` (default `rules`):
+    /// a strategy's private copy, as `PlayerView.with_rules` gives it.
     #[new]
-    fn new(rules: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (rules, shown = None))]
+    fn new(rules: &Bound<'_, PyAny>, shown: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         Ok(WireViews {
             core: rules_from(rules)?,
-            rules: rules.clone().unbind(),
+            rules: shown.unwrap_or(rules).clone().unbind(),
             hand_number: i32::MIN,
             actions: vec![],
             events: None,

@@ -198,21 +198,12 @@ impl Game {
         }
         let undecided = |s: &i32| *s >= 0 && (rules.target == 0 || *s < rules.target);
         if !p.scores.iter().all(undecided) || p.carry < 0 || p.hand_number < 0 {
-            return bad("scores run 0 up to the target (not reached), the carry and the hand                         number from 0"
-                .into());
+            return bad(
+                "scores run 0 up to the target (not reached), the carry and the hand number from 0"
+                    .into(),
+            );
         }
-        let history = p
-            .history
-            .iter()
-            .enumerate()
-            .map(|(i, &bits)| {
-                Action::from_bits(bits).ok_or_else(|| {
-                    CoreError::InvalidPosition(format!(
-                        "history action {i}: {bits} is not an action"
-                    ))
-                })
-            })
-            .collect::<CoreResult<Vec<Action>>>()?;
+        let history = actions_of(p.history)?;
         let start = dealt_hands(&rules, p.hands, &history)?;
         let mut game = Game::new(Table::new(rules));
         game.t.scores[..sides].copy_from_slice(p.scores);
@@ -291,6 +282,16 @@ impl Game {
         }
         0
     }
+}
+
+/// The actions a position's history of bits holds.
+fn actions_of(history: &[u32]) -> CoreResult<Vec<Action>> {
+    let action = |(i, &bits): (usize, &u32)| {
+        Action::from_bits(bits).ok_or_else(|| {
+            CoreError::InvalidPosition(format!("history action {i}: {bits} is not an action"))
+        })
+    };
+    history.iter().enumerate().map(action).collect()
 }
 
 /// Each seat's hand as dealt, read back from a position: its tiles now (`hands`) and those it

@@ -33,37 +33,41 @@ ISOLATED_EASY = "domsim.strategies.easy:Easy"  # a module spec: not kept in proc
 
 
 class Collect:
-    """Plays the first legal move and keeps every view it is shown."""
+    """Plays the first legal move and keeps every decision it is shown: the state (a copy) and
+    the view of it."""
 
-    def __init__(self) -> None:
-        self.views = []
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.decisions = []
 
     def choose(self, view):
-        self.views.append(view)
+        self.decisions.append((self.state.copy(), view))
         return view.legal_moves[0]
 
 
-def sample_views(rules, count: int) -> list:
-    collect, seed = Collect(), 0
-    while len(collect.views) < count:
+def sample_decisions(rules, count: int) -> list:
+    decisions, seed = [], 0
+    while len(decisions) < count:
         state, rng, views = State(rules), deal_rng(seed), ViewBuilder()
+        collect = Collect(state)
         while not state.match_over:
             start_next_hand(state, rng)
             play_hand(state, [collect] * rules.players, views)
+        decisions += collect.decisions
         seed += 1
-    return collect.views[:count]
+    return decisions[:count]
 
 
-def round_trips(spec: str, views: list) -> list[float]:
+def round_trips(spec: str, decisions: list) -> list[float]:
     """Seconds per `choose` round trip (encode, pipe, the bot's answer, decode)."""
     command = bot_command(spec, isolate=True)
     times = []
     with BotPool() as pool:
         bot = pool.take(command)
-        bot.ask(game_message(views[0].rules, 0, 1, None), 10, "ready")
+        bot.ask(game_message(decisions[0][1].rules, 0, 1, None), 10, "ready")
         encoder = ViewEncoder()
-        for request, view in enumerate(views, 1):
-            message = view.wire(request) if bot.compact else encoder.encode(request, view)
+        for request, (state, view) in enumerate(decisions, 1):
+            message = state if bot.compact else encoder.encode(request, view)
             started = time.perf_counter()
             bot.ask(message, 10, "move", request)
             times.append(time.perf_counter() - started)
@@ -123,10 +127,10 @@ def main() -> None:
         cost = cpu_per_game(rules, specs, args.games, True, confinement)
         print(f"  {label:<27} {cost * 1e3:7.3f} ms  {cost / base:.2f}x in process "
               f"(target <= 2x)")
-    views = sample_views(rules, args.decisions)
+    decisions = sample_decisions(rules, args.decisions)
     for name, spec in (("example_external.py (exec:, JSON)", EXAMPLE),
                        ("easy through domsim.seat_host (compact)", ISOLATED_EASY)):
-        times = round_trips(spec, views)
+        times = round_trips(spec, decisions)
         print(f"round trip per decision, {name}: median {statistics.median(times) * 1e6:.1f} us,"
               f" p99 {sorted(times)[int(len(times) * 0.99)] * 1e6:.1f} us")
 

@@ -2,41 +2,19 @@
 statistics over duplicate deals, joint ratings with bootstrap intervals, the summary lines, how
 hands end, points per hand and decision times. Used by `domsim stats`, `compare` and `report`.
 
-A run is read from its folder: manifest.json for the settings, then the part files while they
-exist (a partial or running run: they hold every finished game) or else games.parquet/.csv."""
+A run is read from its folder through domsim.results.run (`load_run`)."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from itertools import combinations, pairwise
-from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from .results.config import TourneyConfig
-from .results.folder import (
-    MANIFEST,
-    MANIFEST_KEY,
-    TIMING_PREFIX,
-    file_digest,
-    games_schema,
-    games_sources,
-    legacy_problem,
-    part_problem,
-    read_games,
-)
-from .results.pairings import (
-    Entrant,
-    make_pairings,
-    pairing_label,
-    parse_entrants,
-    seated_twice,
-)
+from .results.columns import TIMING_PREFIX
+from .results.pairings import pairing_label, seated_twice
 from .results.ratings import (
     SAMPLES,
     SEED,
@@ -48,9 +26,8 @@ from .results.ratings import (
     side_entrants,
     summary_lines,
 )
+from .results.run import Run
 from .results.summary import Tally, elo_cell, interval_cell, margin
-from .results.validate import table_problem
-from .rules import Rules
 from .stats import (
     EloEstimate,
     RatingIntervals,
@@ -60,7 +37,6 @@ from .stats import (
     variance_saving,
     wilson_interval,
 )
-from .strategy import one_line
 from .timing import histogram_percentile
 
 #: A step of the ladder is significant when the stronger level is rated higher in at least this
@@ -70,118 +46,6 @@ SIGNIFICANT = 0.975
 #: see the spread between deals (three deals all won give P 100%), so it judges nothing.
 MIN_DEALS = 30
 PERCENTILES = (50, 95, 99)
-
-
-class RunError(ValueError):
-    """A folder that holds no readable run; the message is one line."""
-
-
-@dataclass
-class Run:
-    """A run folder read back: its settings, entrants, pairings and finished games."""
-
-    path: Path
-    manifest: dict
-    config: TourneyConfig
-    rules: Rules
-    entrants: list[Entrant]
-    pairings: list[tuple[int, ...]]
-    table: pa.Table
-
-    @property
-    def names(self) -> list[str]:
-        return [entrant.name for entrant in self.entrants]
-
-    @property
-    def seatings_per_deal(self) -> int:
-        return self.rules.sides if self.config.duplicate else 1
-
-
-def load_run(path: Path) -> Run:
-    """Read the run in `path` (RunError if there is none, it has no finished game, or a file
-    is damaged or edited)."""
-    if not path.is_dir():
-        raise RunError(f"{path} is not a folder: give the --out folder of a tourney")
-    try:
-        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
-        if problem := legacy_problem(manifest, path):
-            raise RunError(problem)
-        config = TourneyConfig.from_dict(manifest["config"])
-        rules = config.rules()
-        entrants = parse_entrants(config.entrant_names(), rules)
-    except FileNotFoundError:
-        raise RunError(f"{path} holds no {MANIFEST}: it is not a tourney folder") from None
-    except RunError:
-        raise
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise RunError(f"cannot read {path / MANIFEST}: {one_line(exc)}") from None
-    pairings = make_pairings(len(entrants), rules.sides, config.format)
-    finished = manifest.get("partial") is False
-    table = read_checked_games(path, rules, manifest.get("checksums", {}), finished)
-    if problem := manifest_problem(path, config, finished):
-        raise RunError(problem)
-    if table.num_rows == 0:
-        raise RunError(f"{path} holds no finished game yet")
-    run = Run(path, manifest, config, rules, entrants, pairings, table)
-    check_games(run)
-    return run
-
-
-def read_checked_games(path: Path, rules: Rules, checksums: dict, finished: bool) -> pa.Table:
-    """The finished games (`results.read_games`), each file checked against its checksum first:
-    a part against its own, the games file against the manifest's."""
-    schema = games_schema(rules)
-    parts, file = games_sources(path, finished)
-    for source, problem in ([(part, part_problem(part)) for part in parts] if parts else
-                            [(file, file_problem(file, checksums))] if file else []):
-        if problem:
-            raise RunError(f"{source}: {problem}: {damaged_hint(path)}")
-    try:
-        return read_games(path, schema, finished)
-    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as exc:
-        raise RunError(f"cannot read the games in {path} as this domsim's games table "
-                       f"(docs/SCHEMA.md): {one_line(exc)}; a run written by another domsim "
-                       f"version is read by that version, otherwise {damaged_hint(path)}") from None
-
-
-def manifest_problem(path: Path, config: TourneyConfig, finished: bool) -> str | None:
-    """Whether manifest.json's settings differ from the copy games.parquet carries in its
-    metadata (CSV and part files carry none: their rows are checked against the schedule)."""
-    _, file = games_sources(path, finished)
-    if file is None or file.suffix != ".parquet":
-        return None
-    try:
-        own = json.loads(pq.read_schema(file).metadata[MANIFEST_KEY.encode()])["config"]
-        differs = "; ".join(f"{key} {said!r}, the games' {played!r}" for key, said, played
-                            in config.differences(TourneyConfig.from_dict(own)))
-    except (KeyError, TypeError, ValueError, pa.ArrowException):
-        return None  # no copy to hold it to (a table written by hand, say)
-    if not differs:
-        return None
-    return (f"{path / MANIFEST} does not match the run its games table holds ({differs}): the "
-            "manifest was edited or comes from another run; restore it")
-
-
-def file_problem(file: Path, checksums: dict) -> str | None:
-    """Whether a finished run's games file differs from the checksum its manifest records (runs
-    without one are read as they are)."""
-    expected = checksums.get(file.name) if isinstance(checksums, dict) else None
-    if expected is None:
-        return None
-    return None if file_digest(file) == expected else "does not match its checksum in " + MANIFEST
-
-
-def damaged_hint(path: Path) -> str:
-    return (f"the file was damaged or edited; if the run is partial, `domsim tourney --out {path} "
-            "--resume` plays its games again, else run the tourney again")
-
-
-def check_games(run: Run) -> None:
-    """Every game is one the run's schedule holds, with cells a played game can have."""
-    problem = table_problem(run.config, run.rules, run.entrants, run.pairings, run.table)
-    if problem:
-        raise RunError(f"the games of {run.path} hold {problem}: the files were edited or come "
-                       "from different runs")
 
 
 # -- outcomes per game ----------------------------------------------------------------------------

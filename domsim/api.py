@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .analysis import Run, load_run, outcomes, ratings, ratings_dict, run_statistics
-from .bot import SEAT_MEMORY_MB, Confinement, check_spec
+from .analysis import outcomes, ratings, ratings_dict, run_statistics
+from .bot import Confinement, check_spec
 from .clock import TimeControl
 from .compare import (
     COMPARE_LIMIT,
@@ -30,15 +30,19 @@ from .compare import (
     resume_config,
     run_compare,
 )
-from .game import MOVE_TIME_LIMIT, play_game
+from .game import play_game
 from .human import Terminal, is_human
+from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .results.config import TourneyConfig
-from .results.folder import MANIFEST, legacy_problem
+from .results.folder import MANIFEST, SUMMARY, RunError
+from .results.legacy import legacy_problem
+from .results.manifest import read_manifest
+from .results.run import Run, load_run
 from .rules import make_rules
 from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
 from .runner.session import resolve_config, run_session
-from .runner.tourney import TourneyError, every_deal_once, games_for_pairings, read_manifest
+from .runner.tourney import TourneyError, every_deal_once, games_for_pairings
 from .seeding import random_run_seed
 from .stats import Sprt
 from .strategy import Strategy, define_strategy
@@ -87,7 +91,7 @@ class Results:
     def summary(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.read_csv(self._folder / "summary.csv")
+        return pd.read_csv(self._folder / SUMMARY)
 
     def ratings(self, samples: int = 1000) -> pd.DataFrame:
         """Joint Elo of every entrant with its 95% bootstrap interval over whole deals,
@@ -249,7 +253,7 @@ def _purpose(out: Path) -> str | None:
     """What the run in `out` is (None: no readable manifest: the resume says why)."""
     try:
         return read_manifest(out).get("purpose")
-    except TourneyError:
+    except RunError:
         return None
 
 

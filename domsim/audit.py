@@ -5,8 +5,9 @@ result, the faults), and every game of the table must have its record, once."""
 
 from __future__ import annotations
 
-from .analysis import Run, rows
+from .analysis import rows
 from .results.config import is_integer
+from .results.run import Run
 
 
 def audit_records(run: Run, records: list[dict]) -> list[str]:

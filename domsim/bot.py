@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, sandbox
-from ._core import Pipes, PlayerView
+from ._core import Pipes, State
+from .limits import SEAT_MEMORY_MB
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .strategy import (
+    BUILT_IN_LEVELS,
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
@@ -39,15 +41,11 @@ from .strategy import (
     spec_file,
 )
 
-#: The built-in levels.
-BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
 #: Specs that always stay in process, with or without parameters: the built-in levels and the
 #: dial between them (domsim's own strategies, trusted).
 TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
-#: Address space a bot's process may use, in MiB (0: no limit).
-SEAT_MEMORY_MB = 2048
 #: Longest line a bot may write, in bytes.
 MAX_LINE = 1 << 20
 #: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a
@@ -68,6 +66,11 @@ _home_cpu: int | None = None
 
 BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
 log = logging.getLogger(BOTS_LOGGER)
+
+
+#: What the Pipes raise when the bot does not take its input in time (TimeoutError), has
+#: closed either end (BrokenPipeError, EOFError), or writes a line too long (ValueError).
+PIPE_ERRORS = (OSError, EOFError, ValueError)
 
 
 class BotFault(Exception):
@@ -295,65 +298,78 @@ class BotProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def tell(self, message: dict | bytes | PlayerView, seconds: float = STARTUP_SECONDS,
-             request: int = 0) -> None:
-        """Send one message, its encoding, or a view as the compact `choose` of request
-        `request` (BotFault if the bot does not take it within `seconds`)."""
+    def tell(self, message: dict | bytes, seconds: float = STARTUP_SECONDS) -> None:
+        """Send one message, or its encoding (BotFault if the bot does not take it within
+        `seconds`)."""
         try:
-            if type(message) is PlayerView:
-                self._pipes.send_view(message, request, seconds)
-            else:
-                self._pipes.send(message if type(message) is bytes else encode(message), seconds)
-        except TimeoutError:
-            raise BotFault(f"did not read its input for {seconds:g} s") from None
-        except BrokenPipeError:
-            raise BotFault(self._ended()) from None
+            self._pipes.send(message if type(message) is bytes else encode(message), seconds)
+        except PIPE_ERRORS as exc:
+            raise self._fault(exc, seconds) from None
 
-    def ask(self, message: dict | bytes | PlayerView, seconds: float | None, reply_type: str,
+    def ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
             request: int = 0) -> dict:
-        """Send `message` (or its encoding, or a view for a compact bot, for request `request`)
-        and return the bot's reply of `reply_type` (or `error`) to it, read within `seconds`
-        (None: no limit). BotFault if none comes, or if the bot dies."""
-        self.tell(message, request=request)
+        """Send `message` (or its encoding, for request `request`; or a state, as the compact
+        `choose` of its seat to move's view, request `request`) and return the bot's reply of
+        `reply_type` (or `error`) to it, read within `seconds` (None: no limit). BotFault if
+        none comes, or if the bot dies."""
         deadline = None if seconds is None else time.monotonic() + seconds
-        if isinstance(message, dict):
-            request = message.get("id")
-        while True:
+        if type(message) is State:  # the hot path: the whole round trip in one call
+            try:
+                line = self._pipes.ask_state(message, request, STARTUP_SECONDS, seconds)
+            except PIPE_ERRORS as exc:
+                raise self._fault(exc, STARTUP_SECONDS) from None
+            if type(line) is int:
+                return {"type": "move", "id": request, "index": line}
+        else:
+            if type(message) is dict:
+                request = message.get("id")
+            self.tell(message)
             line = self._read_line(deadline)
+        while True:
             if line is None:
                 raise BotTimeout(f"no {reply_type} within {seconds:g} s")
-            if type(line) is tuple:  # `m ID INDEX`
-                reply = {"type": "move", "id": line[0], "index": line[1]}
-            else:
-                try:
-                    reply = decode(line)
-                except ProtocolError as exc:
-                    self._ignore(line, f"ignored a line: {exc}")
-                    continue
-            if reply["type"] in (reply_type, "error") and reply.get("id") == request:
-                return reply
-            self._ignore(line if type(line) is bytes else b"m %d %d" % line,
-                         f"ignored a {reply['type']!r} message")
+            reply = self._reply_in(line)
+            if reply is not None:
+                if reply["type"] in (reply_type, "error") and reply.get("id") == request:
+                    return reply
+                self._ignore(line, f"ignored a {reply['type']!r} message")
+            line = self._read_line(deadline)
 
-    def _ignore(self, line: bytes, note: str) -> None:
+    def _reply_in(self, line: bytes | tuple[int, int]) -> dict | None:
+        """The message a line holds (a compact reply comes as (ID, INDEX)); None, the line
+        ignored, if it holds none."""
+        if type(line) is tuple:
+            return {"type": "move", "id": line[0], "index": line[1]}
+        try:
+            return decode(line)
+        except ProtocolError as exc:
+            self._ignore(line, f"ignored a line: {exc}")
+            return None
+
+    def _ignore(self, line: bytes | tuple[int, int], note: str) -> None:
         """A line that answers nothing: logged within the budget, and counted (BotFault once
         the game's allowance is spent, so a flood ends even with no time limit)."""
-        self._junk += len(line) + 1
+        self._junk += len(line if type(line) is bytes else b"m %d %d" % line) + 1
         if self._junk > MAX_JUNK_BYTES:
             raise BotFault(f"wrote over {MAX_JUNK_BYTES >> 20} MiB in a game that answered "
                            "nothing")
         self.log.write(note)
 
     def _read_line(self, deadline: float | None) -> bytes | tuple[int, int] | None:
-        """The next line (a compact reply as (ID, INDEX)), or None once `deadline` passes, even
-        while the bot keeps writing."""
+        """The next line, or None once `deadline` passes, even while the bot keeps writing."""
         try:
             return self._pipes.read_line(None if deadline is None
                                          else deadline - time.monotonic(), self.compact)
-        except EOFError:
-            raise BotFault(self._ended()) from None
-        except ValueError as exc:  # a line longer than MAX_LINE
-            raise BotFault(str(exc)) from None
+        except PIPE_ERRORS as exc:
+            raise self._fault(exc, STARTUP_SECONDS) from None
+
+    def _fault(self, error: Exception, send_seconds: float) -> BotFault:
+        """The bot's fault that a call of the Pipes raised `error` for."""
+        if isinstance(error, TimeoutError):
+            return BotFault(f"did not read its input for {send_seconds:g} s")
+        if isinstance(error, (BrokenPipeError, EOFError)):
+            return BotFault(self._ended())
+        return BotFault(str(error))  # a line longer than MAX_LINE, or the OS's refusal
 
     def _ended(self) -> str:
         try:

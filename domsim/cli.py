@@ -15,26 +15,22 @@ from pathlib import Path
 import click
 
 from . import __version__, api
-from .analysis import (
-    MIN_DEALS,
-    RunError,
-    file_problem,
-    load_run,
-    run_statistics,
-    statistics_lines,
-    verdict_text,
-)
+from .analysis import MIN_DEALS, run_statistics, statistics_lines, verdict_text
 from .audit import audit_records
-from .bot import BOTS_LOGGER, SEAT_MEMORY_MB, Confinement, check_spec
+from .bot import BOTS_LOGGER, Confinement, check_spec
 from .clock import TimeControl, TimeControlError
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line, run_compare
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import MOVE_TIME_LIMIT, STAND_IN
+from .game import STAND_IN
 from .human import is_human
+from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .record import FAULT_POLICIES, RecordError, read_records, verify
-from .results.config import OUTPUT_FORMATS, ConfigError
+from .results.checksums import file_problem
+from .results.config import ConfigError
+from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY, RunError
 from .results.pairings import FORMATS
+from .results.run import load_run
 from .results.summary import summary_table
 from .rules import (
     HIGHEST_OPTION,
@@ -352,7 +348,7 @@ def replay(file, run_dir, as_json) -> None:
     """
     if file is None and run_dir is None:
         raise click.UsageError("give a record FILE, or --run DIR for a run's records")
-    file = file or run_dir / "records.jsonl"
+    file = file or run_dir / RECORDS
     if not file.is_file():
         raise click.ClickException(f"{file} does not exist: the run kept no records (run it "
                                    "with --records), or give the records FILE")
@@ -360,7 +356,7 @@ def replay(file, run_dir, as_json) -> None:
     records = read_records(file)
     if run_dir is not None:
         run = load_run(run_dir)
-        if file == run_dir / "records.jsonl":
+        if file == run_dir / RECORDS:
             problems += [f"{file}: {problem}" for problem in
                          [file_problem(file, run.manifest.get("checksums", {}))] if problem]
         problems += audit_records(run, records)
@@ -536,7 +532,7 @@ def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
     if isinstance(results, api.Comparison):  # --resume of a comparison's folder
         _compare_output(results, results.path)
         return
-    for line in summary_table(results.path / "summary.csv"):
+    for line in summary_table(results.path / SUMMARY):
         click.echo(line)
     done, total = results.manifest["games_completed"], results.manifest["games"]
     if results.partial:

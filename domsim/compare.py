@@ -25,25 +25,23 @@ from .analysis import (
     pair_reference,
     pair_scores,
 )
+from .results.atomic import write_json
 from .results.config import TourneyConfig
+from .results.finish import finish
 from .results.folder import MANIFEST
+from .results.manifest import Outcome, begin_session, manifest_config, now, read_manifest
+from .results.parts import read_rows, write_part
 from .results.ratings import side_outcome
 from .results.summary import ALL, Tally
 from .runner.console import FaultRateExceeded, FaultWatch, ProgressBar, log_header, run_logging
 from .runner.local import local_executor
-from .runner.output import read_rows, write_json, write_part
 from .runner.signals import stops_deferred, stops_ignored
 from .runner.tourney import (
-    Outcome,
     RunFinished,
     Tourney,
     TourneyError,
-    finish,
-    manifest_config,
-    new_manifest,
-    now,
     open_tourney,
-    read_manifest,
+    resume_manifest,
     stream,
 )
 from .runner.worker import Batch, BatchResult
@@ -176,11 +174,10 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
         manifest = read_manifest(out)
         feed_played(out, progress, tally)
     else:
-        manifest = new_manifest(tourney, out, command, purpose)
+        manifest = tourney.manifest_for(command, purpose)
     before = progress.games
     session = {"command": command, "workers": workers, "backend": "local", "started": now()}
-    manifest["sessions"] = [*manifest.get("sessions", []), session]
-    write_json(out / MANIFEST, {**manifest, "partial": True})
+    begin_session(out, manifest, session)
 
     with run_logging(out / "run.log", silent):
         log_header(command, config.seed, list(config.entrants), tourney.how_strategies_run())
@@ -246,7 +243,7 @@ def feed_played(out: Path, progress: PairProgress, tally: Tally) -> None:
 
 def resume_config(out: Path) -> tuple[TourneyConfig, Sprt | None]:
     """The settings and the test of the comparison in `out`, to resume it."""
-    manifest = read_manifest(out)
+    manifest = resume_manifest(out)
     test = manifest.get("compare")
     if manifest.get("purpose") != "compare" or not isinstance(test, dict):
         raise TourneyError(f"--resume: {out} holds a {manifest.get('purpose', 'tourney')}, not a "

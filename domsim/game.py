@@ -14,6 +14,7 @@ from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command
 from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
+from .limits import MOVE_TIME_LIMIT, ON_FAULT
 from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
@@ -24,12 +25,8 @@ from .view import Move, PlayerView, ViewBuilder
 if TYPE_CHECKING:
     from .deals import Deal
 
-#: Seconds a strategy may take per decision in a headless run (R-SEAT-FAULT; online it is 60).
-MOVE_TIME_LIMIT = 5.0
 #: The built-in bot that takes over a faulty seat (R-SEAT-FAULT).
 STAND_IN = "medium"
-#: What a fault costs by default where the caller does not say (domsim.record.FAULT_POLICIES).
-ON_FAULT = "substitute"
 
 
 class Chooser(Protocol):
@@ -44,8 +41,12 @@ def play_hand(state: State, players: Sequence[Chooser], views: ViewBuilder) -> N
     play_choice, view_of = state.play_choice, views.view
     moves = state.advance()  # the forced actions and lone plays are made up to a choice
     while moves is not None:
+        player = players[state.to_move]
+        if type(player) is BotSeat:  # it plays the move itself, from the state
+            moves = player.play(state, moves, views)
+            continue
         view = view_of(state, moves)
-        choice = players[view.seat].choose(view)
+        choice = player.choose(view)
         try:
             moves = play_choice(view, choice)  # and on to the next choice
         except ValueError:

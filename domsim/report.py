@@ -11,7 +11,6 @@ import base64
 import csv
 import html
 import io
-import json
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from matplotlib.ticker import NullFormatter
 from . import __version__
 from .analysis import MIN_DEALS, verdict_text, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from .results.atomic import write_json
 from .rules import VARIANTS
 from .runner.tourney import round_up
 from .stats import score_from_elo
@@ -583,10 +583,6 @@ def neighbour(step: dict, above: bool) -> dict:
             "low": low, "high": high, "games": step["games"], "verdict": step["verdict"]}
 
 
-def write_json_file(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-
-
 SUMMARY_COLUMNS = [("section", "section", text), ("variant", "rule set", text),
                    ("level", "level", text), ("spec", "spec", text), ("elo", "Elo", signed),
                    ("low", "low", signed), ("high", "high", signed), ("zero", "Elo 0", text),
@@ -634,7 +630,7 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None) -
     ship_table = Table("settings", "The dial (dial?strength=S) as strong as each level, and "
                        "levels evenly spaced in Elo, with 95% intervals", SHIP_COLUMNS, ship)
     ship_table.write_csv(tables / "settings.csv")
-    write_json_file(out / LEVELS_FILE, levels_document(ladders, calibration))
+    write_json(out / LEVELS_FILE, levels_document(ladders, calibration))
     dials = "".join(chart_html(dial_chart(stats), charts / f"{key}-dial.svg", "The dial's curve")
                     for stats, key in zip(runs, keys, strict=True) if dial_tables(stats))
     steps = chart_html(steps_chart(runs, keys), charts / "steps.svg", "Ladder steps")

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from .alarm import MoveAlarm, MoveTimeout
 from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
 from .clock import GameClock
-from .engine import HandResult
+from .engine import HandResult, State
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
 from .seeding import seat_seed
 from .strategy import Strategy, StrategyFactory, one_line
 from .timing import time_histogram
-from .view import Move, PlayerView
+from .view import Move, PlayerView, ViewBuilder
 
 log = logging.getLogger("domsim.faults")
 
@@ -339,27 +339,47 @@ class BotSeat(GuardedSeat):
             message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit)
             self._ask(message, STARTUP_SECONDS, "ready")
 
-    def choose(self, view: PlayerView) -> Move:
-        if not self.playing:
-            return self.stand_in.choose(view)
-        self._request += 1
+    def play(self, state: State, moves: list[int], views: ViewBuilder) -> list[int] | None:
+        """Make this seat's move in `state` (`moves` its legal moves) and go on to the next
+        choice, as `State.play_choice` does. A compact bot is asked of the state straight
+        from the core: no PlayerView is built unless the stand-in moves instead."""
+        view = None
+        if self.playing:
+            self._request += 1
+            if self.bot.compact:
+                request = state
+            else:
+                view = views.view(state, moves)
+                request = self._views.encode(self._request, view)
+            reply = self._timed_reply(request)
+            if reply is not None:
+                index = reply.get("index")
+                if type(index) is not int:  # a move named by its tile and end
+                    view = view or views.view(state, moves)
+                    move = move_of(reply, view.legal_moves)
+                    index = None if move is None else view.legal_moves.index(move)
+                if index is not None and 0 <= index < len(moves):
+                    return state.play_index(index)
+                self._fault(ILLEGAL, f"answered {_short.repr(reply)}, not one of its legal "
+                                     "moves")
+        view = view or views.view(state, moves)
+        return state.play_choice(view, self.stand_in.choose(view))
+
+    def _timed_reply(self, request: State | bytes) -> dict | None:
+        """The bot's `move` reply to `request`, timed against the limit; None after a fault or
+        a late answer (the stand-in moves)."""
         limit = self.limit  # before the clock is charged
         wait = None if limit is None else limit + GRACE_SECONDS
-        request = view if self.bot.compact else self._views.encode(self._request, view)
         started = time.perf_counter()
         reply = self._ask(request, wait, "move", self._request)
         elapsed = time.perf_counter() - started
         if not self._spent(elapsed) or reply is None:
-            return self.stand_in.choose(view)
+            return None
         if limit is not None and elapsed > limit:
             self._late(f"answered after {elapsed:.3f} s, over the {limit:g} s limit")
-            return self.stand_in.choose(view)
+            return None
         self._late_in_a_row = 0
-        move = move_of(reply, view.legal_moves)
-        if move is None:
-            self._fault(ILLEGAL, f"answered {_short.repr(reply)}, not one of its legal moves")
-            return self.stand_in.choose(view)
-        return move
+        return reply
 
     def end_hand(self, result: HandResult) -> None:
         # domsim's own host (compact) has no use for `hand`: a Strategy has no hand hook.
@@ -379,7 +399,7 @@ class BotSeat(GuardedSeat):
             self.pool.give(self.bot)
             self.bot = None
 
-    def _ask(self, message: dict | bytes | PlayerView, seconds: float | None, reply_type: str,
+    def _ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
              request: int = 0, drop: bool = True) -> dict | None:
         """The bot's reply, or None after a fault (a bot that cannot answer is killed). With no
         time limit the watchdog is stopped: a bot may think as long as it likes."""

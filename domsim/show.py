@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
-from .analysis import Run, RunError
 from .audit import claimed, expected_record
 from .record import RecordError, game_label, read_records
+from .results.folder import RECORDS, RunError
+from .results.run import Run
 from .runner.tourney import Tourney
 from .runner.worker import play_batch
 
@@ -35,7 +36,7 @@ def run_game(run: Run, game_id: int) -> ShownGame:
     if not found:
         raise RunError(f"the run in {run.path} has no finished game {game_id}: its game ids are "
                        f"{_ranges(sorted(ids.to_pylist()))}")
-    stored = run.path / "records.jsonl"
+    stored = run.path / RECORDS
     if stored.is_file():
         record = _stored(stored, game_id)
         if record is not None:

@@ -23,11 +23,12 @@ from statistics import NormalDist
 
 from .compare import CompareResult
 from .dialcurve import strength_of
+from .results.atomic import write_json
 from .results.config import TourneyConfig
+from .results.manifest import read_manifest
 from .results.pairings import default_name, split_name
 from .rules import make_rules
-from .runner.output import write_json
-from .runner.tourney import TourneyError, read_manifest, round_up
+from .runner.tourney import TourneyError, round_up
 from .seeding import derive_seed
 from .stats import elo_estimate
 

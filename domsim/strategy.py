@@ -45,6 +45,8 @@ SESSION_PREFIX = "session:"
 #: A program speaking the seat protocol in its own process (domsim.bot), never loaded here.
 EXEC_PREFIX = "exec:"
 EXAMPLES_PACKAGE = "domsim.strategies"
+#: The built-in levels, weakest first (entry points of ENTRY_POINT_GROUP).
+BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
 PARAMETER_TYPES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 BOOLEANS = {"true": True, "yes": True, "on": True, "1": True,
             "false": False, "no": False, "off": False, "0": False}

@@ -37,11 +37,11 @@ from pathlib import Path
 from . import __version__
 from .analysis import pair_reference
 from .compare import run_compare
+from .results.atomic import write_json
 from .results.config import TourneyConfig
 from .results.pairings import builtin_levels, make_pairings, parse_entrants
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
-from .runner.output import write_json
 from .runner.tourney import TourneyError
 from .seeding import derive_seed
 from .stats import (

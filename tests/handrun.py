@@ -11,9 +11,11 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from domsim.results.columns import games_schema
 from domsim.results.config import TourneyConfig
-from domsim.results.folder import PARTS, games_schema
-from domsim.runner.output import csv_table, write_part
+from domsim.results.folder import PARTS
+from domsim.results.parts import write_part
+from domsim.results.table import csv_table
 from domsim.seeding import game_seed
 from domsim.timing import time_histogram
 

@@ -16,13 +16,15 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domsim.analysis import RunError, load_run, run_statistics
+from domsim.analysis import run_statistics
 from domsim.cli import main
 from domsim.game import play_game
 from domsim.record import RecordError, read_records, verify
+from domsim.results.checksums import checksum_path, file_digest
 from domsim.results.config import ConfigError
+from domsim.results.folder import RunError
+from domsim.results.run import load_run
 from domsim.rules import OPTION_SPECS, RulesError, make_rules, parse_options
-from domsim.runner.output import checksum_path, file_digest
 from domsim.runner.scenario import ScenarioError, load_scenario
 from domsim.strategy import StrategyError, load_strategy
 

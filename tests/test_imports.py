@@ -21,18 +21,20 @@ HEAVY = ("numpy", "pandas", "pyarrow", "tqdm")
 #: or a package and everything in it ("domsim" alone is the package's face, which imports
 #: nothing). Two places differ from a literal reading of that line, both because the lower
 #: module is a vocabulary the upper ones share, not a step of the flow: domsim.results (the run
-#: folder's format, which the runner writes and the analysis reads) sits below the runner, and
-#: the pure maths of domsim.stats, domsim.timing and domsim.clock, which import no other module,
-#: sit with the core. A module may import its own layer or one below, never one above.
+#: folder, which the runner writes and the analysis reads) sits below the seats and the runner,
+#: above the strategies only (an entrant is named by its strategy specs), and the pure maths of
+#: domsim.stats, domsim.timing and domsim.clock, and the seat limits' defaults, which import no
+#: other module, sit with the core. A module may import its own layer or one below, never one
+#: above.
 LAYERS = (
     ("core", ("domsim", "domsim._core", "domsim.tiles", "domsim.rules", "domsim.seeding",
-              "domsim.stats", "domsim.timing", "domsim.clock")),
+              "domsim.stats", "domsim.timing", "domsim.clock", "domsim.limits")),
     ("engine", ("domsim.engine", "domsim.record", "domsim.deals", "domsim.transcript")),
     ("view", ("domsim.view", "domsim.insight", "domsim.search")),
-    ("strategy/seat", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve",
-                       "domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm",
-                       "domsim.seat", "domsim.seat_host", "domsim.human", "domsim.game")),
+    ("strategy", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve")),
     ("results", ("domsim.results",)),
+    ("seat", ("domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm", "domsim.seat",
+              "domsim.seat_host", "domsim.human", "domsim.game")),
     ("runner", ("domsim.runner",)),
     ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
                "domsim.steps", "domsim.show")),
@@ -171,6 +173,24 @@ def test_no_module_imports_one_from_a_layer_above_it():
         if layer_of(target) > layer_of(module)
     )
     assert upward == []
+
+
+def test_the_run_folder_package_imports_nothing_above_it_and_both_sides_go_through_it():
+    """domsim.results owns the run folder (issue 23, item 3): it imports no module above it (not
+    the game, the bots, the runner, the analysis); the runner writes the folder through it and
+    the analysis reads it through it, and neither imports the other."""
+    graph = import_graph(package_modules(), at_import_only=False)
+    results = {target for module, targets in graph.items()
+               if module.startswith("domsim.results") for target in targets}
+    assert sorted(t for t in results if layer_of(t) > layer_of("domsim.results")) == []
+    assert not results & {"domsim.game", "domsim.bot", "domsim.seat", "domsim.runner"}
+    runner = {target for module, targets in graph.items()
+              if module.startswith("domsim.runner") for target in targets}
+    assert not {t for t in runner if t.startswith(("domsim.analysis", "domsim.compare"))}
+    assert not {t for t in graph["domsim.analysis"] if t.startswith("domsim.runner")}
+    assert {"domsim.results.parts", "domsim.results.manifest",
+            "domsim.results.finish"} <= graph["domsim.runner.tourney"]
+    assert "domsim.results.run" in graph["domsim.analysis"]
 
 
 def loaded_heavy(code: str) -> list[str]:

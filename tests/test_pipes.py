@@ -98,14 +98,18 @@ def test_sending_tells_a_full_input_from_a_closed_one(ends):
         pipes.send(b"z\n", 1)
 
 
-def test_a_view_goes_as_its_compact_line(ends):
-    pipes, bot_input, _ = ends
+def test_a_state_is_asked_as_its_movers_compact_view(ends):
+    pipes, bot_input, bot = ends
     rules = make_rules("draw")
     state = State(rules)
     start_next_hand(state, deal_rng(4))
     view = ViewBuilder().view(state, state.advance())
-    pipes.send_view(view, 9, 1)
-    assert os.read(bot_input, 4096) == view.wire(9)
+    os.write(bot, b"m 8 0\nm 9 1\n")  # a stale reply, then this request's
+    assert pipes.ask_state(state, 9, 1, 1) == (8, 0)  # not this request's: the pair
+    assert pipes.read_line(1, True) == (9, 1)
+    os.write(bot, b"m 10 1\n")
+    assert pipes.ask_state(state, 10, 1, 1) == 1  # this request's: its move index alone
+    assert os.read(bot_input, 4096) == view.wire(9) + view.wire(10)
 
 
 def test_a_closed_pipes_touches_no_file(ends):

@@ -13,8 +13,9 @@ import pytest
 from clitools import invoke, one_line_error
 from handrun import write_run
 
-from domsim.analysis import load_run, run_statistics
+from domsim.analysis import run_statistics
 from domsim.report import CHARTS, write_report
+from domsim.results.run import load_run
 from domsim.runner.calibrate import calibration_entrants
 
 VOID = {"meta", "img", "br", "hr", "link", "input"}

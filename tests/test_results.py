@@ -4,7 +4,6 @@ schema page that names every column."""
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from pathlib import Path
@@ -15,8 +14,12 @@ import pytest
 from clitools import invoke
 from handrun import write_run
 
-from domsim.results.folder import MANIFEST_KEY, games_schema, read_games
+from domsim.results.columns import SCHEDULED, cells, games_schema, winning_names
+from domsim.results.run import load_run
+from domsim.results.schedule import Schedule
 from domsim.results.summary import COLUMNS
+from domsim.results.table import MANIFEST_KEY, read_games
+from domsim.results.validate import row_problem
 from domsim.rules import make_rules
 
 SCHEMA_PAGE = Path(__file__).parent.parent / "docs" / "SCHEMA.md"
@@ -50,6 +53,52 @@ def test_games_columns_are_typed_and_agree(runs):
     assert set(frame["entrant_0"].cat.categories) == {"duo", "hard"}
 
 
+def first_row_check(runs):
+    """The first game of the kozel run, and what the table's checks say of it edited."""
+    run = load_run(runs / "parquet")
+    row = run.table.slice(0, 1).to_pylist()[0]
+    schedule = Schedule(run.config.games, len(run.pairings), run.rules.sides, run.config.duplicate,
+                        run.config.seed)
+
+    def problem(edits: dict) -> str | None:
+        return row_problem(run.rules, run.entrants, run.pairings, schedule, {**row, **edits},
+                           set())
+
+    return run, row, problem
+
+
+def test_every_column_of_the_table_is_computed_and_checked(runs):
+    """COLUMNS (domsim.results.columns) makes the schema, the row and the checks: a played row
+    passes, every cell the schedule decides is held to it, and only nullable cells are null."""
+    run, row, problem = first_row_check(runs)
+    assert list(row) == games_schema(run.rules).names
+    assert problem({}) is None
+    for name, column, _ in cells(run.rules):
+        if column.check == SCHEDULED:
+            value = row[name] + 1000 if isinstance(row[name], int) else f"{row[name]}?"
+            edited = {**row, name: value}  # winner_entrants kept true to the edited names
+            names = [edited[f"entrant_{seat}"] for seat in range(run.rules.players)]
+            edited["winner_entrants"] = winning_names(names, row["winners"])
+            assert problem(edited) == f"{name} {value!r}, but the schedule has {row[name]!r}"
+        if not column.nullable:
+            assert problem({name: None}) == f"no {name}"
+
+
+@pytest.mark.parametrize(("edits", "message"), [
+    ({"blocked_hands": 99}, "hand counts no game has"),
+    ({"capicu_hands": -1}, "hand counts no game has"),
+    ({"winners": [0, 0]}, "winners [0, 0], which are not seats"),
+    ({"winner_entrants": ["nobody"]}, "winner_entrants ['nobody'], which are not its winners' "
+                                      "names"),
+    ({"faults_3": -1}, "a negative fault count"),
+    ({"time_hist_1": [(3, -2)]}, "a decision-time histogram that is not counts per bucket"),
+    ({"time_hist_1": None}, "a decision-time histogram that is not counts per bucket"),
+    ({"time_p50_ms_0": None, "time_max_ms_0": None}, None),  # a seat that made no decision
+])
+def test_a_cell_no_played_game_holds_is_refused_by_its_columns_check(runs, edits, message):
+    assert first_row_check(runs)[2](edits) == message
+
+
 def test_games_parquet_carries_the_final_manifest(runs):
     metadata = pq.read_schema(runs / "parquet" / "games.parquet").metadata
     manifest = json.loads((runs / "parquet" / "manifest.json").read_text())
@@ -79,39 +128,6 @@ def test_the_schema_page_documents_every_column(variant, players):
     for name in COLUMNS:
         assert f"| `{name}` |" in page, name
     assert "docs/SCHEMA.md" in (SCHEMA_PAGE.parent.parent / "README.md").read_text()
-
-
-def imported_modules(path: Path) -> set[str]:
-    """The domsim modules a source file imports, resolved to absolute names."""
-    package = "domsim." + ".".join(path.relative_to(DOMSIM).parent.parts)
-    package = package.rstrip(".")
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
-            names.add(f"{base}.{node.module}" if node.level and node.module else
-                      base if node.level else node.module)
-        elif isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-    return {name for name in names if name and name.startswith("domsim")}
-
-
-DOMSIM = Path(__file__).parent.parent / "domsim"
-
-
-def test_data_flows_one_way_runner_writes_analysis_reads_both_share_the_format():
-    """The runner never imports the analysis; the analysis never imports the runner; the run
-    folder's format (domsim/results/) imports neither: both read it."""
-    for path in (DOMSIM / "runner").glob("*.py"):
-        assert not {m for m in imported_modules(path)
-                    if m.startswith(("domsim.analysis", "domsim.compare", "domsim.api"))}, path
-    for path in (DOMSIM / "results").glob("*.py"):
-        assert not {m for m in imported_modules(path)
-                    if m.startswith(("domsim.runner", "domsim.analysis"))}, path
-    analysis = imported_modules(DOMSIM / "analysis.py")
-    assert not {m for m in analysis if m.startswith("domsim.runner")}
-    assert "domsim.results.folder" in analysis
-    assert "domsim.results.folder" in imported_modules(DOMSIM / "runner" / "output.py")
 
 
 def test_a_games_table_of_another_format_is_a_one_line_error(tmp_path):

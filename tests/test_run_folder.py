@@ -21,9 +21,11 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.results import finish as finish_module
+from domsim.results import parts
 from domsim.results.config import TourneyConfig
 from domsim.results.schedule import Schedule
-from domsim.runner import output, session
+from domsim.runner import session
 from domsim.runner import tourney as tourney_module
 from domsim.runner.lock import RunLock
 
@@ -135,13 +137,13 @@ def test_a_running_tourney_holds_its_folder_and_sigterm_stops_it_like_ctrl_c(tmp
 
 def test_a_stop_signal_while_the_result_files_are_written_does_not_break_them(tmp_path,
                                                                              monkeypatch):
-    real = tourney_module.assemble
+    real = finish_module.assemble
 
     def assemble_after_sigterm(*args):
         os.kill(os.getpid(), signal.SIGTERM)  # delivered at once, to this (the main) thread
         return real(*args)
 
-    monkeypatch.setattr(tourney_module, "assemble", assemble_after_sigterm)
+    monkeypatch.setattr(finish_module, "assemble", assemble_after_sigterm)
     out = tmp_path / "run"
     result = tourney(*FAST, "--games", "4", "-j", "1", "--out", str(out))
     assert result.exit_code == 0, result.output
@@ -227,7 +229,7 @@ def test_a_finished_run_is_read_from_its_games_table_even_with_parts_left(tmp_pa
     assert tourney(*FAST, "--games", "6", "-j", "1", "--out", str(out)).exit_code == 0
     table = pq.read_table(out / "games.parquet")
     (out / "parts").mkdir()
-    output.write_part(out, table.schema, (0, 1), table.slice(0, 2).to_pylist(), [])
+    parts.write_part(out, table.schema, (0, 1), table.slice(0, 2).to_pylist(), [])
     result = stats(str(out), "--json", "--samples", "10")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == 6
@@ -330,7 +332,7 @@ def test_a_disk_that_stays_full_is_one_line_and_keeps_every_part(tmp_path, monke
     monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
     with monkeypatch.context() as patch:
         patch.setattr(tourney_module, "write_part", full_disk_after(2, tourney_module.write_part))
-        patch.setattr(tourney_module, "assemble", full_disk_after(0, None))
+        patch.setattr(finish_module, "assemble", full_disk_after(0, None))
         result = tourney(*FAST, "--games", "20", "-j", "1", "--out", str(out))
     one_line(result, "No space left on device; every finished batch is kept: free the space, "
                      f"then resume with: domsim tourney --out {out} --resume")

@@ -11,10 +11,10 @@ from clitools import invoke
 from test_tourney import table
 
 from domsim.results.config import TourneyConfig
-from domsim.results.pairings import LEVELS
 from domsim.rules import VARIANTS
 from domsim.runner.scenario import load_scenario
 from domsim.runner.tourney import Tourney
+from domsim.strategy import BUILT_IN_LEVELS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -36,7 +36,7 @@ def test_the_levels_are_shipped_for_every_variant():
     for variant in VARIANTS:
         scenario = load_scenario(ROOT / "scenarios" / f"{variant}-levels.toml")
         assert scenario.settings["variant"] == variant
-        assert scenario.settings["entrants"] == list(LEVELS)
+        assert scenario.settings["entrants"] == list(BUILT_IN_LEVELS)
 
 
 def test_kozel_partner_scenarios_follow_the_partner_rule():
@@ -52,7 +52,7 @@ def test_kozel_partner_scenarios_follow_the_partner_rule():
             partner = player_team.members[1]
             assert partner == ("insane" if level == "insane" else "hard"), (name, level)
             tables.append(level)
-    assert tables == list(LEVELS)
+    assert tables == list(BUILT_IN_LEVELS)
 
 
 def test_the_readme_scenario_is_valid(tmp_path):

@@ -11,7 +11,8 @@ from clitools import invoke
 from handrun import CONFIG, GAMES, write_run
 
 from domsim import __version__
-from domsim.analysis import load_run, run_statistics
+from domsim.analysis import run_statistics
+from domsim.results.run import load_run
 from domsim.results.summary import Tally
 from domsim.runner.console import Standings
 

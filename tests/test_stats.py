@@ -16,7 +16,9 @@ import pytest
 from clitools import invoke, one_line_error
 from handrun import GAMES, write_run
 
-from domsim.analysis import RunError, load_run, run_statistics
+from domsim.analysis import run_statistics
+from domsim.results.folder import RunError
+from domsim.results.run import load_run
 from domsim.stats import (
     NELO_PER_T,
     Z95,

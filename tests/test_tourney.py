@@ -12,11 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.results import table as table_module
 from domsim.results.pairings import make_pairings, parse_entrants, seat_specs
 from domsim.results.schedule import Schedule, batches
 from domsim.results.summary import margin, outcome
 from domsim.rules import make_rules
-from domsim.runner import output, session
+from domsim.runner import session
 from domsim.runner import tourney as tourney_module
 from domsim.seeding import game_seed
 from domsim.strategy import StrategyError
@@ -166,7 +167,7 @@ def test_one_and_two_workers_write_identical_results(tmp_path):
 def test_games_table_gathers_parts_into_row_groups(tmp_path, monkeypatch):
     """The parts (one per batch) are gathered into row groups of at least ROW_GROUP_ROWS rows,
     in game-id order, so the writer's metadata does not grow with every batch."""
-    monkeypatch.setattr(output, "ROW_GROUP_ROWS", 5)
+    monkeypatch.setattr(table_module, "ROW_GROUP_ROWS", 5)
     monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
     out = tmp_path / "run"
     assert tourney(*FAST, "--games", "16", "-j", "1", "--out", str(out)).exit_code == 0

@@ -8,26 +8,22 @@
 //! actions the engine's public encoding. The host answers `m ID INDEX`, INDEX the move's place
 //! among the legal ones.
 
-use std::fmt::Write;
-
 use crate::action::Action;
 use crate::rules::Rules;
 use crate::view::View;
 
 /// The line for `view`, asked as request `request`, with its newline.
-pub fn encode(request: u64, view: &View) -> String {
-    let mut out = String::with_capacity(160 + 8 * view.actions.len());
+pub fn encode(request: u64, view: &View) -> Vec<u8> {
+    let mut out = Vec::with_capacity(160 + 8 * view.actions.len());
     encode_into(&mut out, request, view);
     out
 }
 
 /// `encode` into `out`, emptied first (a buffer kept across requests allocates nothing).
-pub fn encode_into(out: &mut String, request: u64, view: &View) {
+pub fn encode_into(out: &mut Vec<u8>, request: u64, view: &View) {
     out.clear();
-    out.push('c');
-    let mut put = |value: i64| {
-        let _ = write!(out, " {value}");
-    };
+    out.push(b'c');
+    let mut put = |value: i64| put_int(out, value);
     put(request as i64);
     put(view.seat.into());
     put(view.hand.into());
@@ -46,21 +42,44 @@ pub fn encode_into(out: &mut String, request: u64, view: &View) {
     view.legal.iter().for_each(|&m| put(m.into()));
     put(view.actions.len() as i64);
     view.actions.iter().for_each(|a| put(a.bits().into()));
-    out.push('\n');
+    out.push(b'\n');
+}
+
+/// A space and `value` in decimal (a line holds about forty: `write!` would cost most of it).
+fn put_int(out: &mut Vec<u8>, value: i64) {
+    out.push(b' ');
+    if value < 0 {
+        out.push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = value.unsigned_abs();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
 }
 
 /// The request id and the view of a compact line (its newline optional) under `rules`; an
 /// error names what is wrong. The view is as sent, not checked as a view (see the bindings).
 pub fn decode(line: &[u8], rules: Rules) -> Result<(u64, View), String> {
-    let text = std::str::from_utf8(line).map_err(|_| "not ASCII".to_string())?;
-    let mut words = text.split_ascii_whitespace();
-    if words.next() != Some("c") {
+    let mut words = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|word| !word.is_empty());
+    if words.next() != Some(b"c") {
         return Err("a compact view starts with `c`".into());
     }
     let mut next = |what: &str| -> Result<i64, String> {
         let word = words.next().ok_or_else(|| format!("ends before {what}"))?;
-        word.parse::<i64>()
-            .map_err(|_| format!("{what} is not an integer: {word:?}"))
+        parse_int(word).ok_or_else(|| {
+            let word = String::from_utf8_lossy(word);
+            format!("{what} is not an integer: {word:?}")
+        })
     };
     let request = u64::try_from(next("the id")?).map_err(|_| "a negative id")?;
     let seat = small(next("the seat")?, "the seat")?;
@@ -135,6 +154,26 @@ pub fn decode_reply(line: &[u8]) -> Option<(u64, i64)> {
     words.next().is_none().then_some((request, index))
 }
 
+/// A decimal integer, `-` before it if negative, as the line has it (str::parse would first
+/// check the whole line is UTF-8, and costs most of a decode).
+fn parse_int(word: &[u8]) -> Option<i64> {
+    let (negative, digits) = match word {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, word),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + i64::from(digit - b'0');
+    }
+    Some(if negative { -value } else { value })
+}
+
 fn action(value: i64) -> Result<Action, String> {
     u32::try_from(value)
         .ok()
@@ -182,13 +221,36 @@ mod tests {
                     let legal = game.t.legal_vec();
                     let view = View::of(&game, legal.clone());
                     let line = encode(7, &view);
-                    assert_eq!(decode(line.as_bytes(), rules), Ok((7, view)));
+                    assert_eq!(decode(&line, rules), Ok((7, view)));
                     checked += 1;
                     game.play(legal[picks.below(legal.len() as u64) as usize]);
                 }
             }
         }
         assert!(checked > 100);
+    }
+
+    #[test]
+    fn numbers_go_in_decimal_both_ways() {
+        for value in [0, 7, -1, 10, 99, -100, 1 << 40, i64::MAX, i64::MIN] {
+            let mut out = vec![];
+            put_int(&mut out, value);
+            assert_eq!(out, format!(" {value}").into_bytes());
+        }
+        for (word, value) in [
+            ("0", Some(0)),
+            ("-12", Some(-12)),
+            ("+1", None),
+            ("1x", None),
+        ] {
+            assert_eq!(parse_int(word.as_bytes()), value, "{word}");
+        }
+        assert_eq!(parse_int(b"-"), None);
+        assert_eq!(
+            parse_int(b"999999999999999999"),
+            Some(999_999_999_999_999_999)
+        );
+        assert_eq!(parse_int(b"9999999999999999999"), None); // past what a view holds
     }
 
     #[test]

@@ -7,15 +7,13 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from ..bot import SEAT_MEMORY_MB, Confinement
 from ..clock import TimeControl, is_time_control
 from ..deals import ORDERS
-from ..game import MOVE_TIME_LIMIT, ON_FAULT
+from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
+from .folder import OUTPUT_FORMATS
 from .pairings import FORMATS, builtin_levels
-
-OUTPUT_FORMATS = ("parquet", "csv")
 
 
 class ConfigError(ValueError):
@@ -104,10 +102,6 @@ class TourneyConfig:
     # What a fault costs; a run's manifest without the key was played before forfeits existed.
     on_fault: str = ON_FAULT
     time_control: str | None = None  # BASE+INC: a clock per seat and game (domsim.clock)
-
-    def confinement(self, hide: tuple[str, ...] = ()) -> Confinement:
-        """How this run holds its bot processes, `hide` masked inside the sandbox."""
-        return Confinement(self.seat_memory, self.sandbox, hide)
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)

@@ -13,11 +13,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from ..bot import BUILT_IN_LEVELS
 from ..rules import Rules
-from ..strategy import SESSION_PREFIX, StrategyError, entry_points, spec_file
+from ..strategy import BUILT_IN_LEVELS, SESSION_PREFIX, StrategyError, entry_points, spec_file
 
-LEVELS = BUILT_IN_LEVELS
 FORMATS = ("round-robin", "gauntlet")
 #: What an entrant's name may hold: `-p NAME=SPEC` names an entrant when the text before the first
 #: `=` is such a name (a spec's parameters follow a `?`, so `hard?shed=2` names nothing).
@@ -38,7 +36,7 @@ class Entrant:
 
 def builtin_levels() -> list[str]:
     """The registered built-in levels, weakest first: the default entrants."""
-    return [name for name in LEVELS if name in entry_points()]
+    return [name for name in BUILT_IN_LEVELS if name in entry_points()]
 
 
 def split_name(text: str) -> tuple[str | None, str]:

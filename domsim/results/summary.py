@@ -13,11 +13,14 @@ games are consecutive, so only running sums are kept and memory stays flat."""
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..rules import Rules
 from ..stats import elo_from_score, moments_interval, wilson_interval
+from .atomic import write_atomic
+from .folder import SUMMARY
 from .pairings import Entrant, pairing_label
 
 ALL = "all"
@@ -185,6 +188,17 @@ class Tally:
                          str(line.faults)))
         return [f"Standings after {done} of {total} games (W-L-S: won, lost, shared; points: a "
                 "win 1, a shared win the share; Elo against the field)", *columns(rows)]
+
+
+def write_summary(out: Path, lines: list[dict]) -> None:
+    """summary.csv: the lines' COLUMNS, floats to 6 significant digits."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for line in lines:
+        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value
+                         for value in (line[column] for column in COLUMNS)])
+    write_atomic(out / SUMMARY, text.getvalue())
 
 
 def summary_table(path: Path) -> list[str]:

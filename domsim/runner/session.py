@@ -13,20 +13,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..results.config import TourneyConfig
+from ..results.manifest import Outcome, manifest_config
 from ..results.pairings import seated_twice
+from ..results.parts import done_game_ids
 from ..seeding import random_run_seed
 from ..strategy import one_line
 from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
-from .output import done_game_ids
 from .signals import stops_interrupt
 from .tourney import (
-    Outcome,
     Tourney,
     TourneyError,
-    manifest_config,
     open_tourney,
-    read_manifest,
+    resume_manifest,
     run_tourney,
 )
 
@@ -48,7 +47,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the run to finish")
-        values = {**manifest_config(read_manifest(out), out), **given}
+        values = {**manifest_config(resume_manifest(out), out), **given}
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")

@@ -1,52 +1,48 @@
 """Running a tourney: prepare the output folder (or resume one), stream batches through a
-backend in game-id order, and write the games table, summary.csv and manifest.json."""
+backend in game-id order, and have domsim.results write each finished batch and, when the
+session ends, the games table, summary.csv and manifest.json."""
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import inspect
-import io
-import json
 import logging
-import platform
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
 
-from .. import __version__
-from .._core import ENGINE
 from ..bot import bot_command, check_spec, in_process_reason
 from ..deals import Deal, deal_index, read_deals
+from ..results.checksums import file_digest
+from ..results.columns import games_schema
 from ..results.config import TourneyConfig
-from ..results.folder import MANIFEST, file_digest, games_schema, legacy_problem, read_games
-from ..results.pairings import Entrant, make_pairings, pairing_label, parse_entrants
-from ..results.ratings import outcomes_of, rate_outcomes, summary_lines
+from ..results.finish import finish
+from ..results.folder import MANIFEST, PARTS
+from ..results.legacy import legacy_problem
+from ..results.manifest import (
+    Outcome,
+    begin_session,
+    deals_info,
+    manifest_config,
+    new_manifest,
+    now,
+    read_manifest,
+)
+from ..results.pairings import Entrant, make_pairings, parse_entrants
+from ..results.parts import clean_parts, done_game_ids, read_rows, write_part
 from ..results.schedule import Schedule, batches
-from ..results.summary import COLUMNS, Tally
+from ..results.summary import Tally
 from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
-from .output import (
-    PARTS,
-    assemble,
-    clean_parts,
-    done_game_ids,
-    read_rows,
-    remove_parts,
-    write_atomic,
-    write_json,
-    write_part,
-)
 from .signals import stops_ignored
-from .worker import Batch, BatchResult, play_batch
+from .worker import Batch, BatchResult, play_batch, run_confinement
 
 log = logging.getLogger("domsim.runner")
 MAX_BATCH = 100
@@ -85,7 +81,7 @@ class Tourney:
         self.entrants = parse_entrants(self.config.entrant_names(), rules)
         for entrant in self.entrants:
             for spec in entrant.members:
-                check_spec(spec, self.config.isolate, self.config.confinement())
+                check_spec(spec, self.config.isolate, run_confinement(self.config))
         self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
                                  self.config.duplicate, self.config.seed)
@@ -96,6 +92,10 @@ class Tourney:
         """Each strategy's spec -> in process or in its own (sandboxed) process."""
         return {spec: how_it_runs(spec, self.config) for entrant in self.entrants
                 for spec in entrant.members}
+
+    def manifest_for(self, command: Sequence[str], purpose: str) -> dict:
+        """A new run's manifest (`purpose`: tourney, compare or calibration)."""
+        return new_manifest(self, command, purpose, lambda spec: strategy_info(spec, self.config))
 
     def tally(self) -> Tally:
         return Tally(self.rules, self.entrants, self.pairings)
@@ -156,20 +156,6 @@ def whole_deal_sets(config: TourneyConfig,
         f"pairings x {tourney.schedule.seatings_per_deal} seatings a deal)")
 
 
-@dataclass
-class Outcome:
-    """How a session ended: games done of the total, and why it stopped early if it did."""
-
-    done: int
-    total: int
-    played: int
-    stopped: str | None = None  # "interrupted", or what broke
-
-    @property
-    def partial(self) -> bool:
-        return self.done < self.total
-
-
 def open_tourney(config: TourneyConfig, out: Path, resume: bool,
                  command: Sequence[str] = ()) -> Tourney:
     """Take the folder (new, or a resumable run with the same settings) for this writer alone;
@@ -222,7 +208,7 @@ def take_lock(out: Path, command: Sequence[str]) -> RunLock:
 
 def check_resumable(out: Path, config: TourneyConfig) -> None:
     """The run in `out` has these settings and is not finished."""
-    manifest = read_manifest(out)
+    manifest = resume_manifest(out)
     if problem := legacy_problem(manifest, out):
         raise TourneyError(problem)
     saved = TourneyConfig.from_dict(manifest_config(manifest, out))
@@ -237,21 +223,11 @@ def check_resumable(out: Path, config: TourneyConfig) -> None:
                           "resume, nothing changed")
 
 
-def manifest_config(manifest: dict, out: Path) -> dict:
-    config = manifest.get("config") if isinstance(manifest, dict) else None
-    if not isinstance(config, dict):
-        raise TourneyError(f"{out / MANIFEST} has no config table: it was not written by domsim "
-                           "or was edited; start a new run")
-    return config
-
-
-def read_manifest(out: Path) -> dict:
+def resume_manifest(out: Path) -> dict:
+    """The manifest of the run `--resume` goes on with (TourneyError: there is none)."""
     if not (out / MANIFEST).is_file():
         raise TourneyError(f"--resume: {out} holds no {MANIFEST}: nothing to resume")
-    try:
-        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TourneyError(f"cannot read {out / MANIFEST}: {exc}") from None
+    return read_manifest(out)
 
 
 def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
@@ -273,11 +249,10 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
     size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
     started = now()
-    manifest = (new_manifest(tourney, out, command, purpose) | (about or {}) if not done
+    manifest = (tourney.manifest_for(command, purpose) | (about or {}) if not done
                 else read_manifest(out))
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
-    manifest["sessions"] = [*manifest.get("sessions", []), session]
-    write_json(out / MANIFEST, {**manifest, "partial": True})
+    begin_session(out, manifest, session)
     tally = tourney.tally()
     for row in read_rows(out) if done else ():  # the standings count the earlier sessions too
         tally.add(row)
@@ -439,98 +414,11 @@ def isolated(job: Batch) -> Batch:
     return replace(job, config=replace(job.config, isolate=True))
 
 
-def finish(tourney: Tourney, manifest: dict, session: dict, outcome: Outcome,
-           tally: Tally | None) -> None:
-    """Write the games table, summary and manifest for whatever is finished; the summary from
-    `tally` if it holds every finished game, else from the games read back."""
-    out, config = tourney.out, tourney.config
-    session.update(ended=now(), games_played=outcome.played)
-    if outcome.stopped:
-        session["stopped"] = outcome.stopped
-    manifest.update(ended=session["ended"], games_completed=outcome.done,
-                    partial=outcome.partial)
-    manifest.pop("checksums", None)  # an earlier session's: not of the files written now
-    assemble(out, tourney.schema, config.output_format, config.records, manifest)
-    if tally is None:
-        tally = tourney.tally()
-        for row in read_rows(out):
-            tally.add(row)
-    write_atomic(out / "summary.csv",
-                 summary_csv(rated_summary(tourney, manifest, tally, not outcome.partial)))
-    manifest["checksums"] = checksums(out, config)
-    write_json(out / MANIFEST, manifest)
-    if not outcome.partial:
-        remove_parts(out)
-
-
-def checksums(out: Path, config: TourneyConfig) -> dict[str, str]:
-    """sha256 of the games table and records the statistics read, to find later edits."""
-    names = [f"games.{config.output_format}", *(["records.jsonl"] if config.records else [])]
-    return {name: file_digest(out / name) for name in names}
-
-
-def rated_summary(tourney: Tourney, manifest: dict, tally: Tally, finished: bool) -> list[dict]:
-    """The summary lines with the ratings `domsim stats` gives the same games (its default
-    resamplings and seed), read back from the files just written."""
-    if not any(line.games for line in tally.lines.values()):
-        return [line for _, _, line in tally.rows()]
-    games = outcomes_of(tourney.rules, tourney.entrants, tourney.pairings,
-                        read_games(tourney.out, tourney.schema, finished))
-    fitted = rate_outcomes(games, [entrant.name for entrant in tourney.entrants], manifest)
-    return summary_lines(tally, tourney.pairings, tourney.schedule.seatings_per_deal, games,
-                         fitted)
-
-
-def summary_csv(lines: list[dict]) -> str:
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for line in lines:
-        writer.writerow([f"{value:.6g}" if isinstance(value, float) else value
-                         for value in (line[column] for column in COLUMNS)])
-    return text.getvalue()
-
-
-def new_manifest(tourney: Tourney, out: Path, command: list[str], purpose: str) -> dict:
-    """`purpose`: tourney, compare or calibration (whose entrants form a ladder, weakest first)."""
-    config, rules = tourney.config, tourney.rules
-    per_pairing = tourney.schedule.games_per_pairing()
-    return {
-        "purpose": purpose,
-        "domsim_version": __version__,
-        "engine": ENGINE,
-        "python": platform.python_version(),
-        "command": command,
-        "variant": rules.name,
-        "players": rules.players,
-        "options": rules.options(),
-        "seed": config.seed,
-        "games": config.games,
-        "duplicate": config.duplicate,
-        "entrants": [entrant_info(entrant, config) for entrant in tourney.entrants],
-        "pairings": [{"pairing": pairing_label(tourney.entrants, p), "games": n}
-                     for p, n in zip(tourney.pairings, per_pairing, strict=True)],
-        "config": config.to_dict(),
-        "started": now(),
-    } | ({"deals": deals_info(config, len(tourney.deals))} if config.deals else {})
-
-
-def deals_info(config: TourneyConfig, count: int) -> dict:
-    path = Path(config.deals)
-    return {"file": str(path.resolve()), "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "count": count, "order": config.deals_order}
-
-
-def entrant_info(entrant: Entrant, config: TourneyConfig) -> dict:
-    return {"name": entrant.name,
-            "members": [strategy_info(spec, config) for spec in entrant.members]}
-
-
 def how_it_runs(spec: str, config: TourneyConfig) -> str:
     """In process or in its own (sandboxed) process, for the manifest and the run's header."""
     if bot_command(spec, config.isolate) is None:
         return in_process_reason(spec, config.isolate)
-    return config.confinement().about()
+    return run_confinement(config).about()
 
 
 def strategy_info(spec: str, config: TourneyConfig) -> dict:
@@ -546,8 +434,7 @@ def strategy_info(spec: str, config: TourneyConfig) -> dict:
             "class": factory.cls.__qualname__}
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")
-        return info | {"source": str(source),
-                       "sha256": hashlib.sha256(source.read_bytes()).hexdigest()}
+        return info | {"source": str(source), "sha256": file_digest(source)}
     except (OSError, TypeError) as exc:
         if not spec.startswith(SESSION_PREFIX):
             raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
@@ -557,7 +444,3 @@ def strategy_info(spec: str, config: TourneyConfig) -> dict:
         return info | {"source": "the session (no source text to hash)", "sha256": None}
     return info | {"source": "the session (the class's source text)",
                    "sha256": hashlib.sha256(text.encode()).hexdigest()}
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

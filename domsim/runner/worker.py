@@ -14,10 +14,10 @@ from ..bot import BotPool, Confinement
 from ..deals import Deal
 from ..game import play
 from ..record import seal
+from ..results.columns import Place, game_row
 from ..results.config import TourneyConfig
-from ..results.pairings import Entrant, seat_entrants, seat_specs
+from ..results.pairings import Entrant
 from ..results.schedule import Schedule
-from .output import game_row, options_hash
 
 log = logging.getLogger("domsim.runner")
 
@@ -54,28 +54,29 @@ def worker_bots(confinement: Confinement) -> BotPool:
     return pool
 
 
+def run_confinement(config: TourneyConfig, hide: tuple[str, ...] = ()) -> Confinement:
+    """How a run with these settings holds its bot processes, `hide` masked in the sandbox."""
+    return Confinement(config.seat_memory, config.sandbox, hide)
+
+
 def play_batch(batch: Batch) -> BatchResult:
     config = batch.config
     rules = config.rules()
-    rules_hash = options_hash(rules)
     rows, records = [], []
-    bots = worker_bots(config.confinement(batch.hide))
+    bots = worker_bots(run_confinement(config, batch.hide))
     for i, game_id in enumerate(batch.game_ids):
         slot = batch.schedule.slot(game_id)
-        pairing = batch.pairings[slot.pairing]
-        specs = seat_specs(rules, list(batch.entrants), pairing, slot.seating)
-        game = play(rules, specs, slot.seed, move_time_limit=config.move_time_limit or None,
+        place = Place(rules, batch.entrants, batch.pairings[slot.pairing], slot)
+        game = play(rules, place.specs, slot.seed, move_time_limit=config.move_time_limit or None,
                     time_control=config.clock(),
                     keep_hands=config.records, isolate=config.isolate, bots=bots,
                     on_fault=config.on_fault,
                     first_deal=batch.first_deals[i] if batch.first_deals else None)
-        rows.append(game_row(rules, rules_hash, slot, list(batch.entrants), pairing, game))
+        rows.append(game_row(place, game))
         if config.records:
-            names = [batch.entrants[e].name
-                     for e in seat_entrants(rules, pairing, slot.seating)]
             records.append(json.dumps(seal({
                 "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
-                "entrants": names, **({"fixed_deal": True} if batch.first_deals else {}),
+                "entrants": place.names, **({"fixed_deal": True} if batch.first_deals else {}),
                 **game.record()})))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     return BatchResult(batch.game_ids, rows, records)

@@ -70,7 +70,8 @@ def peek() -> None:
                 hits.append(f"{path.name} in its folder names a seed")
         except OSError:
             pass
-    report("found " + ("; ".join(sorted(set(hits))) if hits else "nothing"))
+    for hit in sorted(set(hits)) or ["nothing"]:  # a line each: a log line is cut at 1000
+        report(f"found {hit}")
 
 
 def write(run_dir: str) -> None:

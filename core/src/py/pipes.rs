@@ -10,7 +10,8 @@ use pyo3::exceptions::{PyBrokenPipeError, PyEOFError, PyTimeoutError, PyValueErr
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::view::PlayerView;
+use super::state::PyState;
+use crate::view::View;
 
 /// Bytes asked of the kernel by one read.
 const CHUNK: usize = 1 << 16;
@@ -24,7 +25,7 @@ pub struct Pipes {
     from_bot: RawFd,
     max_line: usize,
     buffer: Vec<u8>,
-    line: String,
+    line: Vec<u8>,
 }
 
 #[pymethods]
@@ -39,7 +40,7 @@ impl Pipes {
             from_bot,
             max_line,
             buffer: Vec::with_capacity(CHUNK),
-            line: String::with_capacity(1024),
+            line: Vec::with_capacity(1024),
         })
     }
 
@@ -47,18 +48,6 @@ impl Pipes {
     /// BrokenPipeError if it has closed its input.
     fn send(&self, py: Python<'_>, data: &[u8], seconds: f64) -> PyResult<()> {
         write_all(py, self.to_bot, data, seconds)
-    }
-
-    /// `send` the compact line of `view` asked as request `request` (PlayerView.wire).
-    fn send_view(
-        &mut self,
-        py: Python<'_>,
-        view: PyRef<'_, PlayerView>,
-        request: u64,
-        seconds: f64,
-    ) -> PyResult<()> {
-        crate::wire::encode_into(&mut self.line, request, &view.data);
-        write_all(py, self.to_bot, self.line.as_bytes(), seconds)
     }
 
     /// The next line without its newline, or None if none is whole within `seconds` (None: no
@@ -71,19 +60,49 @@ impl Pipes {
         seconds: Option<f64>,
         compact: bool,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let deadline = deadline_after(seconds);
+        let line = self.next_line(py, deadline_after(seconds))?;
+        line.map(|end| self.take_line(py, end, compact, None))
+            .transpose()
+    }
+
+    /// A compact `choose` of the view that the seat to move of `state` has (PlayerView.wire of
+    /// it, built in the core: no PlayerView is made), sent within `send_seconds`; then
+    /// `read_line(seconds, True)`, except that the reply `m REQUEST INDEX` to this very
+    /// request comes as INDEX alone. The referee's hot path.
+    fn ask_state<'py>(
+        &mut self,
+        py: Python<'py>,
+        state: PyRef<'_, PyState>,
+        request: u64,
+        send_seconds: f64,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if state.game.t.hand_over {
+            return Err(PyValueError::new_err("no hand is in play"));
+        }
+        let view = View::of(&state.game, state.game.t.legal_vec());
+        crate::wire::encode_into(&mut self.line, request, &view);
+        write_all(py, self.to_bot, &self.line, send_seconds)?;
+        let line = self.next_line(py, deadline_after(seconds))?;
+        line.map(|end| self.take_line(py, end, true, Some(request)))
+            .transpose()
+    }
+
+    /// Forget the descriptors (the process object closes them next): any later call fails
+    /// rather than touch a file that may by then be another's.
+    fn close(&mut self) {
+        self.to_bot = -1;
+        self.from_bot = -1;
+    }
+}
+
+impl Pipes {
+    /// Where the next whole line ends in the buffer, reading as needed; None at `deadline`.
+    fn next_line(&mut self, py: Python<'_>, deadline: Option<Instant>) -> PyResult<Option<usize>> {
         loop {
             if let Some(end) = self.buffer.iter().position(|&byte| byte == b'\n') {
-                if deadline.is_some_and(|at| Instant::now() > at) {
-                    return Ok(None);
-                }
-                let line = &self.buffer[..end];
-                let reply = match compact.then(|| crate::wire::decode_reply(line)).flatten() {
-                    Some(pair) => pair.into_pyobject(py)?.into_any(),
-                    None => PyBytes::new(py, line).into_any(),
-                };
-                self.buffer.drain(..=end);
-                return Ok(Some(reply));
+                let late = deadline.is_some_and(|at| Instant::now() > at);
+                return Ok((!late).then_some(end));
             }
             if self.buffer.len() > self.max_line {
                 return Err(PyValueError::new_err(format!(
@@ -97,11 +116,23 @@ impl Pipes {
         }
     }
 
-    /// Forget the descriptors (the process object closes them next): any later call fails
-    /// rather than touch a file that may by then be another's.
-    fn close(&mut self) {
-        self.to_bot = -1;
-        self.from_bot = -1;
+    /// The line ending at `end`, out of the buffer: as `read_line` gives it, or the bare index
+    /// of a compact reply to `request`.
+    fn take_line<'py>(
+        &mut self,
+        py: Python<'py>,
+        end: usize,
+        compact: bool,
+        request: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let line = &self.buffer[..end];
+        let reply = match compact.then(|| crate::wire::decode_reply(line)).flatten() {
+            Some((id, index)) if Some(id) == request => index.into_pyobject(py)?.into_any(),
+            Some(pair) => pair.into_pyobject(py)?.into_any(),
+            None => PyBytes::new(py, line).into_any(),
+        };
+        self.buffer.drain(..=end);
+        Ok(reply)
     }
 }
 

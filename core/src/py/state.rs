@@ -345,6 +345,21 @@ impl PyState {
         Ok(self.advance())
     }
 
+    /// Play the move at `index` of `legal_moves()` (a seat's answer by index), then `advance`
+    /// as `play_choice` does. ValueError when there is none at `index`.
+    fn play_index(&mut self, index: usize) -> PyResult<Option<Vec<u32>>> {
+        if self.t().hand_over {
+            return Err(value_error("no hand is in play"));
+        }
+        let mv = *self
+            .t()
+            .legal_vec()
+            .get(index)
+            .ok_or_else(|| value_error(format!("no legal move {index}")))?;
+        self.game.play(mv);
+        Ok(self.advance())
+    }
+
     /// Play the hand to its end, `choose(moves)` picking every play from `legal_moves()`.
     fn play_out(&mut self, choose: &Bound<'_, PyAny>) -> PyResult<()> {
         while !self.t().hand_over {

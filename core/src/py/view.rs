@@ -278,7 +278,7 @@ impl PlayerView {
     /// This view as a line of the seat protocol's compact encoding (crate::wire), asked as
     /// request `request`.
     fn wire<'py>(&self, py: Python<'py>, request: u64) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, crate::wire::encode(request, &self.data).as_bytes())
+        PyBytes::new(py, &crate::wire::encode(request, &self.data))
     }
 
     /// Per seat, the numbers it is known not to hold, as 7-bit masks (bit n: number n; R-MUST):

@@ -1,0 +1,126 @@
+"""The games table as a file: assembled from the parts when a session ends, and read back.
+
+The table is typed (domsim.results.columns): names are dictionary-encoded strings, `winners` a
+list of seats, `winner_entrants` a list of names, `hand_points` a list (per hand) of lists (per
+side) and each seat's decision-time histogram a map from bucket to count. games.parquet carries
+the manifest as its key-value metadata (`domsim.manifest`). CSV cannot hold lists or maps:
+there those columns are JSON text, and `read_games` turns them back into the same typed table.
+Both are written one part at a time (memory stays flat) through a temporary file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from .atomic import replacing
+from .folder import RECORDS, game_parts, games_file, games_sources
+from .parts import records_parts
+
+#: The key of games.parquet's metadata that holds the manifest (as JSON).
+MANIFEST_KEY = "domsim.manifest"
+#: Rows per row group of games.parquet. One per part would do, but a writer keeps every row
+#: group's metadata (with column statistics) until it closes: memory would grow with the games.
+ROW_GROUP_ROWS = 5_000
+
+
+def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
+             manifest: dict) -> Path:
+    """Write games.<format> (and records.jsonl) from the parts, atomically; return the table.
+    The Parquet file carries the manifest as metadata; CSV holds lists and maps as JSON."""
+    path = games_file(out, output_format)
+    parquet = output_format == "parquet"
+    with replacing(path) as temp, _writer(temp, schema, parquet, manifest) as writer:
+        group: list[pa.Table] = []
+        rows = 0
+        for part in game_parts(out):
+            group.append(pq.read_table(part, schema=schema))
+            rows += len(group[-1])
+            if rows >= ROW_GROUP_ROWS:
+                writer.write_table(_for_file(pa.concat_tables(group), parquet))
+                group, rows = [], 0
+        if group:
+            writer.write_table(_for_file(pa.concat_tables(group), parquet))
+    if records:
+        with replacing(out / RECORDS) as temp, temp.open("w", encoding="utf-8") as target:
+            for part in records_parts(out):
+                target.write(part.read_text(encoding="utf-8"))
+    return path
+
+
+def with_manifest(schema: pa.Schema, manifest: dict) -> pa.Schema:
+    return schema.with_metadata({MANIFEST_KEY: json.dumps(manifest)})
+
+
+def _writer(temp: Path, schema: pa.Schema, parquet: bool, manifest: dict):
+    if parquet:
+        return pq.ParquetWriter(str(temp), with_manifest(schema, manifest))
+    return pacsv.CSVWriter(str(temp), csv_schema(schema))
+
+
+def _for_file(table: pa.Table, parquet: bool) -> pa.Table:
+    return table if parquet else csv_table(table)
+
+
+def read_games(path: Path, schema: pa.Schema, finished: bool = False) -> pa.Table:
+    """The finished games in game-id order, from `games_sources`."""
+    parts, file = games_sources(path, finished)
+    if parts:
+        table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts)
+    elif file is None:
+        return schema.empty_table()
+    elif file.suffix == ".parquet":
+        table = pq.read_table(file, schema=schema)
+    else:
+        table = read_csv_games(file, schema)
+    return table.sort_by("game_id")
+
+
+def table_manifest(file: Path) -> dict:
+    """The manifest games.parquet carries (KeyError if it carries none)."""
+    return json.loads(pq.read_schema(file).metadata[MANIFEST_KEY.encode()])
+
+
+# -- CSV: lists and maps as JSON text -----------------------------------------------------------
+def _is_nested(kind: pa.DataType) -> bool:
+    return pa.types.is_list(kind) or pa.types.is_map(kind)
+
+
+def _as_text(kind: pa.DataType) -> bool:
+    return _is_nested(kind) or pa.types.is_dictionary(kind)
+
+
+def csv_schema(schema: pa.Schema) -> pa.Schema:
+    """The games table as CSV holds it: lists and maps as JSON, names as plain strings."""
+    return pa.schema([pa.field(f.name, pa.string()) if _as_text(f.type) else f for f in schema])
+
+
+def csv_table(table: pa.Table) -> pa.Table:
+    """`table` in the CSV schema."""
+    columns = []
+    for field, column in zip(table.schema, table.columns, strict=True):
+        if _is_nested(field.type):
+            column = pa.array([json.dumps(value) for value in column.to_pylist()], pa.string())
+        elif pa.types.is_dictionary(field.type):
+            column = column.cast(pa.string())
+        columns.append(column)
+    return pa.table(columns, schema=csv_schema(table.schema))
+
+
+def read_csv_games(path: Path, schema: pa.Schema) -> pa.Table:
+    options = pacsv.ConvertOptions(column_types=csv_schema(schema), strings_can_be_null=False)
+    text = pacsv.read_csv(path, convert_options=options)
+    columns = []
+    for field, column in zip(schema, text.columns, strict=True):
+        if pa.types.is_map(field.type):
+            column = pa.array([[tuple(pair) for pair in json.loads(value)]
+                               for value in column.to_pylist()], field.type)
+        elif _is_nested(field.type):
+            column = pa.array([json.loads(value) for value in column.to_pylist()], field.type)
+        elif pa.types.is_dictionary(field.type):
+            column = column.dictionary_encode()
+        columns.append(column)
+    return pa.table(columns, schema=schema)

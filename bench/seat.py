@@ -117,7 +117,9 @@ def main() -> None:
     args = parser.parse_args()
     rules = make_rules(args.variant)
     specs = [GREEDY] + ["easy"] * (rules.players - 1)
-    keep_bots_on(min(os.sched_getaffinity(0)))  # as a worker of the local pool does
+    cpu = min(os.sched_getaffinity(0))
+    keep_bots_on(cpu)  # as a worker of the local pool does
+    os.sched_setaffinity(0, {cpu})  # in process too: both ways measured on the same CPU
     base = cpu_per_game(rules, specs, args.games, False, Confinement())
     print(f"{args.variant}, {args.games} games of example_greedy vs easy, CPU per game "
           "(bots' included):")

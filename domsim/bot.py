@@ -307,11 +307,12 @@ class BotProcess:
             raise self._fault(exc, seconds) from None
 
     def ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
-            request: int = 0) -> dict:
+            request: int = 0) -> dict | int:
         """Send `message` (or its encoding, for request `request`; or a state, as the compact
         `choose` of its seat to move's view, request `request`) and return the bot's reply of
-        `reply_type` (or `error`) to it, read within `seconds` (None: no limit). BotFault if
-        none comes, or if the bot dies."""
+        `reply_type` (or `error`) to it, read within `seconds` (None: no limit): for a state,
+        the bare index of its move when the bot names it so. BotFault if none comes, or if the
+        bot dies."""
         deadline = None if seconds is None else time.monotonic() + seconds
         if type(message) is State:  # the hot path: the whole round trip in one call
             try:
@@ -319,7 +320,7 @@ class BotProcess:
             except PIPE_ERRORS as exc:
                 raise self._fault(exc, STARTUP_SECONDS) from None
             if type(line) is int:
-                return {"type": "move", "id": request, "index": line}
+                return line
         else:
             if type(message) is dict:
                 request = message.get("id")

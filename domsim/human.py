@@ -169,7 +169,7 @@ class HumanSeat(GuardedSeat):
             say(f"  {number}) {self._move_text(view, move)}")
 
     def _count(self, view: PlayerView) -> str:
-        if view.rules.variant.scoring != "fives" or not view.history:
+        if not view.rules.variant.scores_count or not view.history:
             return ""
         return f"  (count {sum(view.end_counts)})"
 
@@ -177,7 +177,7 @@ class HumanSeat(GuardedSeat):
         if not view.history or all(n is None for n in view.ends):
             return f"lead {move.tile}"
         text = f"{move.tile} on end {move.end} (the {view.ends[move.end]})"
-        if view.rules.variant.scoring == "fives":
+        if view.rules.variant.scores_count:
             count = view.count_after(move)
             if count and count % 5 == 0:
                 text += f": scores {count}"

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 # line. The core's class, so that what it refuses (IllegalMove, ...) is a RulesError too.
 from ._core import RulesError
 from ._core import points_against as _points_against
+from ._core import scores_count as _scores_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,7 @@ class Variant:
     teams: bool = False
     options: tuple[str, ...] = ("target",)
     seed: str = ""
+    partner_floor: str = ""  # R-LEVEL: the least level a player's partner plays at ("": any)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -37,6 +39,12 @@ class Variant:
         """R-KOZEL: the points a hand awards count against the side that gets them (the losers
         record their pips), and reaching the target loses the match (the core's answer)."""
         return _points_against(self.scoring)
+
+    @property
+    def scores_count(self) -> bool:
+        """R-FIVES-COUNT: a play scores the count of the open ends when it is a positive
+        multiple of 5 (the core's answer)."""
+        return _scores_count(self.scoring)
 
 
 _SMALL_HANDS = {2: 7, 3: 5, 4: 5}
@@ -58,7 +66,8 @@ VARIANTS: dict[str, Variant] = {
                 _SMALL_HANDS, 0, True, "classic", "lowest_from_1", "winner", options=(),
                 seed="003"),
         Variant("kozel", "2 on 2, losers record their pips; 101 makes the goats",
-                {4: 7}, 101, False, "kozel", "1-1", "out_or_fish", teams=True, seed="000"),
+                {4: 7}, 101, False, "kozel", "1-1", "out_or_fish", teams=True, seed="000",
+                partner_floor="hard"),
         Variant("partnership", "2 on 2 La Plaza block game; the winning team scores all pips",
                 {4: 7}, 100, False, "partnership", "6-6", "out_or_fish", teams=True,
                 options=("target", "capicu_bonus", "count", "fish", "lead"), seed="004"),

@@ -44,6 +44,7 @@ MAX_FILE_BYTES = SCRATCH_MB << 20
 #: System folders a program needs, bound read-only where they exist.
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
+CGROUP_PREFIX = "domsim-seat-"  # then the pid of the domsim process that made it
 INSTALL_HINT = "install bubblewrap (Debian: apt install bubblewrap)"
 
 
@@ -197,13 +198,25 @@ def _pids_cgroup() -> Path | None:
     cgroup v1 pids controller), else None."""
     if not os.access(PIDS_CGROUP, os.W_OK):
         return None
-    group = PIDS_CGROUP / f"domsim-seat-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    _sweep_cgroups()
+    group = PIDS_CGROUP / f"{CGROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
     try:
         group.mkdir()
         (group / "pids.max").write_text(str(MAX_PROCESSES))
     except OSError:
         return None
     return group
+
+
+@functools.cache
+def _sweep_cgroups() -> None:
+    """Once a process: remove the cgroups left by domsim processes that died without removing
+    theirs (a worker killed outright). The kernel removes only an empty cgroup, and the name
+    says which process made it: one still alive may be about to fill its new one."""
+    for group in PIDS_CGROUP.glob(f"{CGROUP_PREFIX}*"):
+        maker = group.name[len(CGROUP_PREFIX):].partition("-")[0]
+        if maker.isdigit() and not Path(f"/proc/{maker}").exists():
+            remove_cgroup(group)
 
 
 def remove_cgroup(group: Path | None) -> None:

@@ -353,7 +353,7 @@ class BotSeat(GuardedSeat):
                 request = self._views.encode(self._request, view)
             reply = self._timed_reply(request)
             if reply is not None:
-                index = reply.get("index")
+                index = reply if type(reply) is int else reply.get("index")
                 if type(index) is not int:  # a move named by its tile and end
                     view = view or views.view(state, moves)
                     move = move_of(reply, view.legal_moves)
@@ -365,9 +365,9 @@ class BotSeat(GuardedSeat):
         view = view or views.view(state, moves)
         return state.play_choice(view, self.stand_in.choose(view))
 
-    def _timed_reply(self, request: State | bytes) -> dict | None:
-        """The bot's `move` reply to `request`, timed against the limit; None after a fault or
-        a late answer (the stand-in moves)."""
+    def _timed_reply(self, request: State | bytes) -> dict | int | None:
+        """The bot's `move` reply to `request` (BotProcess.ask), timed against the limit; None
+        after a fault or a late answer (the stand-in moves)."""
         limit = self.limit  # before the clock is charged
         wait = None if limit is None else limit + GRACE_SECONDS
         started = time.perf_counter()
@@ -400,7 +400,7 @@ class BotSeat(GuardedSeat):
             self.bot = None
 
     def _ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
-             request: int = 0, drop: bool = True) -> dict | None:
+             request: int = 0, drop: bool = True) -> dict | int | None:
         """The bot's reply, or None after a fault (a bot that cannot answer is killed). With no
         time limit the watchdog is stopped: a bot may think as long as it likes."""
         if seconds is None:
@@ -415,7 +415,7 @@ class BotSeat(GuardedSeat):
         except BotFault as exc:
             self._lost(EXCEPTION, str(exc))
             return None
-        if reply["type"] == "error":
+        if type(reply) is not int and reply["type"] == "error":
             said = reply.get("message")
             # domsim's host reports what a Python strategy raised, as a fault in process reads
             text = (str(said)[:200] if reply.get("raised")

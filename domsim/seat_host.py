@@ -39,6 +39,7 @@ class Host:
         self.factory: StrategyFactory | None = None
         self.strategy: Strategy | None = None
         self.rules: Rules | None = None  # the game's, as the `game` message gave them
+        self._rules_message: dict | None = None  # and the message they were read from
         self.own_rules: Rules | None = None  # the strategy's copy, which it may change
         self.views = ViewDecoder()
         self.compact = False  # views come as compact lines (crate::wire)
@@ -68,10 +69,13 @@ class Host:
 
     def _on_game(self, message: dict) -> dict:
         self.strategy = None
-        self.rules = rules_from(message["rules"])
+        if message["rules"] != self._rules_message:  # the games of a run share theirs
+            self.rules, self._rules_message = rules_from(message["rules"]), message["rules"]
         self.own_rules = private_copy(self.rules)  # as in process (domsim.seat.Seat)
-        self.views = ViewDecoder()
-        self.wire_views = WireViews(self.rules, self.own_rules) if self.compact else None
+        if self.compact:
+            self.wire_views = WireViews(self.rules, self.own_rules)
+        else:
+            self.views = ViewDecoder()
         strategy = self.factory(random.Random(message["seat_seed"]))
         strategy.start_game(message["seat"], self.own_rules)
         self.strategy = strategy

@@ -23,7 +23,6 @@ import copy
 import functools
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import inspect
 import os
@@ -315,6 +314,8 @@ def _pick_class(module: ModuleType, name: str, where: str) -> type[Strategy]:
 @functools.cache
 def entry_points() -> dict[str, importlib.metadata.EntryPoint]:
     """Strategies registered under `domsim.strategies`, the built-in levels first."""
+    import importlib.metadata  # here: it costs a seat host that loads a file a fifth of its start
+
     found: dict[str, importlib.metadata.EntryPoint] = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(entry.name, entry)

@@ -4,11 +4,14 @@ R-LEAD), and builds a match only at a position that holds together (`State.from_
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 from positions import hand, position, tile, tile_list
 from test_engine_fastpath import CONFIGS, snapshot
 
+import domsim
 from domsim import _core
 from domsim.engine import (
     DRAW,
@@ -23,7 +26,7 @@ from domsim.engine import (
     State,
     start_next_hand,
 )
-from domsim.rules import RulesError, make_rules
+from domsim.rules import VARIANTS, RulesError, make_rules
 
 
 def test_every_refusal_is_a_rules_error_and_a_value_error():
@@ -224,3 +227,59 @@ def test_kozel_dry_is_asked_of_the_core():
                    for name in ("draw", "fives", "partnership", "classic"))
     assert State(make_rules("kozel")).won_dry is None
     assert State(make_rules("draw", 2)).won_dry is None
+
+
+def test_fives_count_is_asked_of_the_core():
+    """R-FIVES-COUNT: whether a play scores the count is the core's fact of the scheme: fives
+    and allfives, no other variant; the State's rules say the same."""
+    scoring = {name for name in VARIANTS if make_rules(name).variant.scores_count}
+    assert scoring == {"fives", "allfives"}
+    assert all(State(make_rules(name)).fives == (name in scoring) for name in VARIANTS)
+    with pytest.raises(RulesError, match="unknown scoring scheme"):
+        _core.scores_count("nope")
+
+
+#: A comparison with a scheme's or variant's name ("draw" left out: it is also an action's kind).
+NAME_TEST = re.compile(r"""(==|!=|\bin\b|\bcase\b) *[(\[{]?["'](basic|fives|allfives|classic|"""
+                       r"""kozel|partnership|p1v1|partnership-1v1|block)["']""")
+
+
+def test_no_module_asks_a_schemes_name_what_the_rules_say():
+    """Issue 23: outside the rules' own definitions (domsim/rules.py) nothing in domsim/
+    compares a variant's or scheme's name; it asks the core or `Rules` for the fact."""
+    assert NAME_TEST.search('if make_rules(v).variant.scoring != "kozel":')
+    assert NAME_TEST.search("if variant in ('fives', 'allfives'):")
+    package = Path(domsim.__file__).parent
+    found = [f"{path.relative_to(package)}:{number}: {line.strip()}"
+             for path in sorted(package.rglob("*.py")) if path != package / "rules.py"
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if NAME_TEST.search(line)]
+    assert found == []
+
+
+def test_an_action_is_one_int_of_the_cores_encoding_both_ways():
+    """Issue 23: Python writes and reads an action with the core's one encoder and decoder
+    (the fields a kind carries read back as written), and an int no action has is refused,
+    named, wherever it enters the core: `Action.of`, a view's history, a position's."""
+    for seat in range(4):
+        for tile_id in range(28):
+            for action in (Action(PLAY, seat, tile_id, tile_id % 4),
+                           Action(DRAW, seat, tile_id, 0, tile_id * 4 + seat),
+                           Action(PASS, seat, 0, 0, 127 - tile_id)):
+                assert Action.of(action.bits) == action
+    assert len({Action(PLAY, 1, 5, end).bits for end in range(4)}) == 4
+    state = _drawn_game()
+    assert [Action.of(a).bits for a in state.history] == state.history
+    for bits in (3, 28 << 4, 1 << 18):
+        with pytest.raises(ValueError, match=f"{bits} is not an action of the engine's"):
+            Action.of(bits)
+    parts = {"seat": 0, "hand": tile_list("0-0 1-1"), "ends": [None, None], "hand_counts": [2, 2],
+             "boneyard_count": 0, "can_draw": False, "scores": [0, 0], "carry": 0,
+             "hand_number": 0, "leader": 0, "spinner": None, "end_counts": [],
+             "legal": [tile("0-0") << 2, tile("1-1") << 2]}
+    rules = make_rules("block", 2)
+    assert _core.PlayerView.from_parts(rules, actions=[], **parts).history == ()
+    with pytest.raises(ValueError, match="3 is not an action of the engine's encoding"):
+        _core.PlayerView.from_parts(rules, actions=[3], **parts)
+    with pytest.raises(ValueError, match="actions are by seats 0..1"):
+        _core.PlayerView.from_parts(rules, actions=[Action(PASS, 3, 0, 0, 1).bits], **parts)

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from test_seats import marked
 
 from domsim import bot as bot_module
+from domsim import sandbox
 from domsim import seat as seat_module
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
@@ -154,6 +155,25 @@ def test_kill_9_of_the_tourney_leaves_no_bot_running(tmp_path):
         tourney.kill()
         tourney.wait()
     assert not marked(marker, wait=10)
+
+
+@pytest.mark.skipif(not os.access(sandbox.PIDS_CGROUP, os.W_OK),
+                    reason="domsim makes no cgroup here (it needs root and the pids controller)")
+def test_the_cgroups_of_killed_workers_are_swept(tmp_path):
+    """A worker killed outright leaves its bots' empty cgroups; the next one removes them, but
+    never one whose maker lives (it may be about to put a bot in it)."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    left = sandbox.PIDS_CGROUP / f"{sandbox.CGROUP_PREFIX}{dead.pid}-test"
+    ours = sandbox.PIDS_CGROUP / f"{sandbox.CGROUP_PREFIX}{os.getpid()}-test"
+    for group in (left, ours):
+        group.mkdir()
+    try:
+        sandbox._sweep_cgroups.__wrapped__()
+        assert not left.exists() and ours.exists()
+    finally:
+        for group in (left, ours):
+            sandbox.remove_cgroup(group)
 
 
 @pytest.mark.parametrize("limit", ["0.2", "0"])

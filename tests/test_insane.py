@@ -93,7 +93,8 @@ def test_exact_solver_finds_the_only_way_out_r_end():
     """Block, 2 players, all hands known. Ends 3|4; seat 0 holds 0-3 and 4-6, seat 1 holds
     5-6. 4-6 (the heavier, medium's choice) opens a 6 and seat 1 goes out (seat 0 loses 3);
     0-3 leaves 0|4, seat 1 passes and seat 0 goes out with 4-6, scoring 5-6 = 11 (R-END,
-    R-SCORE-BASIC). (The search's choice on this one deal is pinned in core/src/search.rs.)"""
+    R-SCORE-BASIC). (The search's choice on this one deal is pinned in
+    core/src/search/evaluate.rs.)"""
     state = position("block", ["0-3 4-6", "3-4 5-6"], leader=1, moves="1:3-4")
     values = {}
     for move in state.legal_moves():

@@ -568,3 +568,18 @@ def test_a_module_in_the_current_folder_plays_in_the_sandbox(tmp_path, monkeypat
     record = play_game(BLOCK, ["mybots.first:First", "easy"], 3, isolate=True)
     assert record["faults"][0]["first"] is None
     assert record["timing"][0]["decisions"] > 0
+
+
+def test_a_pooled_host_plays_each_game_under_that_games_rules():
+    """A host kept for the next game reads its rules afresh when they change (R-VARIANT)."""
+    from domsim import __version__
+    from domsim.protocol import game_message
+    from domsim.seat_host import Host
+
+    host = Host(str(ROOT / "strategies" / "example_greedy.py"))
+    host.answer({"type": "hello", "encodings": ["compact"], "domsim": __version__})
+    for variant in ("block", "draw", "block"):
+        rules = make_rules(variant)
+        assert host.answer(game_message(rules, 0, 5, None)) == {"type": "ready"}
+        assert host.rules == rules and host.own_rules == rules
+        assert host.own_rules is not host.rules  # the strategy's copy, as in process

@@ -1,7 +1,9 @@
 //! An action of a hand's history: a play, a draw or a pass, packed in a `u32` as the engine, the
 //! search and Python's `domsim.engine.Action` exchange it:
 //! `kind | seat << 2 | tile << 4 | end << 9 | open << 11`, where `open` (draws and passes) is the
-//! bitmask of the numbers the ends showed. `Action` is that `u32` and nothing more.
+//! bitmask of the numbers the ends showed. `Action` is that `u32` and nothing more: the core
+//! keeps histories as `Action`s and reads them through its accessors; bits become an `Action`
+//! only through `from_bits` (at the Python boundary, `crate::py::action`, and on the wire).
 
 /// What an action does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -15,10 +15,10 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::action::Kind;
 use crate::deal::first_lead;
+use crate::hash::BuildKeyHasher;
 use crate::rng::Xoshiro;
-use crate::search::BuildKeyHasher;
-use crate::state::{DRAW, PASS, PLAY};
 use crate::tiles::{fitting, tiles_of, ALL_TILES, PIPS};
 use crate::view::View;
 
@@ -49,13 +49,12 @@ struct Splits {
 /// The numbers each seat cannot hold now, read off the actions (R-MUST).
 pub fn known_voids(view: &View) -> [u8; 4] {
     let mut voids = [0u8; 4];
-    for &a in &view.actions {
-        let seat = (a >> 2 & 3) as usize;
-        let open = (a >> 11) as u8;
-        match a & 3 {
-            PASS => voids[seat] |= open,
-            DRAW => voids[seat] = open,
-            _ => {}
+    for a in &view.actions {
+        let seat = a.seat() as usize;
+        match a.kind() {
+            Kind::Pass => voids[seat] |= a.open_numbers(),
+            Kind::Draw => voids[seat] = a.open_numbers(),
+            Kind::Play => {}
         }
     }
     voids
@@ -63,12 +62,12 @@ pub fn known_voids(view: &View) -> [u8; 4] {
 
 /// Tiles the first hand's named lead shows were dealt to nobody (R-LEAD, R-LEAD-DEALT).
 pub fn not_dealt(view: &View, unseen: u32) -> u32 {
-    let first_play = view.actions.iter().find(|&&a| a & 3 == PLAY);
-    let Some(&lead) = first_play else { return 0 };
+    let first_play = view.actions.iter().find(|a| a.is_play());
+    let Some(lead) = first_play else { return 0 };
     if view.hand_number != 0 || view.rules.by_lot() {
         return 0;
     }
-    let led = (lead >> 4 & 31) as u8;
+    let led = lead.tile();
     tiles_of(unseen)
         .filter(|&t| first_lead(&view.rules, &[1 << led | 1 << t]).1 == t)
         .fold(0, |m, t| m | 1 << t)
@@ -84,8 +83,8 @@ impl Belief {
         let drew = view
             .actions
             .iter()
-            .filter(|&&a| a & 3 == DRAW)
-            .fold(0u8, |m, &a| m | 1 << (a >> 2 & 3));
+            .filter(|a| a.kind() == Kind::Draw)
+            .fold(0u8, |m, a| m | 1 << a.seat());
         let undealt = not_dealt(view, unseen);
         let mut sizes = [0u8; MAX_LOCATIONS];
         let mut held = 0u32;
@@ -297,19 +296,19 @@ impl PlayModel {
         let mut later = [0u32; 4];
         let mut drew = [false; 4];
         let mut evidence = Vec::new();
-        for (index, &a) in view.actions.iter().enumerate().rev() {
-            let seat = (a >> 2 & 3) as usize;
-            match a & 3 {
-                DRAW => drew[seat] = true,
-                PLAY => {
-                    let tile = (a >> 4 & 31) as u8;
+        for (index, a) in view.actions.iter().enumerate().rev() {
+            let seat = a.seat() as usize;
+            match a.kind() {
+                Kind::Draw => drew[seat] = true,
+                Kind::Play => {
+                    let tile = a.tile();
                     later[seat] |= 1 << tile;
                     let choice = !(index == 0 && forced_lead);
                     if seat != view.seat as usize && !drew[seat] && choice {
                         evidence.push((seat as u8, tile, fits[index], later[seat]));
                     }
                 }
-                _ => {}
+                Kind::Pass => {}
             }
         }
         PlayModel { weights, evidence }

@@ -20,7 +20,7 @@ pub struct Position<'a> {
     pub leader: u8,
     /// The tile the lead must be (R-LEAD), or -1 for any.
     pub lead_tile: i8,
-    /// The hand's actions so far, as `Action` bits (draws with their tiles).
+    /// The hand's actions so far, as `Action` bits (draws with their tiles), read here.
     pub history: &'a [u32],
     /// The match's scores per side and the kozel carry when the hand began.
     pub scores: &'a [i32],
@@ -72,7 +72,7 @@ pub fn check_deal(
 #[derive(Clone)]
 pub struct Game {
     pub t: Table,
-    pub history: Vec<u32>,
+    pub history: Vec<Action>,
     pub results: Vec<Outcome>,
     pub hand_number: i32,
 }
@@ -113,7 +113,7 @@ impl Game {
     }
 
     fn record(&mut self, action: Action) {
-        self.history.push(action.bits());
+        self.history.push(action);
         if self.t.hand_over {
             self.results
                 .push(self.t.outcome.expect("a finished hand has an outcome"));
@@ -198,17 +198,20 @@ impl Game {
         }
         let undecided = |s: &i32| *s >= 0 && (rules.target == 0 || *s < rules.target);
         if !p.scores.iter().all(undecided) || p.carry < 0 || p.hand_number < 0 {
-            return bad("scores run 0 up to the target (not reached), the carry and the hand                         number from 0"
-                .into());
+            return bad(
+                "scores run 0 up to the target (not reached), the carry and the hand number from 0"
+                    .into(),
+            );
         }
-        let start = dealt_hands(&rules, p)?;
+        let history = actions_of(p.history)?;
+        let start = dealt_hands(&rules, p.hands, &history)?;
         let mut game = Game::new(Table::new(rules));
         game.t.scores[..sides].copy_from_slice(p.scores);
         game.t.carry = p.carry;
         game.hand_number = p.hand_number - 1;
         game.try_start_hand(&start[..rules.players], p.boneyard, p.leader, p.lead_tile)?;
-        for (i, &bits) in p.history.iter().enumerate() {
-            game.replay(bits, p.check_must)
+        for (i, &action) in history.iter().enumerate() {
+            game.replay(action, p.check_must)
                 .map_err(|e| CoreError::InvalidPosition(format!("history action {i}: {e}")))?;
         }
         if game.t.hands[..rules.players] != *p.hands {
@@ -218,11 +221,8 @@ impl Game {
     }
 
     /// Apply one action of a history being replayed, checked against the position.
-    fn replay(&mut self, bits: u32, check_must: bool) -> CoreResult<()> {
+    fn replay(&mut self, action: Action, check_must: bool) -> CoreResult<()> {
         let bad = |why: String| Err(CoreError::InvalidPosition(why));
-        let Some(action) = Action::from_bits(bits) else {
-            return bad(format!("{bits} is not an action"));
-        };
         if self.t.hand_over {
             return bad("the hand is already over".into());
         }
@@ -250,8 +250,7 @@ impl Game {
                 Ok(())
             }
         }?;
-        let last = self.history.last().copied();
-        if last != Some(bits) {
+        if self.history.last() != Some(&action) {
             return bad("its tile is not the next boneyard tile".into());
         }
         Ok(())
@@ -285,17 +284,22 @@ impl Game {
     }
 }
 
-/// Each seat's hand as dealt, read back from a position: its tiles now and those it played,
-/// less those it drew (which must be in its hand or played).
-fn dealt_hands(rules: &Rules, p: &Position) -> CoreResult<[u32; 4]> {
+/// The actions a position's history of bits holds.
+fn actions_of(history: &[u32]) -> CoreResult<Vec<Action>> {
+    let action = |(i, &bits): (usize, &u32)| {
+        Action::from_bits(bits).ok_or_else(|| {
+            CoreError::InvalidPosition(format!("history action {i}: {bits} is not an action"))
+        })
+    };
+    history.iter().enumerate().map(action).collect()
+}
+
+/// Each seat's hand as dealt, read back from a position: its tiles now (`hands`) and those it
+/// played, less those it drew (which must be in its hand or played).
+fn dealt_hands(rules: &Rules, hands: &[u32], history: &[Action]) -> CoreResult<[u32; 4]> {
     let mut played = [0u32; 4];
     let mut drawn = [0u32; 4];
-    for &bits in p.history {
-        let Some(a) = Action::from_bits(bits) else {
-            return Err(CoreError::InvalidPosition(format!(
-                "{bits} is not an action"
-            )));
-        };
+    for a in history {
         let seat = a.seat() as usize;
         if seat >= rules.players {
             return Err(CoreError::InvalidPosition(format!("no seat {seat}")));
@@ -308,8 +312,8 @@ fn dealt_hands(rules: &Rules, p: &Position) -> CoreResult<[u32; 4]> {
     }
     let mut start = [0u32; 4];
     for seat in 0..rules.players {
-        let held = p.hands[seat] | played[seat];
-        if p.hands[seat] & played[seat] != 0 || drawn[seat] & !held != 0 {
+        let held = hands[seat] | played[seat];
+        if hands[seat] & played[seat] != 0 || drawn[seat] & !held != 0 {
             return Err(CoreError::InvalidPosition(format!(
                 "seat {seat} holds a tile it played, or lacks one it drew"
             )));
@@ -371,12 +375,13 @@ mod tests {
         let t = &g.t;
         let sides = t.rules.sides();
         let before: Vec<i32> = (0..sides).map(|s| t.scores[s] - t.hand_points[s]).collect();
+        let history: Vec<u32> = g.history.iter().map(|a| a.bits()).collect();
         let p = Position {
             hands: &t.hands[..t.rules.players],
             boneyard: &t.boneyard[..t.bone_len as usize],
             leader: t.leader,
             lead_tile: t.lead_tile,
-            history: &g.history,
+            history: &history,
             scores: &before,
             carry: t.carry,
             hand_number: g.hand_number,

@@ -8,6 +8,7 @@ mod belief_tests;
 pub mod deal;
 pub mod error;
 pub mod game;
+pub mod hash;
 #[cfg(test)]
 mod perft;
 pub mod rng;

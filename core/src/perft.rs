@@ -12,7 +12,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use crate::action::{Action, Kind};
+use crate::action::Kind;
 use crate::game::{play_hands, Game};
 use crate::rng::{Bits, Mt19937};
 use crate::rules::{presets, Rules};
@@ -94,8 +94,7 @@ fn random_lines(rules: Rules, seed: u64, hands: u64) -> String {
             .map(|&p| p as i64)
             .sum::<i64>();
         actions += game.history.len();
-        let kinds = game.history.iter().filter_map(|&a| Action::from_bits(a));
-        for kind in kinds.map(Action::kind) {
+        for kind in game.history.iter().map(|a| a.kind()) {
             draws += (kind == Kind::Draw) as usize;
             passes += (kind == Kind::Pass) as usize;
         }

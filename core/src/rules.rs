@@ -58,6 +58,12 @@ impl Scheme {
     pub fn points_against(self) -> bool {
         self == Scheme::Kozel
     }
+
+    /// R-FIVES-COUNT: a play scores the count of the open ends when it is a positive multiple
+    /// of 5.
+    pub fn scores_count(self) -> bool {
+        self == Scheme::Fives
+    }
 }
 
 impl FirstLead {
@@ -96,8 +102,9 @@ impl Rules {
         self.first_lead == FirstLead::Lot || self.lead_fid
     }
 
+    /// R-FIVES-COUNT: whether plays score the count (`Scheme::scores_count`).
     pub fn fives(&self) -> bool {
-        self.scheme == Scheme::Fives
+        self.scheme.scores_count()
     }
 
     /// Checks what Python's `make_rules` guarantees, so a hand-made `Rules` cannot index out of

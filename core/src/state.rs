@@ -7,16 +7,11 @@
 //! and `pass_turn` are the search's; `check_play`, `check_draw` and `check_pass` say why the
 //! rules refuse an action, and `Game` never makes one they refuse.
 
-use crate::action::{Action, Kind};
+use crate::action::Action;
 use crate::error::{CoreError, CoreResult};
 use crate::rules::Rules;
 use crate::scoring;
 use crate::tiles::{is_double, other_number, tile_name, ALL_TILES, NUMBER_MASK, TILE_A, TILE_B};
-
-/// An action's kind as the raw bits hold it (`Action::bits() & 3`), for code reading raw bits.
-pub const PLAY: u32 = Kind::Play as u32;
-pub const DRAW: u32 = Kind::Draw as u32;
-pub const PASS: u32 = Kind::Pass as u32;
 
 /// How a hand ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -24,22 +24,13 @@ pub struct View {
     pub leader: u8,
     pub spinner: i8,
     pub legal: Vec<u8>,
-    /// The hand's actions as the engine encodes them, a draw's tile cleared.
-    pub actions: Vec<u32>,
+    /// The hand's actions as every seat sees them (`Action::public`: a draw's tile cleared).
+    pub actions: Vec<Action>,
 }
 
-/// An action's bits as every seat sees them: a draw without the tile drawn.
-#[inline]
-pub fn public_action(bits: u32) -> u32 {
-    Action::from_bits(bits).map_or(bits, |a| a.public().bits())
-}
-
-/// The plays among a history's action bits.
-fn plays(actions: &[u32]) -> impl Iterator<Item = Action> + '_ {
-    actions
-        .iter()
-        .filter_map(|&a| Action::from_bits(a))
-        .filter(|a| a.is_play())
+/// The plays among a history's actions.
+fn plays(actions: &[Action]) -> impl Iterator<Item = Action> + '_ {
+    actions.iter().copied().filter(|a| a.is_play())
 }
 
 impl View {
@@ -67,7 +58,7 @@ impl View {
             leader: t.leader,
             spinner: t.spinner,
             legal,
-            actions: game.history.iter().map(|&a| public_action(a)).collect(),
+            actions: game.history.iter().map(|a| a.public()).collect(),
         }
     }
 
@@ -163,10 +154,7 @@ mod tests {
             let t = &game.t;
             let voids = known_voids(view);
             let mut elsewhere = 0u32;
-            let drew_last = game
-                .history
-                .last()
-                .is_some_and(|&a| Action::from_bits(a).map(Action::kind) == Some(Kind::Draw));
+            let drew_last = game.history.last().is_some_and(|a| a.kind() == Kind::Draw);
             let players = t.rules.players;
             for (seat, (&hand, &void)) in t.hands.iter().zip(&voids).take(players).enumerate() {
                 let own = seat == view.seat as usize;

@@ -8,6 +8,7 @@
 //! actions the engine's public encoding. The host answers `m ID INDEX`, INDEX the move's place
 //! among the legal ones.
 
+use crate::action::Action;
 use crate::rules::Rules;
 use crate::view::View;
 
@@ -40,7 +41,7 @@ pub fn encode_into(out: &mut Vec<u8>, request: u64, view: &View) {
     put(view.legal.len() as i64);
     view.legal.iter().for_each(|&m| put(m.into()));
     put(view.actions.len() as i64);
-    view.actions.iter().for_each(|&a| put(a.into()));
+    view.actions.iter().for_each(|a| put(a.bits().into()));
     out.push(b'\n');
 }
 
@@ -116,7 +117,7 @@ pub fn decode(line: &[u8], rules: Rules) -> Result<(u64, View), String> {
         .collect::<Result<Vec<_>, _>>()?;
     let n_actions = bounded(next("the number of actions")?, 256, "the number of actions")?;
     let actions = (0..n_actions)
-        .map(|_| u32::try_from(next("an action")?).map_err(|_| "an action is not negative".into()))
+        .map(|_| action(next("an action")?))
         .collect::<Result<Vec<_>, String>>()?;
     if words.next().is_some() {
         return Err("more numbers than a view holds".into());
@@ -171,6 +172,13 @@ fn parse_int(word: &[u8]) -> Option<i64> {
         value = value * 10 + i64::from(digit - b'0');
     }
     Some(if negative { -value } else { value })
+}
+
+fn action(value: i64) -> Result<Action, String> {
+    u32::try_from(value)
+        .ok()
+        .and_then(Action::from_bits)
+        .ok_or_else(|| format!("{value} is not an action of the engine's encoding"))
 }
 
 fn small(value: i64, what: &str) -> Result<u8, String> {

@@ -12,10 +12,6 @@ from ..results.pairings import builtin_levels, default_name
 from ..rules import VARIANTS, RulesError, make_rules
 from .tourney import Outcome, TourneyError, whole_deal_sets
 
-#: R-LEVEL: in kozel the player's partner plays at least hard (insane at insane).
-PARTNER_FLOOR = "hard"
-STRONG_ENOUGH = ("hard", "insane")
-
 
 def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:
     if every and variants:
@@ -31,14 +27,18 @@ def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:
 def calibration_entrants(variant: str, players: int | None, levels: tuple[str, ...] = (),
                          dial: tuple[float, ...] = ()) -> list[str]:
     """The levels (default: every built-in one, weakest first), then the dial at each of the
-    `dial` strengths. Teams are whole teams of one level, but in kozel each level plays with a
-    partner of at least hard, as a player at that level would (R-LEVEL: the dial's partner is
-    hard below strength 1, where the dial is insane)."""
+    `dial` strengths. Teams are whole teams of one level, but where the variant sets a partner
+    floor (R-LEVEL: kozel's is hard) each level plays with a partner of at least the floor, as a
+    player at that level would (the dial's partner is the floor below strength 1, where the dial
+    is insane)."""
     levels = tuple(levels) or tuple(builtin_levels())
     entrants = [*levels, *(dial_spec(strength) for strength in dial)]
-    if make_rules(variant, players).variant.scoring != "kozel":
+    floor = make_rules(variant, players).variant.partner_floor
+    if not floor:
         return entrants
-    return [name if name in STRONG_ENOUGH or strength_of(name) == 1 else f"{name}+{PARTNER_FLOOR}"
+    ladder = builtin_levels()
+    strong_enough = ladder[ladder.index(floor):]
+    return [name if name in strong_enough or strength_of(name) == 1 else f"{name}+{floor}"
             for name in entrants]
 
 

@@ -41,7 +41,7 @@ from ..rules import Rules
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
-from .signals import stops_ignored
+from .signals import stops_deferred, stops_ignored
 from .worker import Batch, BatchResult, play_batch, run_confinement
 
 log = logging.getLogger("domsim.runner")
@@ -260,10 +260,11 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     def keep(result: BatchResult) -> None:
         nonlocal played
-        write_part(out, tourney.schema, result.game_ids, result.rows, result.records)
-        for row in result.rows:
-            tally.add(row)
-        played += len(result.rows)
+        with stops_deferred():  # a part written is a part counted, a stop signal or not
+            write_part(out, tourney.schema, result.game_ids, result.rows, result.records)
+            for row in result.rows:
+                tally.add(row)
+            played += len(result.rows)
         progress(len(result.rows), tally)
 
     stopped = None

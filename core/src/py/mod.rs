@@ -8,6 +8,7 @@ use pyo3::sync::PyOnceLock;
 
 use crate::error::CoreError;
 
+mod action;
 mod pipes;
 mod search;
 mod state;
@@ -157,9 +158,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidPosition", py.get_type::<InvalidPosition>())?;
     m.add_function(wrap_pyfunction!(register_results, m)?)?;
     m.add_function(wrap_pyfunction!(register_view, m)?)?;
-    m.add_function(wrap_pyfunction!(state::encode_action, m)?)?;
-    m.add_function(wrap_pyfunction!(state::decode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action::encode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action::decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(state::points_against, m)?)?;
+    m.add_function(wrap_pyfunction!(state::scores_count, m)?)?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::MatchRng>()?;
     m.add_class::<view::PlayerView>()?;

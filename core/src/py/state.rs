@@ -7,7 +7,7 @@ use super::{core_error, rules_error, value_error, HAND_RESULT};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::action::{Action, Kind};
+use crate::action::Action;
 use crate::deal as dealing;
 use crate::game::{Game, Position};
 use crate::rng::{Bits, Mt19937};
@@ -466,16 +466,16 @@ impl PyState {
 
     /// The actions of the hand in play (see `domsim.engine.actions`).
     #[getter]
-    fn history(&self) -> Vec<u32> {
+    fn history(&self) -> Vec<Action> {
         self.game.history.clone()
     }
 
     /// The actions from index `start` on (a view builder reads only what is new).
-    fn history_since(&self, start: usize) -> Vec<u32> {
+    fn history_since(&self, start: usize) -> Vec<Action> {
         self.game
             .history
             .get(start..)
-            .map(<[u32]>::to_vec)
+            .map(<[Action]>::to_vec)
             .unwrap_or_default()
     }
 
@@ -664,38 +664,9 @@ pub fn points_against(scoring: &str) -> PyResult<bool> {
         .points_against())
 }
 
-/// The bits of an action (see `domsim.engine.Action`); ValueError for fields out of range.
+/// R-FIVES-COUNT: whether a play of scoring scheme `scoring` scores the count of the open ends
+/// when it is a positive multiple of 5.
 #[pyfunction]
-#[pyo3(signature = (kind, seat, tile = 0, end = 0, open_numbers = 0))]
-pub fn encode_action(kind: u8, seat: u8, tile: u8, end: u8, open_numbers: u8) -> PyResult<u32> {
-    if seat > 3 || tile > 27 || end > 3 || open_numbers > 127 {
-        return Err(value_error(
-            "an action has a seat 0..3, a tile 0..27, an end 0..3 and open numbers 0..127",
-        ));
-    }
-    Ok(match kind {
-        0 => Action::play(seat, tile, end),
-        1 => Action::draw(seat, tile, open_numbers),
-        2 => Action::pass(seat, open_numbers),
-        _ => {
-            return Err(value_error(
-                "an action's kind is 0 (play), 1 (draw) or 2 (pass)",
-            ))
-        }
-    }
-    .bits())
-}
-
-/// (kind, seat, tile, end, open_numbers) of an action's bits; ValueError for bits no action
-/// has.
-#[pyfunction]
-pub fn decode_action(bits: u32) -> PyResult<(u8, u8, u8, u8, u8)> {
-    let a = Action::from_bits(bits)
-        .ok_or_else(|| value_error(format!("{bits} is not an action's bits")))?;
-    let (tile, end) = match a.kind() {
-        Kind::Play => (a.tile(), a.end()),
-        Kind::Draw => (a.tile(), 0),
-        Kind::Pass => (0, 0),
-    };
-    Ok((a.kind() as u8, a.seat(), tile, end, a.open_numbers()))
+pub fn scores_count(scoring: &str) -> PyResult<bool> {
+    Ok(Scheme::parse(scoring).map_err(rules_error)?.scores_count())
 }

@@ -11,7 +11,7 @@ use super::{value_error, Handed, EVENT_OF, MOVES, TILES};
 use crate::action::{Action, Kind};
 use crate::belief::known_voids;
 use crate::tiles::{tile_id, ALL_TILES};
-use crate::view::{public_action, View};
+use crate::view::View;
 
 /// A tuple domsim.view handed the core.
 fn table<'py>(py: Python<'py>, handed: &Handed) -> PyResult<Bound<'py, PyTuple>> {
@@ -155,7 +155,7 @@ impl PlayerView {
             .actions
             .iter()
             .enumerate()
-            .filter(|(_, &a)| Action::from_bits(a).is_some_and(Action::is_play))
+            .filter(|(_, a)| a.is_play())
             .map(|(i, _)| history.get_item(i))
             .collect::<PyResult<Vec<_>>>()?;
         PyTuple::new(py, plays)
@@ -202,7 +202,7 @@ impl PlayerView {
         seat: u8,
         hand: Vec<u8>,
         ends: Vec<Option<u8>>,
-        actions: Vec<u32>,
+        actions: Vec<Action>,
         hand_counts: Vec<u8>,
         boneyard_count: u8,
         can_draw: bool,
@@ -457,7 +457,7 @@ impl ViewBuilder {
             let event_of = EVENT_OF.get(py)?;
             let mut items: Vec<Bound<'_, PyAny>> = known.iter().collect();
             for &action in &game.history[known.len()..] {
-                items.push(event_of.call1((public_action(action),))?);
+                items.push(event_of.call1((action.public(),))?);
             }
             let tuple = PyTuple::new(py, items)?;
             self.events = Some(tuple.clone().unbind());
@@ -477,10 +477,10 @@ impl ViewBuilder {
 
 /// A hand's history can only play each tile once and draw from one set of 28: anything else
 /// is refused here, before a search replays it.
-fn check_history(actions: &[u32]) -> PyResult<()> {
+fn check_history(actions: &[Action]) -> PyResult<()> {
     let mut played = 0u32;
     let mut draws = 0;
-    for a in actions.iter().filter_map(|&a| Action::from_bits(a)) {
+    for a in actions {
         match a.kind() {
             Kind::Play => {
                 if played >> a.tile() & 1 == 1 {
@@ -532,13 +532,15 @@ fn check_view(view: &mut View) -> PyResult<()> {
     if view.boneyard_count > 28 || view.legal.iter().any(|&m| m >= 28 * 4) {
         return Err(value_error("moves are tile << 2 | end, tiles 0..27"));
     }
-    let bad = |&a: &u32| Action::from_bits(a).is_none_or(|a| a.seat() as usize >= players);
-    if view.actions.iter().any(bad) {
-        return Err(value_error("not an action of the engine's encoding"));
+    if view.actions.iter().any(|a| a.seat() as usize >= players) {
+        return Err(value_error(format!(
+            "actions are by seats 0..{}",
+            players - 1
+        )));
     }
     check_history(&view.actions)?;
     for action in &mut view.actions {
-        *action = public_action(*action);
+        *action = action.public();
     }
     Ok(())
 }
@@ -547,8 +549,8 @@ fn check_view(view: &mut View) -> PyResult<()> {
 /// the history only grew.
 fn events_of<'py>(
     py: Python<'py>,
-    actions: &[u32],
-    known: Option<(&Bound<'py, PyTuple>, &[u32])>,
+    actions: &[Action],
+    known: Option<(&Bound<'py, PyTuple>, &[Action])>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let mut items: Vec<Bound<'_, PyAny>> = Vec::with_capacity(actions.len());
     if let Some((events, earlier)) = known {
@@ -573,7 +575,7 @@ pub struct WireViews {
     rules: Py<PyAny>,
     core: crate::rules::Rules,
     hand_number: i32,
-    actions: Vec<u32>,
+    actions: Vec<Action>,
     events: Option<Py<PyTuple>>,
 }
 

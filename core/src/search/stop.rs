@@ -1,0 +1,183 @@
+//! The sequential stop: running sums over the deals drawn so far tell which moves are still in
+//! contention and what choosing the best one now is expected to lose, so that easy decisions
+//! take few deals and close ones up to the cap.
+
+/// The paired z-score by which the best move drops another.
+const CLEAR_Z: f64 = 3.0;
+
+/// Running weighted sums over the deals drawn so far, from which any two moves in contention
+/// compare without revisiting the deals: the weights' sum and sum of squares, and per move the
+/// sum of weight times value, per pair of weight times the product of their values.
+pub struct Tally {
+    moves: usize,
+    total: f64,
+    squares: f64,
+    sums: Vec<f64>,
+    products: Vec<f64>,
+}
+
+impl Tally {
+    pub fn new(moves: usize) -> Tally {
+        Tally {
+            moves,
+            total: 0.0,
+            squares: 0.0,
+            sums: vec![0.0; moves],
+            products: vec![0.0; moves * moves],
+        }
+    }
+
+    /// One more deal of `weight`, on which move `i` of `active` is worth `values[i]`.
+    pub fn add(&mut self, weight: f64, values: &[f64], active: &[usize]) {
+        self.total += weight;
+        self.squares += weight * weight;
+        for (k, &i) in active.iter().enumerate() {
+            self.sums[i] += values[i] * weight;
+            for &j in &active[k..] {
+                self.products[i * self.moves + j] += weight * values[i] * values[j];
+            }
+        }
+    }
+
+    fn product(&self, i: usize, j: usize) -> f64 {
+        self.products[i.min(j) * self.moves + i.max(j)]
+    }
+
+    /// The position in `active` of the best move by weighted mean, and per move of `active` how
+    /// far it trails the best and the standard error of that paired difference (over the
+    /// effective sample size); None while the weights are too few to tell.
+    fn compare(&self, active: &[usize]) -> Option<(usize, Vec<(f64, f64)>)> {
+        let effective = if self.total > 0.0 {
+            self.total * self.total / self.squares
+        } else {
+            0.0
+        };
+        if effective < 2.0 {
+            return None;
+        }
+        let means: Vec<f64> = active.iter().map(|&i| self.sums[i] / self.total).collect();
+        let mut best = 0;
+        for (k, &m) in means.iter().enumerate() {
+            if m > means[best] {
+                best = k;
+            }
+        }
+        let b = active[best];
+        let gaps = active
+            .iter()
+            .zip(&means)
+            .map(|(&i, &mean)| {
+                let lead = means[best] - mean;
+                let spread = (self.product(b, b) - 2.0 * self.product(b, i) + self.product(i, i))
+                    / self.total
+                    - lead * lead;
+                (lead, (spread.max(0.0) / (effective - 1.0)).sqrt())
+            })
+            .collect();
+        Some((best, gaps))
+    }
+
+    /// The moves of `active` that the best of them (by weighted mean) does not beat on the
+    /// same deals by more than CLEAR_Z standard errors of the paired difference: the search
+    /// spends its deals on these only.
+    pub fn contenders(&self, active: &[usize]) -> Vec<usize> {
+        let Some((best, gaps)) = self.compare(active) else {
+            return active.to_vec();
+        };
+        active
+            .iter()
+            .zip(&gaps)
+            .enumerate()
+            .filter(|&(k, (_, &(lead, error)))| k == best || lead <= CLEAR_Z * error)
+            .map(|(_, (&i, _))| i)
+            .collect()
+    }
+
+    /// The expected loss of choosing the best move of `active` now: summed over the others, the
+    /// mean of how much better each may truly be, under a normal law of the paired difference
+    /// around its estimate (infinite while the weights are too few to tell).
+    pub fn expected_loss(&self, active: &[usize]) -> f64 {
+        let Some((_, gaps)) = self.compare(active) else {
+            return f64::INFINITY;
+        };
+        gaps.iter()
+            .filter(|&&(_, error)| error > 0.0)
+            .map(|&(lead, error)| {
+                let z = lead / error;
+                error * normal_density(z) - lead * normal_tail(z)
+            })
+            .sum()
+    }
+}
+
+fn normal_density(z: f64) -> f64 {
+    (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
+}
+
+/// P(Z > z) for a standard normal Z >= 0 (Abramowitz and Stegun 26.2.17, error below 7.5e-8).
+fn normal_tail(z: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.2316419 * z);
+    let poly = t
+        * (0.319381530
+            + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+    normal_density(z) * poly
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally_of(rows: &[Vec<f64>]) -> Tally {
+        let mut tally = Tally::new(rows.len());
+        let active: Vec<usize> = (0..rows.len()).collect();
+        for d in 0..rows[0].len() {
+            let on_deal: Vec<f64> = rows.iter().map(|row| row[d]).collect();
+            tally.add(1.0, &on_deal, &active);
+        }
+        tally
+    }
+
+    #[test]
+    fn contenders_drop_only_the_moves_clearly_beaten() {
+        // One move worse by a point on every deal drops out; one that trades wins and losses
+        // with the best, for the same mean, stays; a move alone is never dropped.
+        let best: Vec<f64> = (0..16)
+            .map(|i| if i % 2 == 0 { 1.0 } else { 2.0 })
+            .collect();
+        let beaten: Vec<f64> = best.iter().map(|v| v - 1.0).collect();
+        let close: Vec<f64> = best.iter().map(|v| 3.0 - v).collect();
+        let tally = tally_of(&[best, beaten, close]);
+        assert_eq!(tally.contenders(&[0, 1, 2]), vec![0, 2]);
+        assert_eq!(tally.contenders(&[1]), vec![1]);
+    }
+
+    #[test]
+    fn the_expected_loss_is_the_normal_regret_of_the_paired_difference() {
+        // Two moves trading 1 and 3 with the best on alternate deals: a lead of 2 with a
+        // standard error of sqrt(1 / 15); a tie with no spread costs nothing; one move alone
+        // costs nothing; too few deals cannot tell.
+        let best = vec![2.0; 16];
+        let other: Vec<f64> = (0..16).map(|i| [1.0, -1.0][i % 2]).collect();
+        let same = best.clone();
+        let tally = tally_of(&[best, other, same]);
+        let error = (1.0f64 / 15.0).sqrt();
+        let z = 2.0 / error;
+        let regret = error * normal_density(z) - 2.0 * normal_tail(z);
+        assert!((tally.expected_loss(&[0, 1]) - regret).abs() < 1e-12);
+        assert_eq!(tally.expected_loss(&[0, 2]), 0.0);
+        assert_eq!(tally.expected_loss(&[1]), 0.0);
+        assert_eq!(
+            tally_of(&[vec![1.0], vec![2.0]]).expected_loss(&[0, 1]),
+            f64::INFINITY
+        );
+        // The tail against known values of the standard normal.
+        for (z, tail) in [
+            (0.0, 0.5),
+            (1.0, 0.158_655_25),
+            (2.0, 0.022_750_13),
+            (3.0, 0.001_349_9),
+        ] {
+            assert!((normal_tail(z) - tail).abs() < 1e-7, "{z}");
+        }
+    }
+}

@@ -11,8 +11,10 @@ use crate::rng::Xoshiro;
 use crate::state::Table;
 use crate::tiles::heaviness;
 
-/// Deals between two checks for a clear winner.
+/// Deals between two checks for a clear winner, and the fewest before the first (domsim 0.2's
+/// floor): a move clearly beaten drops out from then on, however high the floor of the stop.
 const BATCH: usize = 8;
+const DROP_FLOOR: usize = 8;
 
 /// How hard insane searches: deals per decision at most, a time budget (0: none), the tiles in
 /// hands from which the exact solver takes over, and the playout policy's shape.
@@ -83,7 +85,10 @@ pub fn evaluate(
     for done in 1..=settings.samples {
         let (base, weight) = deal(rng)?;
         sampling.value_deal(&base, weight, rng);
-        if done >= settings.floor && done % BATCH == 0 && sampling.settled(deadline) {
+        if done >= settings.floor.min(DROP_FLOOR)
+            && done % BATCH == 0
+            && sampling.settled(done >= settings.floor, deadline)
+        {
             break;
         }
     }
@@ -148,13 +153,15 @@ impl<'a> Sampling<'a> {
         self.tally.add(weight, &self.on_deal, &self.active);
     }
 
-    /// Drop the moves clearly beaten; whether the decision is made: one move left, the expected
-    /// loss of choosing now below the setting's, or the time budget spent.
-    fn settled(&mut self, deadline: Option<Instant>) -> bool {
+    /// Drop the moves clearly beaten; whether the decision is made: one move left or, past the
+    /// floor (`may_stop`), the expected loss of choosing now below the setting's or the time
+    /// budget spent.
+    fn settled(&mut self, may_stop: bool, deadline: Option<Instant>) -> bool {
         self.active = self.tally.contenders(&self.active);
         self.active.len() == 1
-            || self.tally.expected_loss(&self.active) < self.settings.loss
-            || deadline.is_some_and(|d| Instant::now() > d)
+            || may_stop
+                && (self.tally.expected_loss(&self.active) < self.settings.loss
+                    || deadline.is_some_and(|d| Instant::now() > d))
     }
 }
 
@@ -207,6 +214,25 @@ mod tests {
         let mut values: Vec<f64> = evaluation.values.iter().map(|row| row[0]).collect();
         values.sort_by(f64::total_cmp);
         assert_eq!(values, vec![-3.0, 11.0]);
+    }
+
+    /// The same deal with a floor of 32 and no loss: 4-6, beaten by 14 on every deal, drops out
+    /// at the first check (8 deals, domsim 0.2's floor), and with one move left the search stops.
+    #[test]
+    fn a_move_clearly_beaten_drops_out_below_a_higher_floor() {
+        let (t, moves) = after_lead(&[(0, 3), (4, 6)], (3, 4), &[(5, 6)]);
+        let judge = Judge::new(&t.rules, 0);
+        let evaluation = evaluate(
+            &settings(256, 7, 32, 0.0),
+            judge,
+            &moves,
+            &mut Xoshiro::new(0),
+            |_| Ok((t, 1.0)),
+        )
+        .unwrap();
+        let lengths: Vec<usize> = evaluation.values.iter().map(Vec::len).collect();
+        assert_eq!((lengths, evaluation.weights.len()), (vec![8, 8], 8));
+        assert_eq!(evaluation.best(&moves) >> 2, tile_id(0, 3));
     }
 
     /// Block, 2 players: seat 1 led 3-3, seat 0 holds 3-5 and 0-0: laying 3-5 on either end

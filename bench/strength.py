@@ -17,14 +17,14 @@ With --baseline, a second insane spec plays the same deals too, and a line under
 prints insane's paired difference over it (margin per hand; classic: win share), with its 95%
 interval: a change to insane is judged on the same deals, which cancels most of their luck.
 
-With --versus, insane plays that spec itself on duplicate deals instead (no hard, no cheater):
-per variant its margin per hand over it (classic: its win share less a half) with a 95% interval
-over deal pairs, each side's search CPU per game (the decisions' thread time) and their ratio, and
-each side's median and p99 decision CPU time. The verdict is ok when insane is not weaker (the
-interval's low end above -0.15 pips a hand; classic: above -0.02 of a game) at no more than half
-the other's CPU a game. Games per variant by default: 1,000 in block, kozel and partnership, 600
-in the others. Decision times everywhere are the deciding thread's CPU time, which a busy machine
-inflates far less than wall-clock time."""
+With --versus, insane plays that spec itself on duplicate boards instead (no hard, no cheater;
+play_duel): per variant its margin per hand over it (classic: its win share less a half) with a
+95% interval over the deals, each side's search CPU per game (the decisions' thread time) and
+their ratio, and each side's median and p99 decision CPU time. The verdict is ok when insane
+is not weaker (the interval's low end above -0.15 pips a hand; classic: above -0.02 of a game)
+at no more than half the other's CPU a game. Games per variant by default: 1,000 in block,
+kozel and partnership, 600 in the others. Decision times everywhere are the deciding thread's CPU
+time, which a busy machine inflates far less than wall-clock time."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ before it learnt to stop early (commit 541f5f4; `insane?preset=v0.2` replays its
 move). Any parameter given explicitly overrides the preset's:
 
 `samples` (deals per decision, the most; 0: the preset's, by player count), `floor` (deals drawn
-before a move may drop out or the decision stop; 0: the preset's), `loss` (the decision stops once
+before the decision may stop on its loss or budget, 0: the preset's; a move clearly beaten drops
+out from 8 deals on, or the floor if lower), `loss` (the decision stops once
 the expected loss of choosing the best move so far, under a normal law of its paired differences
 with the others, is below this, in the variant's currency: pips, classic's win share;
 negative: the preset's, by variant), `budget_ms` (a time budget per decision, 0: none; with one

@@ -28,7 +28,8 @@ pub struct Settings {
     pub follow: f64,
     /// How strongly deals are weighted by the other seats' plays (0: not).
     pub beta: f64,
-    /// Deals drawn before the search may drop a move or stop (then it checks every BATCH).
+    /// Deals drawn before the search may stop on its expected loss or budget (it checks every
+    /// BATCH; moves clearly beaten drop out from DROP_FLOOR deals, or the floor if lower).
     pub floor: usize,
     /// The expected loss of choosing now (`Tally::expected_loss`, in the judge's currency)
     /// below which a decision stops (0: only when one move is left).
@@ -233,6 +234,33 @@ mod tests {
         let lengths: Vec<usize> = evaluation.values.iter().map(Vec::len).collect();
         assert_eq!((lengths, evaluation.weights.len()), (vec![8, 8], 8));
         assert_eq!(evaluation.best(&moves) >> 2, tile_id(0, 3));
+    }
+
+    /// A stop on the expected loss ends the search early, on the very deals (and values) that
+    /// the search without one (domsim 0.2's, floor 8) drew first: the generator serves each deal
+    /// and its playouts' stream alike whatever the moves in contention, and the same moves drop
+    /// out at the same checks.
+    #[test]
+    fn an_early_stop_searches_a_prefix_of_the_full_searchs_deals() {
+        let (t, moves) = after_lead(&[(3, 5), (3, 6), (0, 0)], (3, 3), &[(1, 2), (4, 6)]);
+        let judge = Judge::new(&t.rules, 0);
+        let search = |floor: usize, loss: f64| {
+            let mut deal = |rng: &mut Xoshiro| Ok((t, 0.5 + rng.random()));
+            evaluate(
+                &settings(512, 0, floor, loss),
+                judge,
+                &moves,
+                &mut Xoshiro::new(3),
+                &mut deal,
+            )
+            .unwrap()
+        };
+        let (early, full) = (search(32, 0.5), search(8, 0.0));
+        assert!(early.weights.len() < full.weights.len());
+        assert_eq!(early.weights[..], full.weights[..early.weights.len()]);
+        for (row, whole) in early.values.iter().zip(&full.values) {
+            assert_eq!(row[..], whole[..row.len().min(whole.len())]);
+        }
     }
 
     /// Block, 2 players: seat 1 led 3-3, seat 0 holds 3-5 and 0-0: laying 3-5 on either end

@@ -23,7 +23,7 @@ each decision. Deterministic for a game seed and fixed parameters without a budg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from domsim.clock import budget_seconds
 from domsim.search import insane_move
@@ -33,12 +33,17 @@ from domsim.view import Move, PlayerView, move_value
 
 @dataclass(frozen=True)
 class Preset:
-    """A whole search: deals per decision at most by player count, and the floor and the
-    expected loss (by variant; 0 where none is given) of its stop."""
+    """A whole search: deals per decision at most by player count, and the floor (`floors` by
+    variant where it differs) and the expected loss (by variant; 0 where none is given) of its
+    stop."""
 
     samples: dict[int, int]
     floor: int
     loss: dict[str, float]
+    floors: dict[str, int] = field(default_factory=dict)
+
+    def floor_for(self, variant: str) -> int:
+        return self.floors.get(variant, self.floor)
 
 
 #: lean's expected loss per decision by variant, in its currency.
@@ -50,7 +55,8 @@ LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.4, "allfives": 0.4, "classic
 #: partnership). `lean`: see the README's insane section for the paired benchmark against v0.2.
 PRESETS = {
     "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
-    "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS),
+    "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS,
+                   floors={"fives": 64}),
 }
 DEFAULT_PRESET = "lean"
 
@@ -69,7 +75,7 @@ class Insane(Strategy):
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
         self.samples = samples
-        self.floor = floor or self.preset.floor
+        self.floor = floor
         self.loss = loss
         self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,
                             random_share=random_share, block=block, follow=follow)
@@ -86,7 +92,8 @@ class Insane(Strategy):
         if beta < 0:
             beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
         loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
-        return dict(samples=samples, beta=beta, floor=self.floor, loss=loss, **self.options_now())
+        floor = self.floor or self.preset.floor_for(view.rules.variant.name)
+        return dict(samples=samples, beta=beta, floor=floor, loss=loss, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

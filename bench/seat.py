@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = f"exec:{sys.executable} {ROOT / 'strategies' / 'example_external.py'}"
 GREEDY = str(ROOT / "strategies" / "example_greedy.py")
 ISOLATED_EASY = "domsim.strategies.easy:Easy"  # a module spec: not kept in process as a level
+ROUNDS = 4  # each way plays its games in this many turns, in turn with the others
 
 
 class Collect:
@@ -74,39 +75,73 @@ def round_trips(spec: str, decisions: list) -> list[float]:
     return times
 
 
-def cpu_seconds() -> float:
-    """This process's CPU and that of its children that ended."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+def decisions_made(rules, specs: list[str], seed: int) -> int:
+    """How many decisions seat 0 (the bot) makes in the game of `seed`."""
+    return play(rules, specs, seed, keep_hands=False).timing[0]["decisions"]
 
 
-def descendants_cpu() -> float:
-    """CPU seconds of every live descendant of this process and of the children they reaped,
-    from /proc: a bot's, read before it is killed (killed, a sandbox's processes are never
-    reaped by bwrap, so their time would not reach this process's children's)."""
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def tree_cpu(roots: list[int]) -> float:
+    """CPU seconds of the live processes `roots` and all their descendants, from /proc (a
+    sandbox's processes are never reaped by domsim, so their time would not reach its
+    children's)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total, frontier = 0, [os.getpid()]
+    total, frontier = 0, roots
     while frontier:
-        children = [child for pid in frontier for child in _children(pid)]
-        for child in children:
+        for pid in frontier:
             with contextlib.suppress(OSError):
-                fields = Path(f"/proc/{child}/stat").read_text().rpartition(")")[2].split()
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
                 total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
-        frontier = children
+        frontier = [child for pid in frontier for child in _children(pid)]
     return total / ticks
 
 
-def cpu_per_game(rules, specs: list[str], games: int, isolate: bool,
-                 confinement: Confinement) -> float:
-    """CPU seconds per game, bots' included (their start-up too: a worker starts each once)."""
-    started = cpu_seconds()
-    with BotPool(confinement) as bots:
-        for seed in range(games):
-            play(rules, specs, seed, isolate=isolate, keep_hands=False, bots=bots)
-        bots_cpu = descendants_cpu()
-        spent = cpu_seconds() - started
-    return (spent + bots_cpu) / games
+class Way:
+    """One way of playing the games, with its bots kept across rounds as a worker keeps them;
+    `cpu` sums this process's CPU and the bots' (their start-up too) over its games."""
+
+    def __init__(self, label: str, isolate: bool, confinement: Confinement) -> None:
+        self.label, self.isolate = label, isolate
+        self.bots = BotPool(confinement)
+        self.cpu, self.games = 0.0, 0
+
+    def play(self, rules, specs: list[str], seeds: range) -> None:
+        before = own_cpu() + self.bots_cpu()
+        for seed in seeds:
+            play(rules, specs, seed, isolate=self.isolate, keep_hands=False, bots=self.bots)
+        self.cpu += own_cpu() + self.bots_cpu() - before
+        self.games += len(seeds)
+
+    def bots_cpu(self) -> float:
+        return tree_cpu([bot.process.pid for bot in self.bots._all])
+
+
+def bare_round_trip(count: int = 20000) -> float:
+    """CPU seconds, both sides, of one round trip of a short line between two processes on
+    this CPU that do nothing else: the floor of a decision in its own process (two context
+    switches and four system calls)."""
+    requests, replies = os.pipe(), os.pipe()
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child = os.fork()
+    if child == 0:  # the echo
+        for _ in range(count):
+            os.write(replies[1], os.read(requests[0], 100))
+        os._exit(0)
+    before = own_cpu()
+    for _ in range(count):
+        os.write(requests[1], b"c 1 2 3\n")
+        os.read(replies[0], 100)
+    spent = own_cpu() - before
+    os.waitpid(child, 0)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for fd in (*requests, *replies):
+        os.close(fd)
+    echo = usage.ru_utime + usage.ru_stime - reaped.ru_utime - reaped.ru_stime
+    return (spent + echo) / count
 
 
 def main() -> None:
@@ -120,15 +155,26 @@ def main() -> None:
     cpu = min(os.sched_getaffinity(0))
     keep_bots_on(cpu)  # as a worker of the local pool does
     os.sched_setaffinity(0, {cpu})  # in process too: both ways measured on the same CPU
-    base = cpu_per_game(rules, specs, args.games, False, Confinement())
+    ways = [Way("in process", False, Confinement()),
+            Way("isolated, in the sandbox", True, Confinement()),
+            Way("isolated, --no-sandbox", True, Confinement(sandboxed=False))]
+    chunk = -(-args.games // ROUNDS)
+    for start in range(0, args.games, chunk):  # interleaved: a drift of the machine hits all
+        for way in ways:
+            way.play(rules, specs, range(start, min(start + chunk, args.games)))
+    base = ways[0].cpu / ways[0].games
     print(f"{args.variant}, {args.games} games of example_greedy vs easy, CPU per game "
-          "(bots' included):")
-    print(f"  in process                  {base * 1e3:7.3f} ms")
-    for label, confinement in (("isolated, in the sandbox", Confinement()),
-                               ("isolated, --no-sandbox", Confinement(sandboxed=False))):
-        cost = cpu_per_game(rules, specs, args.games, True, confinement)
-        print(f"  {label:<27} {cost * 1e3:7.3f} ms  {cost / base:.2f}x in process "
+          f"(bots' included; {ROUNDS} rounds, interleaved):")
+    print(f"  {ways[0].label:<27} {base * 1e3:7.3f} ms")
+    for way in ways[1:]:
+        cost = way.cpu / way.games
+        print(f"  {way.label:<27} {cost * 1e3:7.3f} ms  {cost / base:.2f}x in process "
               f"(target <= 2x)")
+        way.bots.close()
+    decisions_per_game = sum(decisions_made(rules, specs, seed) for seed in range(200)) / 200
+    print(f"  the overhead per decision of the bot ({decisions_per_game:.0f} a game): "
+          f"{(ways[1].cpu / ways[1].games - base) / decisions_per_game * 1e6:.1f} us; a bare "
+          f"pipe round trip between two processes on this CPU: {bare_round_trip() * 1e6:.1f} us")
     decisions = sample_decisions(rules, args.decisions)
     for name, spec in (("example_external.py (exec:, JSON)", EXAMPLE),
                        ("easy through domsim.seat_host (compact)", ISOLATED_EASY)):

@@ -247,19 +247,26 @@ class BotProcess:
         self._cgroup = None
         self._closed = False
         self._sandboxed = confinement.sandboxed
-        argv, memory_mb = command.argv, confinement.memory_mb
+        argv, memory_mb, passed = command.argv, confinement.memory_mb, ()
         if confinement.sandboxed:
-            argv, self._cgroup = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
-                                              confinement.hide, command.python_path)
+            try:
+                wrapped = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
+                                       confinement.hide, command.python_path)
+            except sandbox.SandboxError as exc:
+                raise BotFault(str(exc)) from None
+            argv, passed, self._cgroup = wrapped.argv, (wrapped.settings,), wrapped.cgroup
             memory_mb = 0  # set inside, by prlimit
         _keep_to_home_cpu()
         try:
             self.process = subprocess.Popen(
                 argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
+                stderr=subprocess.PIPE, start_new_session=True, bufsize=0, pass_fds=passed)
         except OSError as exc:
             sandbox.remove_cgroup(self._cgroup)
             raise BotFault(f"cannot start {argv[0]}: {exc.strerror}") from None
+        finally:
+            for fd in passed:
+                os.close(fd)
         if memory_mb and hasattr(resource, "prlimit"):
             limit = memory_mb << 20
             # If the process already exited, the handshake says so.

@@ -23,6 +23,7 @@ judges for untrusted programs use it. Inside, a bot has:
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import os
 import re
@@ -30,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 TOOL = "bwrap"
@@ -45,6 +47,7 @@ MAX_FILE_BYTES = SCRATCH_MB << 20
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
 CGROUP_PREFIX = "domsim-seat-"  # then the pid of the domsim process that made it
+PIPE_BYTES = 1 << 16  # what a pipe holds by default (Linux)
 INSTALL_HINT = "install bubblewrap (Debian: apt install bubblewrap)"
 
 
@@ -94,27 +97,53 @@ def _namespaces() -> list[str]:
     return ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
 
 
+@dataclass(frozen=True)
+class Wrapped:
+    """A bot's command in the sandbox: `argv`, which bwrap's options reach through the pipe
+    `settings` (its read end: pass it to the process, then close it), so that no command line
+    a bot can read shows what is masked; and the pids cgroup it joins (None: RLIMIT_NPROC
+    limits its processes instead)."""
+
+    argv: list[str]
+    settings: int
+    cgroup: Path | None
+
+
 def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int,
-         hide: tuple[str, ...], python_path: tuple[str, ...] = ()
-         ) -> tuple[list[str], Path | None]:
+         hide: tuple[str, ...], python_path: tuple[str, ...] = ()) -> Wrapped:
     """The command that runs `argv` (started in `cwd`, defined by `files`, absolute paths) in
-    a sandbox, and the pids cgroup it joins (None: RLIMIT_NPROC limits its processes instead);
-    `hide` are folders masked inside (the run's); `python_path` joins PYTHONPATH inside.
-    Arguments naming files are made absolute: the bot starts in /tmp."""
+    a sandbox; `hide` are folders masked inside (the run's); `python_path` joins PYTHONPATH
+    inside. Arguments naming files are made absolute: the bot starts in /tmp."""
     program = _absolute(argv[0], cwd)
     args = [os.path.abspath(os.path.join(cwd, a)) if os.path.isfile(os.path.join(cwd, a))
             else a for a in argv[1:]]
     readable = _readable(program, [Path(f) for f in files])
-    command = [shutil.which(TOOL), *_namespaces(), *_binds(readable, hide),
-               "--clearenv", *_environment(python_path), "--chdir", "/tmp", "--", program,
-               *args]
+    settings = _settings_pipe([*_namespaces(), *_binds(readable, hide), "--clearenv",
+                               *_environment(python_path), "--chdir", "/tmp"])
+    command = [shutil.which(TOOL), "--args", str(settings), "--", program, *args]
     cgroup = _pids_cgroup()
     limits = _limits(memory_mb, cgroup is None)
     if cgroup is not None:
         # The shell joins the cgroup before it becomes prlimit and bwrap: nothing escapes it.
         join = f'echo $$ > "{cgroup / "cgroup.procs"}" && exec "$@"'
-        return ["/bin/sh", "-c", join, "sh", *limits, *command], cgroup
-    return [*limits, *command], None
+        return Wrapped(["/bin/sh", "-c", join, "sh", *limits, *command], settings, cgroup)
+    return Wrapped([*limits, *command], settings, None)
+
+
+def _settings_pipe(options: list[str]) -> int:
+    """A pipe holding `options` as bwrap's `--args` reads them; its read end."""
+    data = b"".join(option.encode() + b"\0" for option in options)
+    read, write = os.pipe()
+    try:
+        if len(data) > PIPE_BYTES:  # a pipe holds 64 KiB unless told more: written at once
+            fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, len(data))
+        os.write(write, data)
+    except OSError as exc:
+        os.close(read)
+        raise SandboxError(f"cannot hand the sandbox its settings: {exc.strerror}") from None
+    finally:
+        os.close(write)
+    return read
 
 
 def _absolute(program: str, cwd: str) -> str:

@@ -5,8 +5,9 @@ argv[1] says at its first `choose`, reports what it got on stderr (the run's log
 that a run with it can be compared with one with that honest twin.
 
 - peek: looks for a way to the deals: a seed in a message it is sent or in its environment, a
-  process whose command line names a seed (`--seed`) or a scenario it can read, a run's
-  manifest under any process's working folder, a scenario or a manifest in its own folder;
+  process whose command line names a seed (`--seed`), the sandbox's masks or a scenario it can
+  read, a run's manifest under any process's working folder, a scenario or a manifest in its
+  own folder;
   reports `attacker: found ...` for each, or `attacker: found nothing`;
 - write RUN_DIR: tries to rewrite the run's files (the manifest, every part) and to create one,
   and reports `attacker: wrote ...` or `attacker: wrote nothing`;
@@ -51,6 +52,8 @@ def peek() -> None:
             continue
         if b"--seed" in command:
             hits.append(f"process {pid}'s command line names the seed")
+        if b"--tmpfs" in command or b"--ro-bind" in command:
+            hits.append(f"process {pid}'s command line shows what the sandbox masks")
         for scenario in (arg for arg in command if arg.endswith(b".toml")):
             try:
                 if b"seed" in Path(scenario.decode()).read_bytes():

@@ -571,7 +571,7 @@ def test_a_module_in_the_current_folder_plays_in_the_sandbox(tmp_path, monkeypat
 
 
 def test_a_pooled_host_plays_each_game_under_that_games_rules():
-    """A host kept for the next game reads its rules afresh when they change (R-VARIANT)."""
+    """A host kept for the next game reads its rules afresh when they change."""
     from domsim import __version__
     from domsim.protocol import game_message
     from domsim.seat_host import Host

@@ -117,7 +117,7 @@ class Way:
         self.games += len(seeds)
 
     def bots_cpu(self) -> float:
-        return tree_cpu([bot.process.pid for bot in self.bots._all])
+        return tree_cpu(self.bots.pids())
 
 
 def bare_round_trip(count: int = 20000) -> float:

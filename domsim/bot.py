@@ -521,6 +521,11 @@ class BotPool:
             self._all = [known for known in self._all if not known._closed] + [bot]
         return bot
 
+    def pids(self) -> list[int]:
+        """The process ids of the bots it holds, for reading their CPU time (bench/seat.py)."""
+        with self._lock:
+            return [bot.process.pid for bot in self._all if not bot._closed]
+
     def give(self, bot: BotProcess) -> None:
         if bot.alive:
             with self._lock:

@@ -355,14 +355,16 @@ class BotSeat(GuardedSeat):
             if reply is not None:
                 index = reply if type(reply) is int else reply.get("index")
                 if type(index) is not int:  # a move named by its tile and end
-                    view = view or views.view(state, moves)
+                    if view is None:
+                        view = views.view(state, moves)
                     move = move_of(reply, view.legal_moves)
                     index = None if move is None else view.legal_moves.index(move)
                 if index is not None and 0 <= index < len(moves):
                     return state.play_index(index)
                 self._fault(ILLEGAL, f"answered {_short.repr(reply)}, not one of its legal "
                                      "moves")
-        view = view or views.view(state, moves)
+        if view is None:
+            view = views.view(state, moves)
         return state.play_choice(view, self.stand_in.choose(view))
 
     def _timed_reply(self, request: State | bytes) -> dict | int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import resource
 import statistics
@@ -18,12 +19,15 @@ import sys
 import time
 from pathlib import Path
 
+from domsim.alarm import MoveAlarm
 from domsim.bot import BotPool, Confinement, _children, bot_command, keep_bots_on
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_hand
+from domsim.limits import MOVE_TIME_LIMIT
 from domsim.protocol import ViewEncoder, game_message
 from domsim.rules import make_rules
 from domsim.seeding import deal_rng
+from domsim.tables import GAMES_AT_ONCE, play_at_once
 from domsim.view import ViewBuilder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +68,7 @@ def round_trips(spec: str, decisions: list) -> list[float]:
     command = bot_command(spec, isolate=True)
     times = []
     with BotPool() as pool:
-        bot = pool.take(command)
+        bot, _ = pool.take(command)
         bot.ask(game_message(decisions[0][1].rules, 0, 1, None), 10, "ready")
         encoder = ViewEncoder()
         for request, (state, view) in enumerate(decisions, 1):
@@ -110,9 +114,12 @@ class Way:
         self.cpu, self.games = 0.0, 0
 
     def play(self, rules, specs: list[str], seeds: range) -> None:
+        """The games of `seeds`, several at once as a worker plays a batch's (domsim.tables)."""
         before = own_cpu() + self.bots_cpu()
-        for seed in seeds:
-            play(rules, specs, seed, isolate=self.isolate, keep_hands=False, bots=self.bots)
+        with MoveAlarm(MOVE_TIME_LIMIT) as alarm:
+            play_at_once([functools.partial(play, rules, specs, seed, isolate=self.isolate,
+                                            keep_hands=False, bots=self.bots, alarm=alarm)
+                          for seed in seeds], GAMES_AT_ONCE)
         self.cpu += own_cpu() + self.bots_cpu() - before
         self.games += len(seeds)
 

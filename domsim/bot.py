@@ -5,8 +5,9 @@ whole group, so that nothing it forked outlives the run.
 A spec `exec:COMMAND` names a program speaking the protocol; COMMAND is split as a POSIX shell
 would (shlex), without a shell. Unless isolation is off, any other spec but a built-in level
 runs in `python -m domsim.seat_host SPEC`. A `BotPool` keeps the processes (a worker's, for
-all its batches) and hands a free one to each seat, so a bot is started once per worker, not
-once per game. Each runs in the sandbox (domsim.sandbox) unless told otherwise."""
+all its batches) and hands each seat a free one, or a free table of one that plays several
+games at once (domsim.tables), so a bot is started once per worker, not once per game. Each
+runs in the sandbox (domsim.sandbox) unless told otherwise."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import functools
 import hashlib
 import importlib.util
 import logging
+import math
 import os
 import resource
 import shlex
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from . import __version__, sandbox
 from ._core import Pipes, State
-from .limits import SEAT_MEMORY_MB
+from .limits import GRACE_SECONDS, SEAT_MEMORY_MB
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .strategy import (
     BUILT_IN_LEVELS,
@@ -40,6 +42,8 @@ from .strategy import (
     load_strategy,
     spec_file,
 )
+from .tables import Replay, current_hub
+from .watchdog import watchdog
 
 #: Specs that always stay in process, with or without parameters: the built-in levels and the
 #: dial between them (domsim's own strategies, trusted).
@@ -54,6 +58,15 @@ LOG_BYTES_PER_GAME = 64 << 10
 LOG_BYTES_PER_PROCESS = 1 << 20
 #: Longest stderr line logged; longer ones are cut.
 LOG_LINE = 1000
+#: The request no compact reply names: that of a JSON message.
+NO_REQUEST = (1 << 64) - 1
+#: The most tables (games at once) a bot process may offer to play.
+MAX_TABLES = 64
+#: In one round trip every reply must come within one move time limit of the request. So that a
+#: bot's moves are never late for being asked together, a round trip may ask twice as many as
+#: the last only if that one took at most half this share of the limit; one that took more
+#: halves the next.
+SLOW_SHARE = 0.25
 #: Bytes a bot may write in one game that answer nothing (unknown messages, lines that are
 #: not JSON): past this the bot is killed, whatever its time limit (none, say).
 MAX_JUNK_BYTES = 4 << 20
@@ -73,8 +86,28 @@ log = logging.getLogger(BOTS_LOGGER)
 PIPE_ERRORS = (OSError, EOFError, ValueError)
 
 
+#: Commands whose bot went wrong in a round trip of several asks: from then on this process
+#: asks their bots one move at a time (BotProcess.exchange).
+_asked_alone: set[BotCommand] = set()
+
+
 class BotFault(Exception):
     """The bot broke the protocol, died or stopped answering; the message is one line."""
+
+
+@dataclass(slots=True)
+class Ask:
+    """A message for a bot (a dict, its encoding, or a state: the compact `choose` of its
+    seat to move), for `table` of a bot of several (None: of one); its reply of `reply_type`
+    (or `error`) to request `request` is late after `limit` seconds and never waited for past
+    `wait` (None: no limit)."""
+
+    message: dict | bytes | State
+    reply_type: str
+    wait: float | None
+    limit: float | None = None
+    request: int = 0
+    table: int | None = None
 
 
 @dataclass(frozen=True)
@@ -274,6 +307,10 @@ class BotProcess:
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
         self._pipes = Pipes(self.process.stdin.fileno(), self.process.stdout.fileno(), MAX_LINE)
         self.compact = False  # `choose` in the compact encoding (the host asked for it)
+        self.tables = 1  # games it plays at once (the host offered them)
+        self.batch_cap = 1  # asks sent in the next round trip (domsim.tables)
+        self.most_at_once = 1  # asks a round trip may ever send
+        self.thread = threading.get_ident()  # whose games may share its tables
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
         self._stderr = threading.Thread(target=_log_stderr,
@@ -294,6 +331,10 @@ class BotProcess:
             raise BotFault(f"speaks protocol {hello.get('protocol')!r}, domsim speaks "
                            f"{PROTOCOL_VERSION} (docs/seat-protocol.md, Versions): update the bot")
         self.compact = hello.get("encoding") == "compact"
+        tables = hello.get("tables", 1)
+        if self.compact and type(tables) is int and 1 <= tables <= MAX_TABLES:
+            self.tables = tables
+            self.most_at_once = 1 if self.command in _asked_alone else tables
         return hello
 
     def new_game(self) -> None:
@@ -303,7 +344,100 @@ class BotProcess:
 
     @property
     def alive(self) -> bool:
-        return self.process.poll() is None
+        return not self._closed and self.process.poll() is None
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def answer(self, ask: Ask) -> tuple[dict | int, float]:
+        """The reply to `ask` (as `ask` gives it) and the seconds the bot took. Asked from one
+        of several games played at once (domsim.tables), in one round trip with what they ask
+        of it too; BotFault (or, when another game's fault lost the process, Replay)."""
+        hub = current_hub() if self.tables > 1 else None
+        if hub is not None:
+            return hub.ask(self, ask)
+        started = time.perf_counter()
+        reply = self.ask(ask.message, ask.wait, ask.reply_type, ask.request, ask.table)
+        return reply, time.perf_counter() - started
+
+    def exchange(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BaseException]:
+        """What `answer` gives for each of `asks`, sent in one write and their replies read in
+        order, each within its `wait` of the write; the in-time replies share the round trip's
+        time equally (none more than the time to its own). How many the next round trip may
+        ask follows `SLOW_SHARE`.
+
+        One ask gets its BotFault, or its reply however late (the seat judges it). Of several,
+        a fault, or a reply read after its `limit`, cannot be told to be one game's: the bot is
+        killed, those not answered in time get Replay (their games are played again from the
+        start), and this command's bots are asked one move at a time in this process from then
+        on, where each fault is its seat's own as if no game shared the bot."""
+        waits = [ask.wait for ask in asks]
+        if None in waits:
+            watchdog.stop()  # no limit: a bot may think as long as it likes
+        else:
+            watchdog.allow(time.perf_counter(), max(waits) + GRACE_SECONDS)
+        started = time.monotonic()
+        read: list[tuple[dict | int, float]] = []
+        try:
+            for ask in asks:
+                if type(ask.message) is State:
+                    self._pipes.queue_state(ask.message, ask.request, ask.table)
+                else:
+                    self._pipes.queue(ask.message if type(ask.message) is bytes
+                                      else encode(ask.message), ask.table)
+            self._pipes.flush(STARTUP_SECONDS)
+        except PIPE_ERRORS as exc:
+            return self._gone_wrong(asks, read, self._fault(exc, STARTUP_SECONDS))
+        try:
+            while len(read) < len(asks):
+                self._read_replies(asks, started, read)
+        except BotFault as exc:
+            return self._gone_wrong(asks, read, exc)
+        in_time = [ask.limit is None or at <= ask.limit for (_, at), ask in zip(read, asks,
+                                                                              strict=True)]
+        if len(asks) > 1 and not all(in_time):
+            return self._gone_wrong(asks, read[:in_time.index(False)], None)
+        return self._shared_times(asks, read)
+
+    def _gone_wrong(self, asks: list[Ask], read: list, fault: BotFault | None) -> list:
+        """`exchange`'s answers when the round trip went wrong after `read`: see there."""
+        if len(asks) == 1:
+            return [fault]
+        self.close()
+        _asked_alone.add(self.command)
+        return [*read, *(Replay() for _ in asks[len(read):])]
+
+    def _read_replies(self, asks: list[Ask], started: float, read: list) -> None:
+        """Read on from the reply to `asks[len(read)]`: the compact replies that answer their
+        asks in a row (Pipes.replies), then whatever line comes next, read as `ask` would."""
+        rest, offset = asks[len(read):], time.monotonic() - started
+        try:
+            indices, times, line = self._pipes.replies(
+                [NO_REQUEST if type(ask.message) is dict else ask.request for ask in rest],
+                [None if ask.wait is None else ask.wait - offset for ask in rest])
+        except PIPE_ERRORS as exc:
+            raise self._fault(exc, STARTUP_SECONDS) from None
+        read += [(index, offset + seconds) for index, seconds in zip(indices, times, strict=False)]
+        if len(read) == len(asks):
+            return
+        ask = asks[len(read)]
+        request = ask.message.get("id") if type(ask.message) is dict else ask.request
+        reply = self._await(line, None if ask.wait is None else started + ask.wait, ask.wait,
+                            ask.reply_type, request)
+        read.append((reply, time.monotonic() - started))
+
+    def _shared_times(self, asks: list[Ask], read: list) -> list[tuple[dict | int, float]]:
+        total = read[-1][1]
+        limits = [ask.limit for ask in asks if ask.limit is not None]
+        allowed = SLOW_SHARE * min(limits) if limits else math.inf
+        if total > allowed:
+            self.batch_cap = max(1, len(asks) // 2)
+        elif len(asks) == self.batch_cap and 2 * total <= allowed:
+            self.batch_cap = min(self.most_at_once, 2 * len(asks))
+        share = total / len(read)
+        return [(reply, at if ask.limit is not None and at > ask.limit else min(share, at))
+                for (reply, at), ask in zip(read, asks, strict=True)]
 
     def tell(self, message: dict | bytes, seconds: float = STARTUP_SECONDS) -> None:
         """Send one message, or its encoding (BotFault if the bot does not take it within
@@ -314,16 +448,16 @@ class BotProcess:
             raise self._fault(exc, seconds) from None
 
     def ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
-            request: int = 0) -> dict | int:
+            request: int = 0, table: int | None = None) -> dict | int:
         """Send `message` (or its encoding, for request `request`; or a state, as the compact
-        `choose` of its seat to move's view, request `request`) and return the bot's reply of
-        `reply_type` (or `error`) to it, read within `seconds` (None: no limit): for a state,
-        the bare index of its move when the bot names it so. BotFault if none comes, or if the
-        bot dies."""
+        `choose` of its seat to move's view, request `request`), for `table` of a bot of
+        several, and return the bot's reply of `reply_type` (or `error`) to it, read within
+        `seconds` (None: no limit): for a state, the bare index of its move when the bot names
+        it so. BotFault if none comes, or if the bot dies."""
         deadline = None if seconds is None else time.monotonic() + seconds
         if type(message) is State:  # the hot path: the whole round trip in one call
             try:
-                line = self._pipes.ask_state(message, request, STARTUP_SECONDS, seconds)
+                line = self._pipes.ask_state(message, request, table, STARTUP_SECONDS, seconds)
             except PIPE_ERRORS as exc:
                 raise self._fault(exc, STARTUP_SECONDS) from None
             if type(line) is int:
@@ -331,8 +465,15 @@ class BotProcess:
         else:
             if type(message) is dict:
                 request = message.get("id")
-            self.tell(message)
+                message = encode(message)
+            self.tell(message if table is None else b"T %d %s" % (table, message))
             line = self._read_line(deadline)
+        return self._await(line, deadline, seconds, reply_type, request)
+
+    def _await(self, line: bytes | tuple[int, int] | None, deadline: float | None,
+               seconds: float | None, reply_type: str, request: int | None) -> dict:
+        """The reply of `reply_type` (or `error`) to `request`, the first line read being
+        `line`; lines that answer nothing are ignored."""
         while True:
             if line is None:
                 raise BotTimeout(f"no {reply_type} within {seconds:g} s")
@@ -501,35 +642,40 @@ def _log_stderr(stream, budget: LogBudget) -> None:
 
 class BotPool:
     """The bot processes of a game, a batch, or all of a worker's batches: `take` one for a
-    seat (started if none is free), `give` it back after the game, `close` kills every one."""
+    seat (a free table of one, started if none is free), `give` it back after the game, `close`
+    kills every one. The tables of one process are shared by the games of one thread only."""
 
     def __init__(self, confinement: Confinement = DEFAULT_CONFINEMENT) -> None:
         self.confinement = confinement
-        self._free: dict[BotCommand, list[BotProcess]] = {}
+        self._free: dict[BotProcess, list[int | None]] = {}  # its tables no game plays
         self._all: list[BotProcess] = []
         self._lock = threading.Lock()  # a Dask worker's threads share their process's pool
 
-    def take(self, command: BotCommand) -> BotProcess:
+    def take(self, command: BotCommand) -> tuple[BotProcess, int | None]:
+        """A bot of `command` and the table its seat plays at (None: it plays one game)."""
+        thread = threading.get_ident()
         with self._lock:
-            free = self._free.get(command)
-            while free:
-                bot = free.pop()
-                if bot.alive:
-                    return bot
+            for bot in self._all:
+                free = self._free.get(bot)
+                if bot.command == command and bot.thread == thread and free and bot.alive:
+                    return bot, free.pop(0)
         bot = BotProcess(command, self.confinement)
+        tables = [None] if bot.tables == 1 else list(range(bot.tables))
         with self._lock:
-            self._all = [known for known in self._all if not known._closed] + [bot]
-        return bot
+            self._all = [known for known in self._all if not known.closed] + [bot]
+            self._free = {known: self._free[known] for known in self._all if known in self._free}
+            self._free[bot] = tables[1:]
+        return bot, tables[0]
 
     def pids(self) -> list[int]:
         """The process ids of the bots it holds, for reading their CPU time (bench/seat.py)."""
         with self._lock:
-            return [bot.process.pid for bot in self._all if not bot._closed]
+            return [bot.process.pid for bot in self._all if not bot.closed]
 
-    def give(self, bot: BotProcess) -> None:
+    def give(self, bot: BotProcess, table: int | None) -> None:
         if bot.alive:
             with self._lock:
-                self._free.setdefault(bot.command, []).append(bot)
+                self._free.setdefault(bot, []).append(table)
 
     def close(self) -> None:
         with self._lock:

@@ -17,10 +17,11 @@ from .human import HumanSeat, Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, ON_FAULT
 from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
-from .seat import BotSeat, GuardedSeat, Seat, stop_watchdog
+from .seat import BotSeat, GuardedSeat, Seat
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
+from .watchdog import stop_watchdog
 
 if TYPE_CHECKING:
     from .deals import Deal
@@ -119,11 +120,12 @@ def play(rules: Rules, specs: list[str], seed: int, *,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool | None = False,
          bots: BotPool | None = None, on_fault: str = ON_FAULT,
          terminal: Terminal | None = None,
-         time_control: TimeControl | None = None) -> PlayedGame:
+         time_control: TimeControl | None = None, alarm: MoveAlarm | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
-    caller closes (None: a pool for this game alone)."""
+    caller closes (None: a pool for this game alone). Games played at once (domsim.tables)
+    share one move `alarm`, entered by the caller for `move_time_limit` (None: the game's own)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
     if terminal is None and any(map(is_human, specs)):
@@ -134,7 +136,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
     stand_in_factory = load_strategy(stand_in)
     seats: list[GuardedSeat] = []
     with (nullcontext(bots) if bots is not None else BotPool()) as bots, \
-            MoveAlarm(move_time_limit) as alarm:
+            (nullcontext(alarm) if alarm is not None else MoveAlarm(move_time_limit)) as alarm:
         try:
             for seat, (spec, command, factory) in enumerate(zip(specs, commands, factories,
                                                                 strict=True)):

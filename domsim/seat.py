@@ -19,7 +19,6 @@ call that not even the alarm can stop."""
 
 from __future__ import annotations
 
-import faulthandler
 import logging
 import os
 import random
@@ -31,15 +30,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .alarm import MoveAlarm, MoveTimeout
-from .bot import STARTUP_SECONDS, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
+from .bot import STARTUP_SECONDS, Ask, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
 from .clock import GameClock
 from .engine import HandResult, State
+from .limits import GRACE_SECONDS
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
 from .seeding import seat_seed
 from .strategy import Strategy, StrategyFactory, one_line
 from .timing import time_histogram
 from .view import Move, PlayerView, ViewBuilder
+from .watchdog import watchdog
 
 log = logging.getLogger("domsim.faults")
 
@@ -52,8 +53,6 @@ MAX_CONSECUTIVE_TIMEOUTS = 3
 #: Games of one worker process in which a spec's seat was handed over for timing out, after
 #: which its later games there start with the stand-in (a hung bot costs seconds, not hours).
 MAX_HUNG_GAMES = 3
-#: Seconds past its limit a bot in its own process may still answer before it is killed.
-GRACE_SECONDS = 1.0
 #: The exit status of a process forked inside an in-process strategy call (it exits at once).
 FORKED_IN_STRATEGY = 86
 
@@ -220,9 +219,9 @@ class Seat(GuardedSeat):
             try:
                 self.alarm.arm(started, limit)
                 if limit is None:
-                    _watchdog.stop()  # no limit: nothing may end a long think
+                    watchdog.stop()  # no limit: nothing may end a long think
                 else:
-                    _watchdog.allow(started, limit + GRACE_SECONDS)
+                    watchdog.allow(started, limit + GRACE_SECONDS)
                 _in_strategy = True
                 result = method(*args)
             finally:
@@ -255,44 +254,6 @@ class Seat(GuardedSeat):
         return result
 
 
-class Watchdog:
-    """Kills this worker process when an in-process strategy call overruns its limit by far
-    (C code that holds the interpreter, SIGALRM ignored, MoveTimeout caught): the runner then
-    plays the worker's games again with the strategy in its own process, where the hang is a
-    fault of its seat (domsim.runner.tourney.stream). Off unless `enable`d (pool workers).
-
-    faulthandler's timer thread needs no interpreter lock, so it fires whatever the strategy
-    does. Re-arming it costs ~25 us, so `allow(now, seconds)` re-arms it, for twice `seconds`,
-    only when it would fire sooner than `seconds` from now: an in-process call (allowed its
-    limit + grace) is killed between 1 and 2 times that after it started, never sooner, and a
-    wait on a bot in its own process (allowed as long as the bot is) never sets it off."""
-
-    def __init__(self) -> None:
-        self.enabled = False
-        self._fires_at = 0.0
-        self._devnull = None
-
-    def enable(self) -> None:
-        self.enabled = True
-        self._devnull = open(os.devnull, "w")  # noqa: SIM115 (open for the process's life)
-
-    def allow(self, now: float, seconds: float) -> None:
-        """Nothing fires before `now` (time.perf_counter()) + `seconds`."""
-        if self.enabled and self._fires_at < now + seconds:
-            faulthandler.dump_traceback_later(2 * seconds, exit=True, file=self._devnull)
-            self._fires_at = now + 2 * seconds
-
-    def stop(self) -> None:
-        """Between games: nothing may fire while no strategy plays."""
-        if self.enabled and self._fires_at:
-            faulthandler.cancel_dump_traceback_later()
-            self._fires_at = 0.0
-
-
-_watchdog = Watchdog()
-enable_watchdog = _watchdog.enable
-stop_watchdog = _watchdog.stop
-
 _hung_games: Counter[str] = Counter()  # spec -> games handed over for timeouts, this process
 _in_strategy = False  # True while an in-process strategy runs (the fork guard reads it)
 
@@ -321,13 +282,14 @@ class BotSeat(GuardedSeat):
         self.pool = pool
         self.seed = seed
         self.bot = None
+        self.table: int | None = None  # of the bot's, when it plays several games at once
         self._request = 0
         self._views = ViewEncoder()
         if not self.playing:
             return
-        _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
+        watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
         try:
-            self.bot = pool.take(command)
+            self.bot, self.table = pool.take(command)
         except BotFault as exc:
             kind = TIMEOUT if isinstance(exc, BotTimeout) else EXCEPTION
             self._fault(kind, f"the bot could not start: {exc}")
@@ -337,7 +299,7 @@ class BotSeat(GuardedSeat):
         if self.playing:
             self.bot.new_game()
             message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit)
-            self._ask(message, STARTUP_SECONDS, "ready")
+            self._ask(Ask(message, "ready", STARTUP_SECONDS, table=self.table))
 
     def play(self, state: State, moves: list[int], views: ViewBuilder) -> list[int] | None:
         """Make this seat's move in `state` (`moves` its legal moves) and go on to the next
@@ -368,13 +330,11 @@ class BotSeat(GuardedSeat):
         return state.play_choice(view, self.stand_in.choose(view))
 
     def _timed_reply(self, request: State | bytes) -> dict | int | None:
-        """The bot's `move` reply to `request` (BotProcess.ask), timed against the limit; None
-        after a fault or a late answer (the stand-in moves)."""
+        """The bot's `move` reply to `request` (BotProcess.answer), timed against the limit;
+        None after a fault or a late answer (the stand-in moves)."""
         limit = self.limit  # before the clock is charged
         wait = None if limit is None else limit + GRACE_SECONDS
-        started = time.perf_counter()
-        reply = self._ask(request, wait, "move", self._request)
-        elapsed = time.perf_counter() - started
+        reply, elapsed = self._ask(Ask(request, "move", wait, limit, self._request, self.table))
         if not self._spent(elapsed) or reply is None:
             return None
         if limit is not None and elapsed > limit:
@@ -386,7 +346,7 @@ class BotSeat(GuardedSeat):
     def end_hand(self, result: HandResult) -> None:
         # domsim's own host (compact) has no use for `hand`: a Strategy has no hand hook.
         if self.bot is not None and not self.bot.compact:
-            _watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
+            watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
             try:
                 self.bot.tell(hand_message(result))
             except BotFault as exc:
@@ -394,37 +354,39 @@ class BotSeat(GuardedSeat):
 
     def end_game(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> None:
         if self.bot is not None:
-            self._ask(game_over_message(scores, winners), STARTUP_SECONDS, "done", drop=False)
+            self._ask(Ask(game_over_message(scores, winners), "done", STARTUP_SECONDS,
+                          table=self.table), drop=False)
 
     def close(self) -> None:
         if self.bot is not None:
-            self.pool.give(self.bot)
+            self.pool.give(self.bot, self.table)
             self.bot = None
 
-    def _ask(self, message: dict | bytes | State, seconds: float | None, reply_type: str,
-             request: int = 0, drop: bool = True) -> dict | int | None:
-        """The bot's reply, or None after a fault (a bot that cannot answer is killed). With no
-        time limit the watchdog is stopped: a bot may think as long as it likes."""
-        if seconds is None:
-            _watchdog.stop()
+    def _ask(self, ask: Ask, drop: bool = True) -> tuple[dict | int | None, float]:
+        """The bot's reply and the seconds it took, the reply None after a fault (a bot that
+        cannot answer is killed). With no time limit the watchdog is stopped: a bot may think
+        as long as it likes."""
+        started = time.perf_counter()
+        if ask.wait is None:
+            watchdog.stop()
         else:
-            _watchdog.allow(time.perf_counter(), seconds + GRACE_SECONDS)
+            watchdog.allow(started, ask.wait + GRACE_SECONDS)
         try:
-            reply = self.bot.ask(message, seconds, reply_type, request)
+            reply, elapsed = self.bot.answer(ask)
         except BotTimeout as exc:
             self._lost(TIMEOUT, f"{exc}: killed")
-            return None
+            return None, time.perf_counter() - started
         except BotFault as exc:
             self._lost(EXCEPTION, str(exc))
-            return None
+            return None, time.perf_counter() - started
         if type(reply) is not int and reply["type"] == "error":
             said = reply.get("message")
             # domsim's host reports what a Python strategy raised, as a fault in process reads
             text = (str(said)[:200] if reply.get("raised")
                     else f"the bot reported: {_short.repr(said)}")
             self._fault(EXCEPTION, text, drop=drop)
-            return None
-        return reply
+            return None, elapsed
+        return reply, elapsed
 
     def _lost(self, kind: str, message: str) -> None:
         self.bot.close()

@@ -5,14 +5,17 @@ strategy prints goes to stderr, which domsim writes to the run's log.
 The strategy is built afresh for every game with the generator an in-process seat would get
 (seeded with the `game` message's seat seed), so an isolated game plays as it would in process.
 Offered the compact encoding by the same domsim version, the host takes it: views then cost
-about a microsecond each way instead of tens (docs/seat-protocol.md)."""
+about a microsecond each way instead of tens, and it plays up to `TABLES` games at once, each
+line for one of them prefixed `T TABLE ` (docs/seat-protocol.md, "Tables"): domsim then asks
+for a move in each of them in one round trip. It answers every line a read brings before it
+writes, in one write: a round trip of several requests costs the two processes one hand-over
+each way."""
 
 from __future__ import annotations
 
 import os
 import random
 import sys
-from typing import BinaryIO
 
 from . import __version__
 from ._core import WireViews
@@ -29,6 +32,11 @@ from .protocol import (
 from .rules import Rules, private_copy
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy, one_line
 
+#: Games one host plays at once, when it speaks the compact encoding.
+TABLES = 32
+#: Bytes asked of the kernel by one read of the requests.
+CHUNK = 1 << 16
+
 
 class Host:
     """The strategy a spec names, driven by protocol messages: `answer(message)` returns the
@@ -44,6 +52,14 @@ class Host:
         self.views = ViewDecoder()
         self.compact = False  # views come as compact lines (crate::wire)
         self.wire_views: WireViews | None = None
+
+    def table(self) -> Host:
+        """A host for another table of this process: the same strategy class and encoding,
+        its own game."""
+        other = Host(self.spec)
+        other.factory, other.compact = self.factory, self.compact
+        other.rules, other._rules_message = self.rules, self._rules_message
+        return other
 
     def answer(self, message: dict) -> dict | None:
         handler = getattr(self, f"_on_{message['type']}", None)
@@ -65,7 +81,8 @@ class Host:
                         and message.get("domsim") == __version__)
         return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.spec,
                 "origin": self.factory.origin, "class": self.factory.cls.__qualname__,
-                "encoding": "compact" if self.compact else "json"}
+                "encoding": "compact" if self.compact else "json",
+                **({"tables": TABLES} if self.compact else {})}
 
     def _on_game(self, message: dict) -> dict:
         self.strategy = None
@@ -109,24 +126,64 @@ class Host:
         return {"type": "done"}
 
 
-def serve(host: Host, requests: BinaryIO, replies: BinaryIO) -> None:
-    """Answer every message until `quit` or the end of input."""
-    for line in requests:
-        if line[:2] == b"c ":
-            replies.write(host.compact_choice(line))
-            replies.flush()
-            continue
-        try:
-            message = decode(line)
-        except ProtocolError as exc:
-            print(f"seat host: {exc}", file=sys.stderr)
-            continue
-        if message["type"] == "quit":
+def serve(host: Host, requests: int, replies: int) -> None:
+    """Answer every message read from the descriptor `requests` on `replies`, until `quit` or
+    the end of input; the lines of one read are answered in one write."""
+    tables: dict[int, Host] = {}
+    pending = b""
+    while chunk := os.read(requests, CHUNK):
+        *lines, pending = (pending + chunk).split(b"\n")
+        answers, answer = [], None
+        for line in lines:
+            table, line = _table_of(line)
+            if table is not None:
+                if table not in tables:
+                    tables[table] = host.table()
+                answer = _reply(tables[table], line)
+            else:
+                answer = _reply(host, line)
+            if answer is QUIT:
+                break
+            if answer:
+                answers.append(answer)
+        _write_all(replies, b"".join(answers))
+        if answer is QUIT:
             return
-        reply = host.answer(message)
-        if reply is not None:
-            replies.write(encode(reply))
-            replies.flush()
+
+
+QUIT = object()  # what `_reply` returns for `quit`
+
+
+def _table_of(line: bytes) -> tuple[int | None, bytes]:
+    """The table a line is for (None: the process, or a host of one table) and the message."""
+    if line[:2] != b"T ":
+        return None, line
+    number, _, message = line[2:].partition(b" ")
+    try:
+        return int(number), message
+    except ValueError:
+        return None, line
+
+
+def _reply(host: Host, line: bytes) -> bytes | object | None:
+    """The encoded reply to one line, QUIT, or None (a line that needs none)."""
+    if line[:2] == b"c ":
+        return host.compact_choice(line)
+    try:
+        message = decode(line)
+    except ProtocolError as exc:
+        print(f"seat host: {exc}", file=sys.stderr)
+        return None
+    if message["type"] == "quit":
+        return QUIT
+    reply = host.answer(message)
+    return None if reply is None else encode(reply)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -134,9 +191,9 @@ def main(argv: list[str] | None = None) -> None:
     if len(args) != 1:
         sys.exit("usage: python -m domsim.seat_host SPEC")
     # The protocol keeps the real stdout; the strategy's prints go to stderr.
-    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    replies = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(Host(args[0]), sys.stdin.buffer, replies)
+    serve(Host(args[0]), sys.stdin.fileno(), replies)
 
 
 if __name__ == "__main__":

@@ -33,8 +33,9 @@ LAYERS = (
     ("view", ("domsim.view", "domsim.insight", "domsim.search")),
     ("strategy", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve")),
     ("results", ("domsim.results",)),
-    ("seat", ("domsim.protocol", "domsim.sandbox", "domsim.bot", "domsim.alarm", "domsim.seat",
-              "domsim.seat_host", "domsim.human", "domsim.game")),
+    ("seat", ("domsim.protocol", "domsim.sandbox", "domsim.watchdog", "domsim.tables",
+              "domsim.bot", "domsim.alarm", "domsim.seat", "domsim.seat_host", "domsim.human",
+              "domsim.game")),
     ("runner", ("domsim.runner",)),
     ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
                "domsim.steps", "domsim.show")),
@@ -149,7 +150,7 @@ def test_the_graph_sees_a_package_faces_import_and_the_packages_a_module_runs_fi
     modules = package_modules()
     graph = import_graph(modules, at_import_only=True)
     assert {"domsim", "domsim.runner"} <= graph["domsim.runner.local"]
-    assert "domsim.seat" in graph["domsim.runner.local"]
+    assert "domsim.watchdog" in graph["domsim.runner.local"]
     assert "domsim.api" not in graph["domsim"]  # PEP 562: only on first use
     assert "domsim.deals" not in graph["domsim.game"]  # under `if TYPE_CHECKING:`
     assert "domsim.runner.upgrade" in import_graph(modules, at_import_only=False)["domsim.cli"]

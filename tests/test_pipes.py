@@ -105,11 +105,47 @@ def test_a_state_is_asked_as_its_movers_compact_view(ends):
     start_next_hand(state, deal_rng(4))
     view = ViewBuilder().view(state, state.advance())
     os.write(bot, b"m 8 0\nm 9 1\n")  # a stale reply, then this request's
-    assert pipes.ask_state(state, 9, 1, 1) == (8, 0)  # not this request's: the pair
+    assert pipes.ask_state(state, 9, None, 1, 1) == (8, 0)  # not this request's: the pair
     assert pipes.read_line(1, True) == (9, 1)
     os.write(bot, b"m 10 1\n")
-    assert pipes.ask_state(state, 10, 1, 1) == 1  # this request's: its move index alone
-    assert os.read(bot_input, 4096) == view.wire(9) + view.wire(10)
+    assert pipes.ask_state(state, 10, 3, 1, 1) == 1  # this request's: its move index alone
+    assert os.read(bot_input, 4096) == view.wire(9) + b"T 3 " + view.wire(10)
+
+
+def test_asks_queued_go_in_one_write_each_line_for_its_table(ends):
+    pipes, bot_input, _ = ends
+    state = State(make_rules("block"))
+    start_next_hand(state, deal_rng(2))
+    view = ViewBuilder().view(state, state.advance())
+    pipes.queue(b'{"type":"game"}\n', 0)
+    pipes.queue_state(state, 5, 1)
+    pipes.queue(b'{"type":"quit"}\n', None)
+    os.set_blocking(bot_input, False)
+    with pytest.raises(BlockingIOError):  # nothing is sent before the flush
+        os.read(bot_input, 4096)
+    pipes.flush(1)
+    assert os.read(bot_input, 4096) == (b'T 0 {"type":"game"}\n' + b"T 1 " + view.wire(5)
+                                        + b'{"type":"quit"}\n')
+
+
+def test_replies_in_a_row_are_read_at_once_up_to_the_first_other_line(ends):
+    pipes, _, bot = ends
+    os.write(bot, b"m 4 2\nm 7 0\n{\"type\":\"ready\"}\nm 9 1\n")
+    indices, times, line = pipes.replies([4, 7, (1 << 64) - 1, 9], [1, 1, 1, 1])
+    assert indices == [2, 0] and line == b'{"type":"ready"}'
+    assert len(times) == 3 and times == sorted(times) and 0 <= times[0] < 1
+    assert pipes.replies([9], [1]) == ([1], pytest.approx([0], abs=0.5), None)
+    os.write(bot, b"m 3 1\n")  # the reply to another request stops the row too
+    assert pipes.replies([2], [1])[::2] == ([], b"m 3 1")
+
+
+def test_replies_stop_when_an_asks_time_is_up(ends):
+    pipes, _, bot = ends
+    os.write(bot, b"m 1 0\n")
+    started = time.monotonic()
+    indices, times, line = pipes.replies([1, 2], [1, 0.2])
+    assert (indices, len(times), line) == ([0], 1, None)  # the second never came
+    assert 0.2 <= time.monotonic() - started < 1
 
 
 def test_a_closed_pipes_touches_no_file(ends):

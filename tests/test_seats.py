@@ -291,7 +291,7 @@ def _command_line(pid: str) -> str:
 def test_a_bot_that_stops_reading_does_not_block_domsim():
     command = bot_command(bad_bot("noread"), isolate=False)
     with BotPool() as pool:
-        bot = pool.take(command)
+        bot, _ = pool.take(command)
         started = time.monotonic()
         with pytest.raises(seat_module.BotFault, match="did not read its input"):
             for _ in range(1000):
@@ -303,7 +303,7 @@ def test_bot_pool_kills_its_processes():
     command = BotCommand("example", ("python3", str(ROOT / "strategies" / "example_external.py")),
                          str(ROOT), ())
     with BotPool() as pool:
-        bots = [pool.take(command), pool.take(command)]
+        bots = [pool.take(command)[0], pool.take(command)[0]]
         assert all(bot.alive for bot in bots)
     assert not any(bot.alive for bot in bots)
 

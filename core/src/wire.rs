@@ -45,6 +45,14 @@ pub fn encode_into(out: &mut Vec<u8>, request: u64, view: &View) {
     out.push(b'\n');
 }
 
+/// The prefix `T TABLE ` that names which of a bot's tables a line is for (docs/seat-protocol.md,
+/// "Tables").
+pub fn put_table(out: &mut Vec<u8>, table: u32) {
+    out.push(b'T');
+    put_int(out, table.into());
+    out.push(b' ');
+}
+
 /// A space and `value` in decimal (a line holds about forty: `write!` would cost most of it).
 fn put_int(out: &mut Vec<u8>, value: i64) {
     out.push(b' ');

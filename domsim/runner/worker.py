@@ -5,11 +5,13 @@ process or Dask worker, and each game depends on (run seed, game id) alone."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import dataclass
 from multiprocessing.util import Finalize
 
+from ..alarm import MoveAlarm
 from ..bot import BotPool, Confinement
 from ..deals import Deal
 from ..game import play
@@ -18,6 +20,8 @@ from ..results.columns import Place, game_row
 from ..results.config import TourneyConfig
 from ..results.pairings import Entrant
 from ..results.schedule import Schedule
+from ..rules import Rules
+from ..tables import GAMES_AT_ONCE, play_at_once
 
 log = logging.getLogger("domsim.runner")
 
@@ -60,23 +64,36 @@ def run_confinement(config: TourneyConfig, hide: tuple[str, ...] = ()) -> Confin
 
 
 def play_batch(batch: Batch) -> BatchResult:
+    """The batch's games, `GAMES_AT_ONCE` at a time (one at a time under a clock, whose time
+    must be each decision's own): a bot process that plays several tables answers for all of
+    them in one round trip (domsim.tables)."""
     config = batch.config
-    rules = config.rules()
-    rows, records = [], []
+    limit = config.move_time_limit or None
     bots = worker_bots(run_confinement(config, batch.hide))
-    for i, game_id in enumerate(batch.game_ids):
-        slot = batch.schedule.slot(game_id)
-        place = Place(rules, batch.entrants, batch.pairings[slot.pairing], slot)
-        game = play(rules, place.specs, slot.seed, move_time_limit=config.move_time_limit or None,
-                    time_control=config.clock(),
-                    keep_hands=config.records, isolate=config.isolate, bots=bots,
-                    on_fault=config.on_fault,
-                    first_deal=batch.first_deals[i] if batch.first_deals else None)
-        rows.append(game_row(place, game))
-        if config.records:
-            records.append(json.dumps(seal({
-                "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
-                "entrants": place.names, **({"fixed_deal": True} if batch.first_deals else {}),
-                **game.record()})))
+    rules = config.rules()
+    with MoveAlarm(limit) as alarm:
+        games = [functools.partial(_play_one, batch, rules, i, game_id, bots, alarm)
+                 for i, game_id in enumerate(batch.game_ids)]
+        played = play_at_once(games, 1 if config.clock() else GAMES_AT_ONCE)
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
+    rows = [row for row, _ in played]
+    records = [record for _, record in played if record is not None]
     return BatchResult(batch.game_ids, rows, records)
+
+
+def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
+              alarm: MoveAlarm) -> tuple[dict, str | None]:
+    """The table row of the batch's `i`th game, `game_id`, and its record (None: none kept)."""
+    config = batch.config
+    slot = batch.schedule.slot(game_id)
+    place = Place(rules, batch.entrants, batch.pairings[slot.pairing], slot)
+    game = play(rules, place.specs, slot.seed, move_time_limit=alarm.seconds,
+                time_control=config.clock(), keep_hands=config.records, isolate=config.isolate,
+                bots=bots, on_fault=config.on_fault, alarm=alarm,
+                first_deal=batch.first_deals[i] if batch.first_deals else None)
+    if not config.records:
+        return game_row(place, game), None
+    return game_row(place, game), json.dumps(seal({
+        "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
+        "entrants": place.names, **({"fixed_deal": True} if batch.first_deals else {}),
+        **game.record()}))

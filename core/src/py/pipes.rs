@@ -26,6 +26,7 @@ pub struct Pipes {
     max_line: usize,
     buffer: Vec<u8>,
     line: Vec<u8>,
+    outgoing: Vec<u8>,
 }
 
 #[pymethods]
@@ -41,6 +42,7 @@ impl Pipes {
             max_line,
             buffer: Vec::with_capacity(CHUNK),
             line: Vec::with_capacity(1024),
+            outgoing: Vec::with_capacity(CHUNK),
         })
     }
 
@@ -66,26 +68,97 @@ impl Pipes {
     }
 
     /// A compact `choose` of the view that the seat to move of `state` has (PlayerView.wire of
-    /// it, built in the core: no PlayerView is made), sent within `send_seconds`; then
-    /// `read_line(seconds, True)`, except that the reply `m REQUEST INDEX` to this very
-    /// request comes as INDEX alone. The referee's hot path.
+    /// it, built in the core: no PlayerView is made), for `table` of a bot that plays several
+    /// (None: a bot of one), sent within `send_seconds`; then `read_line(seconds, True)`,
+    /// except that the reply `m REQUEST INDEX` to this very request comes as INDEX alone. The
+    /// referee's hot path.
     fn ask_state<'py>(
         &mut self,
         py: Python<'py>,
         state: PyRef<'_, PyState>,
         request: u64,
+        table: Option<u32>,
         send_seconds: f64,
         seconds: Option<f64>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.outgoing.clear();
+        self.queue_state(state, request, table)?;
+        self.flush(py, send_seconds)?;
+        let line = self.next_line(py, deadline_after(seconds))?;
+        line.map(|end| self.take_line(py, end, true, Some(request)))
+            .transpose()
+    }
+
+    /// Add `ask_state`'s line to what the next `flush` sends, without sending it.
+    fn queue_state(
+        &mut self,
+        state: PyRef<'_, PyState>,
+        request: u64,
+        table: Option<u32>,
+    ) -> PyResult<()> {
         if state.game.t.hand_over {
             return Err(PyValueError::new_err("no hand is in play"));
         }
         let view = View::of(&state.game, state.game.t.legal_vec());
         crate::wire::encode_into(&mut self.line, request, &view);
-        write_all(py, self.to_bot, &self.line, send_seconds)?;
-        let line = self.next_line(py, deadline_after(seconds))?;
-        line.map(|end| self.take_line(py, end, true, Some(request)))
-            .transpose()
+        if let Some(table) = table {
+            crate::wire::put_table(&mut self.outgoing, table);
+        }
+        self.outgoing.extend_from_slice(&self.line);
+        Ok(())
+    }
+
+    /// Add `data`, a whole line, to what the next `flush` sends (for `table`, as `queue_state`).
+    fn queue(&mut self, data: &[u8], table: Option<u32>) {
+        if let Some(table) = table {
+            crate::wire::put_table(&mut self.outgoing, table);
+        }
+        self.outgoing.extend_from_slice(data);
+    }
+
+    /// Send what was queued, in one write when the pipe has room, within `seconds` (as `send`).
+    fn flush(&mut self, py: Python<'_>, seconds: f64) -> PyResult<()> {
+        let sent = write_all(py, self.to_bot, &self.outgoing, seconds);
+        self.outgoing.clear();
+        sent
+    }
+
+    /// The replies to asks sent together, read in order: each ask `i` waits for a line until
+    /// `seconds[i]` (None: no limit) after this call. While every line is the compact reply
+    /// `m ID INDEX` to its ask (`requests[i]`), its INDEX joins the first list, and the seconds
+    /// from this call to its reading the second. The first line that is anything else is
+    /// returned third, for the caller to read (a JSON reply, or a line that answers nothing),
+    /// its time last in the second list; the third is None when every ask was answered, or
+    /// once an ask's time is up (then the lists are shorter). Errors as `read_line`.
+    #[allow(clippy::type_complexity)]
+    fn replies<'py>(
+        &mut self,
+        py: Python<'py>,
+        requests: Vec<u64>,
+        seconds: Vec<Option<f64>>,
+    ) -> PyResult<(Vec<i64>, Vec<f64>, Option<Bound<'py, PyAny>>)> {
+        let started = Instant::now();
+        let (mut indices, mut times) = (Vec::new(), Vec::new());
+        for (&request, &wait) in requests.iter().zip(&seconds) {
+            let deadline = wait.map(|s| started + Duration::from_secs_f64(s.clamp(0.0, 1e9)));
+            let Some(end) = self.next_line(py, deadline)? else {
+                return Ok((indices, times, None));
+            };
+            match crate::wire::decode_reply(&self.buffer[..end]) {
+                Some((id, index)) if id == request => {
+                    self.buffer.drain(..=end);
+                    indices.push(index);
+                    times.push(started.elapsed().as_secs_f64());
+                }
+                _ => {
+                    let line = PyBytes::new(py, &self.buffer[..end]).into_any();
+                    self.buffer.drain(..=end);
+                    times.push(started.elapsed().as_secs_f64());
+                    return Ok((indices, times, Some(line)));
+                }
+            }
+        }
+        Ok((indices, times, None))
     }
 
     /// Forget the descriptors (the process object closes them next): any later call fails

@@ -1,0 +1,124 @@
+"""Several games played at once in one thread, so that a bot process playing several of them
+(docs/seat-protocol.md, "Tables") is asked for all of them in one round trip.
+
+Each game runs in a greenlet until one of its bots must answer (`ask`), and the next game runs.
+When every game waits, each bot process is sent everything asked of it in one write and reads
+its replies in order (`BotProcess.exchange`). Games share nothing else: each plays exactly as it
+would alone. A bot process lost to one game's fault (it died, or stopped answering) is the
+fault of that game's seat alone: the other games waiting on it are played again from their
+start (`Replay`), with a fresh process."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from greenlet import GreenletExit, getcurrent, greenlet
+
+if TYPE_CHECKING:
+    from .bot import Ask, BotProcess
+
+T = TypeVar("T")
+
+#: Games a worker plays at once (`play_at_once`): as many as domsim's seat host has tables.
+GAMES_AT_ONCE = 32
+
+
+class Replay(BaseException):
+    """Thrown into a game whose bot process was lost to another game's fault: the game is
+    played again from its start. A BaseException: no seat's `except Exception` takes it."""
+
+
+class Hub:
+    """The games of one `play_at_once`, and what each of them waits for."""
+
+    def __init__(self) -> None:
+        self.greenlet = getcurrent()
+        self.waiting: dict[BotProcess, list[tuple[greenlet, Ask]]] = {}
+
+    def ask(self, bot: BotProcess, ask: Ask) -> tuple[Any, float]:
+        """From a game: wait for `bot`'s answer to `ask` while the other games play on."""
+        self.waiting.setdefault(bot, []).append((getcurrent(), ask))
+        return self.greenlet.switch()
+
+
+_local = threading.local()  # the hub of this thread's play_at_once (Dask workers have several)
+
+
+def current_hub() -> Hub | None:
+    """The hub of the games this call is made from (None: a game played alone)."""
+    hub = getattr(_local, "hub", None)
+    return hub if hub is not None and getcurrent() is not hub.greenlet else None
+
+
+def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
+    """Every game's result, in order, played `at_once` at a time (1: one after the other). An
+    exception of a game ends the others (their seats closed) and is raised."""
+    if at_once <= 1 or len(games) <= 1 or getattr(_local, "hub", None) is not None:
+        return [game() for game in games]
+    hub, results = Hub(), [None] * len(games)
+    ready: deque[tuple[greenlet, Any, BaseException | None]] = deque()
+    playing: set[greenlet] = set()
+    queue = iter(range(len(games)))
+
+    def start_next() -> None:
+        index = next(queue, None)
+        if index is not None:
+            game = greenlet(lambda *_: _until_played(games[index], results, index))
+            playing.add(game)
+            ready.append((game, None, None))
+
+    _local.hub = hub
+    try:
+        for _ in range(at_once):
+            start_next()
+        while ready:
+            while ready:
+                game, value, error = ready.popleft()
+                if error is None:
+                    game.switch(value)
+                else:
+                    game.throw(error)
+                if game.dead:
+                    playing.discard(game)
+                    start_next()
+            _exchange_all(hub, ready)
+    except BaseException:
+        for game in playing:
+            if not game.dead:
+                game.throw(GreenletExit)  # its seats close, its bots go back to the pool
+        raise
+    finally:
+        _local.hub = None
+    return results
+
+
+def _until_played(game: Callable[[], T], results: list, index: int) -> None:
+    while True:
+        try:
+            results[index] = game()
+            return
+        except Replay:
+            continue
+
+
+def _exchange_all(hub: Hub, ready: deque) -> None:
+    """Each waiting bot answers what it may be asked at once; its games are made ready."""
+    for bot in list(hub.waiting):
+        waiting = hub.waiting.pop(bot)
+        if bot.closed:  # lost to a fault of another game since these asked
+            ready.extend((game, None, Replay()) for game, _ in waiting)
+            continue
+        now, later = waiting[:bot.batch_cap], waiting[bot.batch_cap:]
+        answers = bot.exchange([ask for _, ask in now])
+        lost = False  # a fault: the bot is closed when its game goes on
+        for (game, _), answer in zip(now, answers, strict=True):
+            failed = isinstance(answer, BaseException)
+            lost = lost or failed
+            ready.append((game, None, answer) if failed else (game, answer, None))
+        if lost:
+            ready.extend((game, None, Replay()) for game, _ in later)
+        elif later:
+            hub.waiting[bot] = later

@@ -1,0 +1,29 @@
+"""Broken on purpose, in some games only: in a game whose generator first draws below `share`,
+its `at`th decision does `how`: `exit` (the process exits with status 3), `hang` (sleeps a
+minute) or `late` (sleeps `delay` seconds once). Every decision first sleeps `pause` seconds.
+Which games is fixed by each game's seat seed, so a run and its replay break the same games."""
+
+import os
+import time
+
+from domsim.strategy import Strategy
+
+
+class Unlucky(Strategy):
+    def __init__(self, *, how: str = "exit", share: float = 0.25, at: int = 3,
+                 delay: float = 0.5, pause: float = 0.0) -> None:
+        self.how, self.share, self.at = how, share, at
+        self.delay, self.pause = delay, pause
+        self.decisions = 0
+        self.unlucky: bool | None = None
+
+    def choose(self, view):
+        if self.unlucky is None:
+            self.unlucky = self.rng.random() < self.share
+        self.decisions += 1
+        time.sleep(self.pause)
+        if self.unlucky and self.decisions == self.at:
+            if self.how == "exit":
+                os._exit(3)
+            time.sleep(60 if self.how == "hang" else self.delay)
+        return view.legal_moves[0]

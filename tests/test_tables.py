@@ -1,0 +1,184 @@
+"""Several games at once (domsim.tables, docs/seat-protocol.md "Tables"): a bot process plays a
+table in each and answers all of them in one round trip, and no game plays otherwise than it
+would alone, faults included (R-SEAT-FAULT)."""
+
+import functools
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from domsim import __version__
+from domsim import bot as bot_module
+from domsim import seat as seat_module
+from domsim.alarm import MoveAlarm
+from domsim.bot import BotPool
+from domsim.game import play
+from domsim.protocol import decode, encode, game_message
+from domsim.rules import make_rules
+from domsim.seat_host import Host, serve
+from domsim.tables import Hub, Replay, current_hub, play_at_once
+
+ROOT = Path(__file__).resolve().parent.parent
+GREEDY = str(ROOT / "strategies" / "example_greedy.py")
+UNLUCKY = str(ROOT / "tests" / "broken" / "unlucky.py")
+
+
+@pytest.fixture(autouse=True)
+def own_worker_state(monkeypatch):
+    """This module's hung specs and bots asked alone are its own."""
+    monkeypatch.setattr(seat_module, "_hung_games", seat_module.Counter())
+    monkeypatch.setattr(bot_module, "_asked_alone", set())
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """(asks, seconds) of every round trip of several games' asks."""
+    seen = []
+    exchange = bot_module.BotProcess.exchange
+
+    def counted(self, asks):
+        answers = exchange(self, asks)
+        seen.append((len(asks), max((a[1] for a in answers if type(a) is tuple), default=0)))
+        return answers
+
+    monkeypatch.setattr(bot_module.BotProcess, "exchange", counted)
+    return seen
+
+
+def outcome(game) -> tuple:
+    """All a game's record holds but its decision times (a late move's, in its fault too)."""
+    record = game.record()
+    faults = [{**fault, "first": fault["first"] and re.sub(r"\d+\.\d+ s,", "T s,",
+                                                           fault["first"])}
+              for fault in record["faults"]]
+    return record["result"], record["hands"], faults, record.get("forfeit")
+
+
+def played(rules, specs, seeds, at_once: int, limit: float | None = 5.0) -> list[tuple]:
+    """The outcomes of the games of `seeds`, `at_once` at a time, as by a fresh worker."""
+    seat_module._hung_games.clear()
+    bot_module._asked_alone.clear()
+    with BotPool() as bots, MoveAlarm(limit) as alarm:
+        games = [functools.partial(play, rules, specs, seed, move_time_limit=limit,
+                                   isolate=True, bots=bots, alarm=alarm) for seed in seeds]
+        return [outcome(game) for game in play_at_once(games, at_once)]
+
+
+@pytest.mark.parametrize("variant, specs", [
+    ("block", [GREEDY, "easy"]),
+    ("draw", [GREEDY, "easy", GREEDY, "medium"]),  # two tables of one bot in each game
+])
+def test_games_at_once_play_exactly_as_one_after_another(variant, specs, round_trips):
+    rules = make_rules(variant, len(specs))
+    alone = played(rules, specs, range(40), 1)
+    assert round_trips == []  # one game at a time: no round trip of several
+    assert played(rules, specs, range(40), 32) == alone
+    assert max(asks for asks, _ in round_trips) >= 16  # and they were asked together
+
+
+@pytest.mark.parametrize("how, query", [
+    ("exit", "how=exit"),
+    ("hang", "how=hang&share=0.1"),  # fewer hung games than MAX_HUNG_GAMES
+    ("late", "how=late&delay=0.4&share=0.1"),
+])
+def test_a_bot_that_fails_in_one_game_faults_that_game_alone(how, query):
+    """Whether the bot dies, hangs or answers late in one game of a round trip, only that
+    game's seat has the fault: every game plays as it would one at a time."""
+    rules, specs = make_rules("block"), [f"{UNLUCKY}?{query}", "easy"]
+    seeds = range(12)
+    alone = played(rules, specs, seeds, 1, limit=0.3)
+    faulted = [seed for seed, game in zip(seeds, alone, strict=True) if game[2][0]["first"]]
+    assert 0 < len(faulted) < len(seeds) // 2
+    assert played(rules, specs, seeds, 12, limit=0.3) == alone
+
+
+def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):
+    """A bot taking 4 ms a move under a 0.1 s limit: round trips grow only while they take at
+    most an eighth of the limit, so none comes near it and no move is late."""
+    rules, specs = make_rules("block"), [f"{UNLUCKY}?share=0&pause=0.004", "easy"]
+    games = played(rules, specs, range(6), 6, limit=0.1)
+    assert all(game[2][0]["timeouts"] == 0 for game in games)
+    assert max(asks for asks, _ in round_trips) > 1
+    assert max(seconds for _, seconds in round_trips) < 0.1 / 2
+
+
+def test_a_round_trip_answers_each_table_in_order_in_one_write():
+    """The seat host keeps a game per table and answers every line of a read in one write."""
+    host = Host(GREEDY)
+    rules = make_rules("block")
+    requests, to_host = os.pipe()
+    from_host, replies = os.pipe()
+    hello = encode({"type": "hello", "encodings": ["compact"], "domsim": __version__})
+    lines = [hello] + [b"T %d " % table + encode(game_message(rules, table, 7, None))
+                       for table in (0, 5)] + [b"T 5 " + encode({"type": "game_over",
+                                                                 "scores": [1, 2],
+                                                                 "winners": [1]})]
+    os.write(to_host, b"".join(lines))
+    os.close(to_host)
+    serve(host, requests, replies)
+    os.close(replies)
+    answers = [decode(line) for line in os.read(from_host, 1 << 16).splitlines()]
+    assert answers[0]["tables"] >= 2 and answers[0]["encoding"] == "compact"
+    assert [a["type"] for a in answers[1:]] == ["ready", "ready", "done"]
+    for fd in (requests, from_host):
+        os.close(fd)
+
+
+class FakeBot:
+    """A bot that answers every ask with its message doubled, or fails as told."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.closed, self.batch_cap, self.fail, self.sizes = False, 8, fail, []
+
+    def exchange(self, asks):
+        self.sizes.append(len(asks))
+        if self.fail:
+            self.closed = True
+            return [RuntimeError("gone"), *(Replay() for _ in asks[1:])]
+        return [(2 * ask, 0.0) for ask in asks]
+
+
+def test_play_at_once_gives_each_games_result_in_order_asking_together():
+    bot = FakeBot()
+
+    def game(n):
+        hub = current_hub()
+        return [hub.ask(bot, n)[0], hub.ask(bot, n + 1)[0]]
+
+    assert play_at_once([functools.partial(game, n) for n in range(5)], 3) == \
+        [[2 * n, 2 * n + 2] for n in range(5)]
+    assert bot.sizes[0] == 3 and sum(bot.sizes) == 10
+    assert current_hub() is None  # outside the games, none
+
+
+def test_a_lost_bot_replays_the_games_it_did_not_fault_and_an_error_ends_all():
+    bot, starts, closed = FakeBot(fail=True), [], []
+
+    def game(n):
+        starts.append(n)
+        if starts.count(n) > 1:  # the replay, with a fresh bot
+            bot.fail = bot.closed = False
+        try:
+            return current_hub().ask(bot, n)[0]
+        except RuntimeError:
+            return "fault"
+        finally:
+            closed.append(n)
+
+    assert play_at_once([functools.partial(game, n) for n in range(3)], 3) == ["fault", 2, 4]
+    assert sorted(starts) == [0, 1, 1, 2, 2]  # the faulted game is not played again
+
+    def broken():
+        raise ValueError("a bug")
+
+    closed.clear()
+    bot = FakeBot()
+    with pytest.raises(ValueError, match="a bug"):
+        play_at_once([functools.partial(game, 0), broken, functools.partial(game, 1)], 3)
+    assert sorted(closed) == [0]  # the waiting game was ended, its `finally` run
+
+
+def test_a_hub_is_only_the_games_own():
+    assert isinstance(Hub(), Hub) and current_hub() is None

@@ -1,7 +1,9 @@
 """What a seat in its own process costs (docs/seat-protocol.md): CPU per game of
 strategies/example_greedy.py against easy in process and isolated (through `python -m
 domsim.seat_host`, in the sandbox and without it), counting the bot processes' CPU too, in one
-run; and the round trip per decision of a trivial bot and of easy through the host.
+run, the games played as a worker plays a batch's (`GAMES_AT_ONCE` at a time, each bot answering
+for all its tables in one round trip: domsim.tables) and, for comparison, one at a time; and the
+round trip per decision of a trivial bot and of easy through the host.
 
     python bench/seat.py [--variant block] [--games 4000] [--decisions 5000]
 
@@ -108,8 +110,9 @@ class Way:
     """One way of playing the games, with its bots kept across rounds as a worker keeps them;
     `cpu` sums this process's CPU and the bots' (their start-up too) over its games."""
 
-    def __init__(self, label: str, isolate: bool, confinement: Confinement) -> None:
-        self.label, self.isolate = label, isolate
+    def __init__(self, label: str, isolate: bool, confinement: Confinement,
+                 at_once: int = GAMES_AT_ONCE) -> None:
+        self.label, self.isolate, self.at_once = label, isolate, at_once
         self.bots = BotPool(confinement)
         self.cpu, self.games = 0.0, 0
 
@@ -119,7 +122,7 @@ class Way:
         with MoveAlarm(MOVE_TIME_LIMIT) as alarm:
             play_at_once([functools.partial(play, rules, specs, seed, isolate=self.isolate,
                                             keep_hands=False, bots=self.bots, alarm=alarm)
-                          for seed in seeds], GAMES_AT_ONCE)
+                          for seed in seeds], self.at_once)
         self.cpu += own_cpu() + self.bots_cpu() - before
         self.games += len(seeds)
 
@@ -164,7 +167,8 @@ def main() -> None:
     os.sched_setaffinity(0, {cpu})  # in process too: both ways measured on the same CPU
     ways = [Way("in process", False, Confinement()),
             Way("isolated, in the sandbox", True, Confinement()),
-            Way("isolated, --no-sandbox", True, Confinement(sandboxed=False))]
+            Way("isolated, --no-sandbox", True, Confinement(sandboxed=False)),
+            Way("in the sandbox, 1 at a time", True, Confinement(), at_once=1)]
     chunk = -(-args.games // ROUNDS)
     for start in range(0, args.games, chunk):  # interleaved: a drift of the machine hits all
         for way in ways:
@@ -172,11 +176,11 @@ def main() -> None:
     base = ways[0].cpu / ways[0].games
     print(f"{args.variant}, {args.games} games of example_greedy vs easy, CPU per game "
           f"(bots' included; {ROUNDS} rounds, interleaved):")
-    print(f"  {ways[0].label:<27} {base * 1e3:7.3f} ms")
+    print(f"  {ways[0].label:<28} {base * 1e3:7.3f} ms")
     for way in ways[1:]:
         cost = way.cpu / way.games
-        print(f"  {way.label:<27} {cost * 1e3:7.3f} ms  {cost / base:.2f}x in process "
-              f"(target <= 2x)")
+        target = " (target <= 2x)" if way is ways[1] else ""
+        print(f"  {way.label:<28} {cost * 1e3:7.3f} ms  {cost / base:.2f}x in process{target}")
         way.bots.close()
     decisions_per_game = sum(decisions_made(rules, specs, seed) for seed in range(200)) / 200
     print(f"  the overhead per decision of the bot ({decisions_per_game:.0f} a game): "

@@ -92,7 +92,10 @@ _asked_alone: set[BotCommand] = set()
 
 
 class BotFault(Exception):
-    """The bot broke the protocol, died or stopped answering; the message is one line."""
+    """The bot broke the protocol, died or stopped answering; the message is one line.
+    `seconds`: how long the bot had had its ask, when it was one of several games'."""
+
+    seconds: float | None = None
 
 
 @dataclass(slots=True)
@@ -388,21 +391,23 @@ class BotProcess:
                                       else encode(ask.message), ask.table)
             self._pipes.flush(STARTUP_SECONDS)
         except PIPE_ERRORS as exc:
-            return self._gone_wrong(asks, read, self._fault(exc, STARTUP_SECONDS))
+            return self._gone_wrong(asks, read, self._fault(exc, STARTUP_SECONDS), started)
         try:
             while len(read) < len(asks):
                 self._read_replies(asks, started, read)
         except BotFault as exc:
-            return self._gone_wrong(asks, read, exc)
+            return self._gone_wrong(asks, read, exc, started)
         in_time = [ask.limit is None or at <= ask.limit for (_, at), ask in zip(read, asks,
                                                                               strict=True)]
         if len(asks) > 1 and not all(in_time):
-            return self._gone_wrong(asks, read[:in_time.index(False)], None)
+            return self._gone_wrong(asks, read[:in_time.index(False)], None, started)
         return self._shared_times(asks, read)
 
-    def _gone_wrong(self, asks: list[Ask], read: list, fault: BotFault | None) -> list:
+    def _gone_wrong(self, asks: list[Ask], read: list, fault: BotFault | None,
+                    started: float) -> list:
         """`exchange`'s answers when the round trip went wrong after `read`: see there."""
         if len(asks) == 1:
+            fault.seconds = time.monotonic() - started
             return [fault]
         self.close()
         _asked_alone.add(self.command)

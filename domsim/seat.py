@@ -373,12 +373,10 @@ class BotSeat(GuardedSeat):
             watchdog.allow(started, ask.wait + GRACE_SECONDS)
         try:
             reply, elapsed = self.bot.answer(ask)
-        except BotTimeout as exc:
-            self._lost(TIMEOUT, f"{exc}: killed")
-            return None, time.perf_counter() - started
         except BotFault as exc:
-            self._lost(EXCEPTION, str(exc))
-            return None, time.perf_counter() - started
+            timeout = isinstance(exc, BotTimeout)
+            self._lost(TIMEOUT if timeout else EXCEPTION, f"{exc}: killed" if timeout else str(exc))
+            return None, (time.perf_counter() - started if exc.seconds is None else exc.seconds)
         if type(reply) is not int and reply["type"] == "error":
             said = reply.get("message")
             # domsim's host reports what a Python strategy raised, as a fault in process reads

@@ -411,6 +411,10 @@ class BotProcess:
             return [fault]
         self.close()
         _asked_alone.add(self.command)
+        why = str(fault) if fault else "a reply came after its move's time limit"
+        log.warning("%s: %s in a round trip of %d games' asks: killed; the %d games not answered "
+                    "in time are played again, and this bot is asked one move at a time in this "
+                    "worker from now on", self.label, why, len(asks), len(asks) - len(read))
         return [*read, *(Replay() for _ in asks[len(read):])]
 
     def _read_replies(self, asks: list[Ask], started: float, read: list) -> None:

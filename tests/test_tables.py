@@ -83,15 +83,18 @@ def test_games_at_once_play_exactly_as_one_after_another(variant, specs, round_t
     ("hang", "how=hang&share=0.1"),  # fewer hung games than MAX_HUNG_GAMES
     ("late", "how=late&delay=0.4&share=0.1"),
 ])
-def test_a_bot_that_fails_in_one_game_faults_that_game_alone(how, query):
+def test_a_bot_that_fails_in_one_game_faults_that_game_alone(how, query, caplog):
     """Whether the bot dies, hangs or answers late in one game of a round trip, only that
-    game's seat has the fault: every game plays as it would one at a time."""
+    game's seat has the fault: every game plays as it would one at a time. The log says the
+    games were played again."""
     rules, specs = make_rules("block"), [f"{UNLUCKY}?{query}", "easy"]
     seeds = range(12)
     alone = played(rules, specs, seeds, 1, limit=0.3)
     faulted = [seed for seed, game in zip(seeds, alone, strict=True) if game[2][0]["first"]]
     assert 0 < len(faulted) < len(seeds) // 2
+    assert "played again" not in caplog.text
     assert played(rules, specs, seeds, 12, limit=0.3) == alone
+    assert "are played again, and this bot is asked one move at a time" in caplog.text
 
 
 def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):

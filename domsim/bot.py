@@ -437,6 +437,8 @@ class BotProcess:
         read.append((reply, time.monotonic() - started))
 
     def _shared_times(self, asks: list[Ask], read: list) -> list[tuple[dict | int, float]]:
+        """The answers of a round trip that went right, their times shared (`exchange`); the
+        next round trip's size follows from this one's time (`SLOW_SHARE`)."""
         total = read[-1][1]
         limits = [ask.limit for ask in asks if ask.limit is not None]
         allowed = SLOW_SHARE * min(limits) if limits else math.inf

@@ -80,8 +80,8 @@ def test_games_at_once_play_exactly_as_one_after_another(variant, specs, round_t
 
 @pytest.mark.parametrize("how, query", [
     ("exit", "how=exit"),
-    ("hang", "how=hang&share=0.1"),  # fewer hung games than MAX_HUNG_GAMES
-    ("late", "how=late&delay=0.4&share=0.1"),
+    ("hang", "how=hang&share=0.01"),  # one game of twelve, for time
+    ("late", "how=late&delay=0.4&share=0.01"),
 ])
 def test_a_bot_that_fails_in_one_game_faults_that_game_alone(how, query, caplog):
     """Whether the bot dies, hangs or answers late in one game of a round trip, only that

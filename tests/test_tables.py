@@ -82,9 +82,10 @@ def test_games_at_once_play_exactly_as_one_after_another(variant, specs, round_t
     ("exit", "how=exit"),
     ("hang", "how=hang&share=0.01"),  # one game of twelve, for time
     ("late", "how=late&delay=0.4&share=0.01"),
+    ("flood", "how=flood&share=0.01"),
 ])
 def test_a_bot_that_fails_in_one_game_faults_that_game_alone(how, query, caplog):
-    """Whether the bot dies, hangs or answers late in one game of a round trip, only that
+    """Whether the bot dies, hangs, answers late or floods in one game of a round trip, only that
     game's seat has the fault: every game plays as it would one at a time. The log says the
     games were played again."""
     rules, specs = make_rules("block"), [f"{UNLUCKY}?{query}", "easy"]

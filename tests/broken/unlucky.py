@@ -1,8 +1,10 @@
 """Broken on purpose, in some games only: in a game whose generator first draws below `share`,
 its `at`th decision does `how`: `exit` (the process exits with status 3), `hang` (sleeps a
-minute) or `late` (sleeps `delay` seconds once). Every decision first sleeps `pause` seconds.
+minute), `late` (sleeps `delay` seconds once) or `flood` (writes 5 MiB of junk lines to every
+descriptor it can, the seat host's replies among them). Every decision first sleeps `pause` seconds.
 Which games is fixed by each game's seat seed, so a run and its replay break the same games."""
 
+import contextlib
 import os
 import time
 
@@ -25,5 +27,10 @@ class Unlucky(Strategy):
         if self.unlucky and self.decisions == self.at:
             if self.how == "exit":
                 os._exit(3)
+            if self.how == "flood":
+                for fd in range(3, 16):
+                    with contextlib.suppress(OSError):
+                        os.write(fd, b"junk\n" * (5 << 18))
+                return view.legal_moves[0]
             time.sleep(60 if self.how == "hang" else self.delay)
         return view.legal_moves[0]

@@ -62,10 +62,10 @@ LOG_LINE = 1000
 NO_REQUEST = (1 << 64) - 1
 #: The most tables (games at once) a bot process may offer to play.
 MAX_TABLES = 64
-#: In one round trip every reply must come within one move time limit of the request. So that a
-#: bot's moves are never late for being asked together, a round trip may ask twice as many as
-#: the last only if that one took at most half this share of the limit; one that took more
-#: halves the next.
+#: In one round trip every reply must come within one move time limit of the request (`game`
+#: and `game_over`: their wait). So that a bot is never late for being asked together, a round
+#: trip may ask twice as many as the last only if that one took at most half this share of the
+#: least of those; one that took more halves the next.
 SLOW_SHARE = 0.25
 #: Bytes a bot may write in one game that answer nothing (unknown messages, lines that are
 #: not JSON): past this the bot is killed, whatever its time limit (none, say).
@@ -440,8 +440,9 @@ class BotProcess:
         """The answers of a round trip that went right, their times shared (`exchange`); the
         next round trip's size follows from this one's time (`SLOW_SHARE`)."""
         total = read[-1][1]
-        limits = [ask.limit for ask in asks if ask.limit is not None]
-        allowed = SLOW_SHARE * min(limits) if limits else math.inf
+        bounds = [ask.wait if ask.limit is None else ask.limit for ask in asks]
+        known = [bound for bound in bounds if bound is not None]  # a `game`: its wait
+        allowed = SLOW_SHARE * min(known) if known else math.inf
         if total > allowed:
             self.batch_cap = max(1, len(asks) // 2)
         elif len(asks) == self.batch_cap and 2 * total <= allowed:

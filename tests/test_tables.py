@@ -108,6 +108,17 @@ def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):
     assert max(seconds for _, seconds in round_trips) < 0.1 / 2
 
 
+def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, caplog):
+    """A bot taking 0.2 s to start each game, allowed 0.5 s: the starts of games begun together
+    are not asked together beyond what fits (a game's start is bound by its wait)."""
+    for module in (bot_module, seat_module):
+        monkeypatch.setattr(module, "STARTUP_SECONDS", 0.5)
+    rules, specs = make_rules("block"), [f"{UNLUCKY}?share=0&start=0.2", "easy"]
+    games = played(rules, specs, range(6), 6)
+    assert all(game[2][0]["first"] is None for game in games)
+    assert "played again" not in caplog.text
+
+
 def test_a_round_trip_answers_each_table_in_order_in_one_write():
     """The seat host keeps a game per table and answers every line of a read in one write."""
     host = Host(GREEDY)

@@ -1,8 +1,9 @@
 """Broken on purpose, in some games only: in a game whose generator first draws below `share`,
 its `at`th decision does `how`: `exit` (the process exits with status 3), `hang` (sleeps a
 minute), `late` (sleeps `delay` seconds once) or `flood` (writes 5 MiB of junk lines to every
-descriptor it can, the seat host's replies among them). Every decision first sleeps `pause` seconds.
-Which games is fixed by each game's seat seed, so a run and its replay break the same games."""
+descriptor it can, the seat host's replies among them). Every decision first sleeps `pause`
+seconds, every game's start `start` seconds. Which games is fixed by each game's seat seed, so a
+run and its replay break the same games."""
 
 import contextlib
 import os
@@ -13,11 +14,14 @@ from domsim.strategy import Strategy
 
 class Unlucky(Strategy):
     def __init__(self, *, how: str = "exit", share: float = 0.25, at: int = 3,
-                 delay: float = 0.5, pause: float = 0.0) -> None:
+                 delay: float = 0.5, pause: float = 0.0, start: float = 0.0) -> None:
         self.how, self.share, self.at = how, share, at
-        self.delay, self.pause = delay, pause
+        self.delay, self.pause, self.start = delay, pause, start
         self.decisions = 0
         self.unlucky: bool | None = None
+
+    def start_game(self, seat, rules) -> None:
+        time.sleep(self.start)
 
     def choose(self, view):
         if self.unlucky is None:

@@ -496,10 +496,12 @@ def _log_likelihood(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
 
 def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
                  params: np.ndarray, prior: float) -> np.ndarray:
-    """Each fit's Newton step, by least squares (the pseudo-inverse: lstsq's solution) since
-    without a prior a shift of every rating leaves the likelihood unchanged."""
+    """Each fit's Newton step, by least squares (the pseudo-inverse, with lstsq's cutoff of
+    small singular values: its solution) since without a prior a shift of every rating
+    leaves the likelihood unchanged."""
     gradient, hessian = _gradient_hessian(design, targets, counts, params, prior)
-    return np.einsum("fpq,fq->fp", np.linalg.pinv(-hessian), gradient)
+    cutoff = hessian.shape[-1] * np.finfo(float).eps
+    return np.einsum("fpq,fq->fp", np.linalg.pinv(-hessian, rcond=cutoff), gradient)
 
 
 def _gradient_hessian(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,

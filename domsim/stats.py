@@ -382,7 +382,11 @@ def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
     side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses.
     Only differences are identified: the mean rating of the `centre` entrants is set to 0."""
     games = GameTypes.of(side_entrants, shares, entrants)
-    return games.ratings(games.maximize(games.counts(weights), prior_draws), centre)
+    return games.ratings(games.maximize(games.counts(weights), prior_draws)[0], centre)
+
+
+#: The most elements of a working array of fits solved side by side (GameTypes.maximize).
+BLOCK_ELEMENTS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -413,23 +417,52 @@ class GameTypes:
 
     def maximize(self, counts: np.ndarray, prior: float,
                  start: np.ndarray | None = None) -> np.ndarray:
-        """The most likely parameters (natural units), by Newton's method with step halving,
-        from `start` (a bootstrap sample starts from the full fit: a few steps suffice)."""
-        params = np.zeros(self.design.shape[2]) if start is None else start
+        """The most likely parameters (natural units) for one row of counts per fit (counts
+        of shape (fits, types) give parameters of shape (fits, params)), by Newton's method
+        with step halving, each fit on its own until its steps are below 1e-9, from `start`
+        (a bootstrap sample starts from the full fit: a few steps suffice). The fits are
+        solved side by side, in blocks of a few megabytes of working arrays."""
+        counts = np.atleast_2d(counts)
+        block = max(1, BLOCK_ELEMENTS // self.design.size)
+        return np.concatenate([self._maximize_block(counts[first:first + block], prior, start)
+                               for first in range(0, len(counts), block)]
+                              or [np.empty((0, self.design.shape[2]))])
+
+    def _maximize_block(self, counts: np.ndarray, prior: float,
+                        start: np.ndarray | None) -> np.ndarray:
+        params = np.zeros((len(counts), self.design.shape[2]))
+        if start is not None:
+            params += start
         current = _log_likelihood(self.design, self.targets, counts, params, prior)
+        running = np.arange(len(counts))
         for _ in range(100):
-            step = _newton_step(self.design, self.targets, counts, params, prior)
-            scale = 1.0
-            while True:
-                trial = _log_likelihood(self.design, self.targets, counts, params + scale * step,
-                                        prior)
-                if trial >= current - 1e-12 or scale < 1e-4:
-                    break
-                scale /= 2
-            params, current = params + scale * step, trial
-            if np.max(np.abs(scale * step), initial=0.0) < 1e-9:
+            step = _newton_step(self.design, self.targets, counts[running], params[running],
+                                prior)
+            scale, trial = self._halved(counts[running], params[running], step,
+                                        current[running], prior)
+            moved = scale[:, None] * step
+            params[running] += moved
+            current[running] = trial
+            running = running[np.max(np.abs(moved), axis=1, initial=0.0) >= 1e-9]
+            if not len(running):
                 break
         return params
+
+    def _halved(self, counts: np.ndarray, params: np.ndarray, step: np.ndarray,
+                current: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
+        """Each fit's step scale, halved from 1 until the likelihood does not fall (or the
+        scale is below 1e-4), and the likelihood there."""
+        scale, trial = np.ones(len(params)), np.empty(len(params))
+        halving = np.arange(len(params))
+        while len(halving):
+            tried = _log_likelihood(self.design, self.targets, counts[halving],
+                                    params[halving] + scale[halving, None] * step[halving],
+                                    prior)
+            trial[halving] = tried
+            falls = (tried < current[halving] - 1e-12) & (scale[halving] >= 1e-4)
+            halving = halving[falls]
+            scale[halving] /= 2
+        return scale, trial
 
     def ratings(self, params: np.ndarray, centre: Sequence[int]) -> Ratings:
         elo = params[:self.entrants] * ELO_PER_NATURAL
@@ -437,43 +470,57 @@ class GameTypes:
         return Ratings(elo - elo[list(centre)].mean(), side_elo)
 
 
+def _logits(design: np.ndarray, params: np.ndarray) -> np.ndarray:
+    """u[f, t, j] of fit f's parameters (params[f]) for game type t, side j."""
+    types, sides, size = design.shape
+    return (params @ design.reshape(types * sides, size).T).reshape(len(params), types, sides)
+
+
 def _probabilities(design: np.ndarray, params: np.ndarray) -> np.ndarray:
-    logits = design @ params
-    logits -= logits.max(axis=1, keepdims=True)
+    logits = _logits(design, params)
+    logits -= logits.max(axis=2, keepdims=True)
     exp = np.exp(logits)
-    return exp / exp.sum(axis=1, keepdims=True)
+    return exp / exp.sum(axis=2, keepdims=True)
 
 
 def _log_likelihood(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
-                    params: np.ndarray, prior: float) -> float:
-    logits = design @ params
-    top = logits.max(axis=1, keepdims=True)
-    log_p = logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
-    prior_term = prior * np.sum(-np.logaddexp(0, -params) / 2 - np.logaddexp(0, params) / 2)
-    return float(np.sum(counts[:, None] * targets * log_p) + prior_term)
+                    params: np.ndarray, prior: float) -> np.ndarray:
+    """Each fit's log-likelihood (counts[f] and params[f] the fit's)."""
+    logits = _logits(design, params)
+    top = logits.max(axis=2, keepdims=True)
+    log_p = logits - top - np.log(np.exp(logits - top).sum(axis=2, keepdims=True))
+    prior_term = prior * np.sum(-np.logaddexp(0, -params) / 2 - np.logaddexp(0, params) / 2,
+                                axis=1)
+    return np.sum(counts[:, :, None] * targets * log_p, axis=(1, 2)) + prior_term
 
 
 def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
                  params: np.ndarray, prior: float) -> np.ndarray:
-    """The Newton step, by least squares since without a prior a shift of every rating
+    """Each fit's Newton step, by least squares (the pseudo-inverse, with lstsq's cutoff of
+    small singular values: its solution) since without a prior a shift of every rating
     leaves the likelihood unchanged."""
     gradient, hessian = _gradient_hessian(design, targets, counts, params, prior)
-    return np.linalg.lstsq(-hessian, gradient, rcond=None)[0]
+    cutoff = hessian.shape[-1] * np.finfo(float).eps
+    return np.einsum("fpq,fq->fp", np.linalg.pinv(-hessian, rcond=cutoff), gradient)
 
 
 def _gradient_hessian(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
                       params: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each fit's gradient and Hessian, as matrix products over the flattened game types."""
+    fits, (types, sides, size) = len(params), design.shape
+    flat = design.reshape(types * sides, size)
     p = _probabilities(design, params)
-    weight_sum = (counts[:, None] * targets).sum(axis=1, keepdims=True)
-    residual = counts[:, None] * targets - weight_sum * p
-    gradient = np.einsum("tj,tjp->p", residual, design)
-    mixed = np.einsum("tj,tjp->tp", p, design)
-    weighted = design * (weight_sum * p)[:, :, None]
-    hessian = -(np.tensordot(weighted, design, axes=([0, 1], [0, 1]))
-                - (mixed * weight_sum).T @ mixed)
+    weighted_targets = counts[:, :, None] * targets
+    weight_sum = weighted_targets.sum(axis=2, keepdims=True)
+    residual = weighted_targets - weight_sum * p
+    gradient = residual.reshape(fits, -1) @ flat
+    mixed = np.matmul(p[:, :, None, :], design)[:, :, 0, :]
+    outer = (flat[:, :, None] * flat[:, None, :]).reshape(types * sides, size * size)
+    hessian = -((weight_sum * p).reshape(fits, -1) @ outer).reshape(fits, size, size)
+    hessian += np.matmul((mixed * weight_sum).transpose(0, 2, 1), mixed)
     sigmoid = 1 / (1 + np.exp(-params))
     gradient += prior * (0.5 - sigmoid)
-    hessian -= np.diag(prior * sigmoid * (1 - sigmoid))
+    hessian -= (prior * sigmoid * (1 - sigmoid))[:, :, None] * np.eye(size)
     return gradient, hessian
 
 
@@ -528,16 +575,14 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     swept = sweeps(deal_ids, side_entrants, shares, entrants)
     centre = tuple(c for c in centre if c not in swept) or tuple(centre)
     games = GameTypes.of(side_entrants, shares, entrants)
-    best = games.maximize(games.counts(None), prior_draws)
+    best = games.maximize(games.counts(None), prior_draws)[0]
     point = games.ratings(best, centre)
     rng = np.random.default_rng(seed)
     deals, deal_index = np.unique(deal_ids, return_inverse=True)
-    elos, sides = [], []
-    for _ in range(samples):
-        weights = deal_weights(deal_index.ravel(), len(deals), rng)
-        fitted = games.ratings(games.maximize(games.counts(weights), prior_draws, best), centre)
-        elos.append(fitted.elo)
-        sides.append(fitted.side_elo)
+    counts = np.array([games.counts(deal_weights(deal_index.ravel(), len(deals), rng))
+                       for _ in range(samples)]).reshape(samples, len(games.targets))
+    fits = [games.ratings(params, centre) for params in games.maximize(counts, prior_draws, best)]
+    elos, sides = [fit.elo for fit in fits], [fit.side_elo for fit in fits]
     elo = np.array(elos).reshape(samples, entrants)
     side = np.array(sides).reshape(samples, len(point.side_elo))
     above = (elo[:, :, None] > elo[:, None, :]) + 0.5 * (elo[:, :, None] == elo[:, None, :])
@@ -647,17 +692,18 @@ def fit_score_line(x: Sequence[float], scores: Sequence[float],
     design[:, 0, 0], design[:, 0, 1] = 1.0, unique[:, 0]
     share = unique[:, 1] / 1e9
     types = GameTypes(design, np.stack([share, 1 - share], axis=1), index, 0)
-    counts = types.counts(None)
+    counts = types.counts(None)[None]
     params = types.maximize(counts, 0.0)
     _, hessian = _gradient_hessian(types.design, types.targets, counts, params, 0.0)
-    residual = types.targets - _probabilities(types.design, params)
+    residual = types.targets - _probabilities(types.design, params)[0]
     per_game = np.einsum("tj,tjp->tp", residual, types.design)[index]
     per_cluster = np.zeros((len(labels), 2))
     np.add.at(per_cluster, cluster_index.ravel(), per_game)
     groups = len(labels)
     meat = per_cluster.T @ per_cluster * groups / (groups - 1)
-    bread = np.linalg.inv(-hessian)
-    return ScoreLine(float(params[0]), float(params[1]), bread @ meat @ bread, len(x), groups)
+    bread = np.linalg.inv(-hessian[0])
+    (intercept, slope), = params
+    return ScoreLine(float(intercept), float(slope), bread @ meat @ bread, len(x), groups)
 
 
 def fieller_interval(line: ScoreLine, logit: float, logit_variance: float = 0.0,

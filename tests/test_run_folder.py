@@ -344,16 +344,17 @@ def test_a_disk_that_stays_full_is_one_line_and_keeps_every_part(tmp_path, monke
 
 
 def limit_file_size() -> None:
-    """In the child: files may not grow past 64 KB (writes then fail with EFBIG, a real OS
-    error, as a full disk's ENOSPC would)."""
+    """In the child: files may not grow past 32 KB (writes then fail with EFBIG, a real OS
+    error, as a full disk's ENOSPC would). The parts of 600 games (at most 14 KB each) fit;
+    their games table (about 60 KB) does not."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024, 32 * 1024))
 
 
 def test_a_write_the_os_refuses_is_one_line_and_leaves_a_resumable_run(tmp_path):
     out = tmp_path / "run"
     command = [str(Path(sys.executable).with_name("domsim")), "tourney", "--variant", "block",
-               "-p", "easy", "-p", "medium", "--games", "1500", "--seed", "1", "-j", "2",
+               "-p", "easy", "-p", "medium", "--games", "600", "--seed", "1", "-j", "2",
                "--silent", "--out", str(out)]
     child = subprocess.run(command, capture_output=True, text=True, timeout=300,
                            preexec_fn=limit_file_size)
@@ -362,7 +363,7 @@ def test_a_write_the_os_refuses_is_one_line_and_leaves_a_resumable_run(tmp_path)
     assert f"resume with: domsim tourney --out {out} --resume" in child.stderr
     assert not list(out.rglob(".*"))  # no temp file, no writer's note left
     assert tourney("--out", str(out), "--resume", "--silent", "-j", "2").exit_code == 0
-    assert [row["game_id"] for row in untimed(out)] == list(range(1500))
+    assert [row["game_id"] for row in untimed(out)] == list(range(600))
 
 
 @pytest.mark.parametrize("where", ["/proc/x", "FILE/sub"])

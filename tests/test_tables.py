@@ -111,11 +111,15 @@ def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):
 def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, caplog):
     """A bot taking 0.2 s to start each game, allowed 0.5 s: the starts of games begun together
     are not asked together beyond what fits (a game's start is bound by its wait)."""
-    for module in (bot_module, seat_module):
-        monkeypatch.setattr(module, "STARTUP_SECONDS", 0.5)
     rules, specs = make_rules("block"), [f"{UNLUCKY}?share=0&start=0.2", "easy"]
-    games = played(rules, specs, range(6), 6)
-    assert all(game[2][0]["first"] is None for game in games)
+    with BotPool() as bots, MoveAlarm(5.0) as alarm:
+        command = bot_module.bot_command(specs[0], isolate=True)
+        bots.give(*bots.take(command))  # started with the usual time to start
+        for module in (bot_module, seat_module):
+            monkeypatch.setattr(module, "STARTUP_SECONDS", 0.5)
+        games = play_at_once([functools.partial(play, rules, specs, seed, isolate=True,
+                                                bots=bots, alarm=alarm) for seed in range(6)], 6)
+    assert all(game.faults[0]["first"] is None for game in games)
     assert "played again" not in caplog.text
 
 

@@ -11,9 +11,14 @@ before the decision may stop on its loss or budget, 0: the preset's; a move clea
 out from 8 deals on, or the floor if lower), `loss` (the decision stops once
 the expected loss of choosing the best move so far, under a normal law of its paired differences
 with the others, is below this, in the variant's currency: pips, classic's win share;
-negative: the preset's, by variant), `budget_ms` (a time budget per decision, 0: none; with one
-the choice depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact
-solver takes over), `random_share` (how often a playout makes a random move instead of its
+negative: the preset's, by variant), `against_cap` (1: that loss is against the choice the cap of
+deals would make, whose paired differences spread around today's by their standard error times
+the square root of the share of the cap still to draw, rather than against infinitely many deals;
+0: not; negative: the preset's), `merge_mirrors` (1: a tile that fits both of two open ends
+showing the same number and counting alike is valued on one of them only, as the other leaves
+the mirror image; 0: not; negative: the preset's), `budget_ms` (a time budget per decision, 0:
+none; with one the choice depends on the machine's speed), `exact_tiles` (tiles in hands from
+which the exact solver takes over), `random_share` (how often a playout makes a random move instead of its
 policy's), `block` and `follow` (the pips a playout adds to a tile that leaves the next seat
 nothing to play, or the mover a tile for the ends; see the core's playout policy) and `beta` (how
 strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no weighting;
@@ -41,6 +46,8 @@ class Preset:
     floor: int
     loss: dict[str, float]
     floors: dict[str, int] = field(default_factory=dict)
+    against_cap: bool = False
+    merge_mirrors: bool = False
 
     def floor_for(self, variant: str) -> int:
         return self.floors.get(variant, self.floor)
@@ -70,7 +77,8 @@ class Insane(Strategy):
     def __init__(self, *, preset: str = DEFAULT_PRESET, samples: int = 0, floor: int = 0,
                  loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = 7,
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
-                 beta: float = -1.0) -> None:
+                 beta: float = -1.0, against_cap: int = -1,
+                 merge_mirrors: int = -1) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
@@ -80,6 +88,8 @@ class Insane(Strategy):
         self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,
                             random_share=random_share, block=block, follow=follow)
         self.beta = beta
+        self.against_cap = against_cap
+        self.merge_mirrors = merge_mirrors
 
     def choose(self, view: PlayerView) -> Move:
         seed = self.rng.getrandbits(64)
@@ -93,7 +103,10 @@ class Insane(Strategy):
             beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
         loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
         floor = self.floor or self.preset.floor_for(view.rules.variant.name)
-        return dict(samples=samples, beta=beta, floor=floor, loss=loss, **self.options_now())
+        against_cap = self.preset.against_cap if self.against_cap < 0 else bool(self.against_cap)
+        merge = self.preset.merge_mirrors if self.merge_mirrors < 0 else bool(self.merge_mirrors)
+        return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
+                    merge_mirrors=merge, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

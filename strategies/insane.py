@@ -8,23 +8,23 @@ move). Any parameter given explicitly overrides the preset's:
 
 `samples` (deals per decision, the most; 0: the preset's, by player count), `floor` (deals drawn
 before the decision may stop on its loss or budget, 0: the preset's; a move clearly beaten drops
-out from 8 deals on, or the floor if lower), `loss` (the decision stops once
-the expected loss of choosing the best move so far, under a normal law of its paired differences
-with the others, is below this, in the variant's currency: pips, classic's win share;
-negative: the preset's, by variant), `against_cap` (1: that loss is against the choice the cap of
-deals would make, whose paired differences spread around today's by their standard error times
-the square root of the share of the cap still to draw, rather than against infinitely many deals;
-0: not; negative: the preset's), `merge_mirrors` (1: a tile that fits both of two open ends
-showing the same number and counting alike is valued on one of them only, as the other leaves
-the mirror image; 0: not; negative: the preset's), `budget_ms` (a time budget per decision, 0:
-none; with one the choice depends on the machine's speed), `exact_tiles` (tiles in hands from
-which the exact solver takes over), `random_share` (how often a playout makes a random move instead of its
-policy's), `block` and `follow` (the pips a playout adds to a tile that leaves the next seat
-nothing to play, or the mover a tile for the ends; see the core's playout policy) and `beta` (how
-strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no weighting;
-negative, the default: 0.4, but 0 in classic, where the weighting lowered the win rate against
-hard by about 3 points). With a game clock (`--time-control`) it spends a share of what is left on
-each decision. Deterministic for a game seed and fixed parameters without a budget or a clock."""
+out from 8 deals on, or the floor if lower), `loss` (the decision stops once the expected loss of
+choosing the best move so far, under a normal law of its paired differences with the others, is
+below this, in the variant's currency: pips, classic's win share; negative: the preset's, by
+variant), `against_cap` (1: that loss is against the choice the cap of deals would make, whose
+paired differences spread around today's by their standard error times the square root of the share
+of the cap still to draw, rather than against infinitely many deals; 0: not; negative: the
+preset's), `merge_mirrors` (1: a tile that fits both of two open ends showing the same number and
+counting alike is valued on one of them only, as the other leaves the mirror image; 0: not;
+negative: the preset's), `budget_ms` (a time budget per decision, 0: none; with one the choice
+depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact solver takes
+over), `random_share` (how often a playout makes a random move instead of its policy's), `block`
+and `follow` (the pips a playout adds to a tile that leaves the next seat nothing to play, or the
+mover a tile for the ends; see the core's playout policy) and `beta` (how strongly a deal is
+weighted by the other seats' plays preferring heavy tiles, 0: no weighting; negative, the default:
+0.4, but 0 in classic, where the weighting lowered the win rate against hard by about 3 points).
+With a game clock (`--time-control`) it spends a share of what is left on each decision.
+Deterministic for a game seed and fixed parameters without a budget or a clock."""
 
 from __future__ import annotations
 

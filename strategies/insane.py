@@ -40,22 +40,25 @@ from domsim.view import Move, PlayerView, move_value
 class Preset:
     """A whole search: deals per decision at most by player count, and the floor (`floors` by
     variant where it differs) and the expected loss (by variant; 0 where none is given) of its
-    stop."""
+    stop, the variants where that loss is against the cap's choice, and whether mirror-image
+    moves are valued once."""
 
     samples: dict[int, int]
     floor: int
     loss: dict[str, float]
     floors: dict[str, int] = field(default_factory=dict)
-    against_cap: bool = False
+    against_cap: frozenset[str] = frozenset()
     merge_mirrors: bool = False
 
     def floor_for(self, variant: str) -> int:
         return self.floors.get(variant, self.floor)
 
 
-#: lean's expected loss per decision by variant, in its currency.
-LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.4, "allfives": 0.4, "classic": 0.004,
-             "kozel": 0.1, "partnership": 0.1, "partnership-1v1": 0.3}
+#: lean's expected loss per decision by variant, in its currency, and the variants where it is
+#: against the cap's choice (`against_cap`).
+LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.1, "allfives": 0.4, "classic": 0.004,
+             "kozel": 0.03, "partnership": 0.05, "partnership-1v1": 0.3}
+LEAN_AGAINST_CAP = frozenset({"fives", "kozel", "partnership"})
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
@@ -63,7 +66,8 @@ LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.4, "allfives": 0.4, "classic
 PRESETS = {
     "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
     "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS,
-                   floors={"fives": 64}),
+                   floors={"fives": 64, "kozel": 128, "partnership": 256},
+                   against_cap=LEAN_AGAINST_CAP, merge_mirrors=True),
 }
 DEFAULT_PRESET = "lean"
 
@@ -103,7 +107,8 @@ class Insane(Strategy):
             beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
         loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
         floor = self.floor or self.preset.floor_for(view.rules.variant.name)
-        against_cap = self.preset.against_cap if self.against_cap < 0 else bool(self.against_cap)
+        against_cap = (view.rules.variant.name in self.preset.against_cap if self.against_cap < 0
+                       else bool(self.against_cap))
         merge = self.preset.merge_mirrors if self.merge_mirrors < 0 else bool(self.merge_mirrors)
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     merge_mirrors=merge, **self.options_now())

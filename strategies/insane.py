@@ -15,16 +15,17 @@ variant), `against_cap` (1: that loss is against the choice the cap of deals wou
 paired differences spread around today's by their standard error times the square root of the share
 of the cap still to draw, rather than against infinitely many deals; 0: not; negative: the
 preset's), `merge_mirrors` (1: a tile that fits both of two open ends showing the same number and
-counting alike is valued on one of them only, as the other leaves the mirror image; 0: not;
-negative: the preset's), `budget_ms` (a time budget per decision, 0: none; with one the choice
-depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact solver takes
-over), `random_share` (how often a playout makes a random move instead of its policy's), `block`
-and `follow` (the pips a playout adds to a tile that leaves the next seat nothing to play, or the
-mover a tile for the ends; see the core's playout policy) and `beta` (how strongly a deal is
-weighted by the other seats' plays preferring heavy tiles, 0: no weighting; negative, the default:
-0.4, but 0 in classic, where the weighting lowered the win rate against hard by about 3 points).
-With a game clock (`--time-control`) it spends a share of what is left on each decision.
-Deterministic for a game seed and fixed parameters without a budget or a clock."""
+counting alike is valued on one of them only, as the other leaves the mirror image, which the rules
+treat alike but insane's playouts do not quite; 0: not; negative: the preset's), `budget_ms` (a
+time budget per decision, 0: none; with one the choice depends on the machine's speed),
+`exact_tiles` (tiles in hands from which the exact solver takes over), `random_share` (how often a
+playout makes a random move instead of its policy's), `block` and `follow` (the pips a playout adds
+to a tile that leaves the next seat nothing to play, or the mover a tile for the ends; see the
+core's playout policy) and `beta` (how strongly a deal is weighted by the other seats' plays
+preferring heavy tiles, 0: no weighting; negative, the default: 0.4, but 0 in classic, where the
+weighting lowered the win rate against hard by about 3 points). With a game clock
+(`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
+seed and fixed parameters without a budget or a clock."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from domsim.view import Move, PlayerView, move_value
 class Preset:
     """A whole search: deals per decision at most by player count, and the floor (`floors` by
     variant where it differs) and the expected loss (by variant; 0 where none is given) of its
-    stop, the variants where that loss is against the cap's choice, and whether mirror-image
+    stop, the variants where that loss is against the cap's choice, and those where mirror-image
     moves are valued once."""
 
     samples: dict[int, int]
@@ -48,7 +49,7 @@ class Preset:
     loss: dict[str, float]
     floors: dict[str, int] = field(default_factory=dict)
     against_cap: frozenset[str] = frozenset()
-    merge_mirrors: bool = False
+    merge_mirrors: frozenset[str] = frozenset()
 
     def floor_for(self, variant: str) -> int:
         return self.floors.get(variant, self.floor)
@@ -59,6 +60,10 @@ class Preset:
 LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.1, "allfives": 0.4, "classic": 0.004,
              "kozel": 0.03, "partnership": 0.05, "partnership-1v1": 0.3}
 LEAN_AGAINST_CAP = frozenset({"fives", "kozel", "partnership"})
+#: The variants where lean values mirror-image moves once (`merge_mirrors`): where a paired
+#: benchmark showed it not weaker. Elsewhere the choice between the two ends is not free:
+#: insane's playouts break ties on the first end, so the two mirror images play out differently.
+LEAN_MERGES = frozenset({"block", "classic"})
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
@@ -67,7 +72,7 @@ PRESETS = {
     "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
     "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS,
                    floors={"fives": 64, "kozel": 128, "partnership": 256},
-                   against_cap=LEAN_AGAINST_CAP, merge_mirrors=True),
+                   against_cap=LEAN_AGAINST_CAP, merge_mirrors=LEAN_MERGES),
 }
 DEFAULT_PRESET = "lean"
 
@@ -109,7 +114,8 @@ class Insane(Strategy):
         floor = self.floor or self.preset.floor_for(view.rules.variant.name)
         against_cap = (view.rules.variant.name in self.preset.against_cap if self.against_cap < 0
                        else bool(self.against_cap))
-        merge = self.preset.merge_mirrors if self.merge_mirrors < 0 else bool(self.merge_mirrors)
+        merge = (view.rules.variant.name in self.preset.merge_mirrors if self.merge_mirrors < 0
+                 else bool(self.merge_mirrors))
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     merge_mirrors=merge, **self.options_now())
 

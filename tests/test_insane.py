@@ -232,7 +232,7 @@ def test_insane_default_is_the_lean_preset_move_for_move():
         lean = PRESETS["lean"]
         explicit = (f"insane?samples={lean.samples[rules.players]}&floor={lean.floor_for(variant)}"
                     f"&loss={lean.loss[variant]}&against_cap={int(variant in lean.against_cap)}"
-                    f"&merge_mirrors=1&preset=v0.2")
+                    f"&merge_mirrors={int(variant in lean.merge_mirrors)}&preset=v0.2")
         games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
                            move_time_limit=None)["hands"]
                  for spec in ("insane", "insane?preset=lean", explicit)]

@@ -1,7 +1,10 @@
 //! Moves that leave mirror images of one position: with two open ends showing the same number
 //! and counting alike, and no spinner, a tile laid on either end leaves the same line seen from
-//! its other side, worth the same to every seat (the rules read the open ends only, R-END,
-//! R-FIVES-COUNT), so the search values one of the two.
+//! its other side, which the rules treat alike (they read the open ends only, R-END,
+//! R-FIVES-COUNT). The search may value one of the two (`Settings::merge_mirrors`). They are not
+//! alike to insane's playouts, which break ties on the first end: replayed with an independent
+//! 2,048-deal valuation, the end the full search picks is worth 0.04 pips more in block and
+//! about 0.3 in kozel and partnership-1v1 where the two searches differ.
 
 use crate::state::Table;
 

@@ -57,8 +57,8 @@ class Preset:
 
 #: lean's expected loss per decision by variant, in its currency, and the variants where it is
 #: against the cap's choice (`against_cap`).
-LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.1, "allfives": 0.4, "classic": 0.004,
-             "kozel": 0.03, "partnership": 0.05, "partnership-1v1": 0.3}
+LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.15, "allfives": 0.4, "classic": 0.004,
+             "kozel": 0.05, "partnership": 0.08, "partnership-1v1": 0.3}
 LEAN_AGAINST_CAP = frozenset({"fives", "kozel", "partnership"})
 #: The variants where lean values mirror-image moves once (`merge_mirrors`): where a paired
 #: benchmark showed it not weaker. Elsewhere the choice between the two ends is not free:
@@ -71,7 +71,7 @@ LEAN_MERGES = frozenset({"block", "classic"})
 PRESETS = {
     "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
     "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS,
-                   floors={"fives": 64, "kozel": 128, "partnership": 256},
+                   floors={"fives": 64, "kozel": 128, "partnership": 128},
                    against_cap=LEAN_AGAINST_CAP, merge_mirrors=LEAN_MERGES),
 }
 DEFAULT_PRESET = "lean"

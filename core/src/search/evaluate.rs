@@ -285,6 +285,29 @@ mod tests {
         }
     }
 
+    /// Block, 2 players: seat 1 led 3-3, so both ends show 3; seat 0's 3-5 and 3-6 each fit
+    /// both. Merging mirrors, the search values them on end 0 only and chooses there; without,
+    /// it values all four.
+    #[test]
+    fn merged_mirrors_are_valued_on_the_first_end_only() {
+        let (t, moves) = after_lead(&[(3, 5), (3, 6), (0, 0)], (3, 3), &[(1, 2), (4, 6)]);
+        assert_eq!(moves.len(), 4);
+        let judge = Judge::new(&t.rules, 0);
+        let valued = |merge: bool| {
+            let mut s = settings(64, 0, 8, 0.0);
+            s.merge_mirrors = merge;
+            let evaluation =
+                evaluate(&s, judge, &moves, &mut Xoshiro::new(2), |_| Ok((t, 1.0))).unwrap();
+            let rows: Vec<u8> = (0..moves.len())
+                .filter(|&i| !evaluation.values[i].is_empty())
+                .map(|i| moves[i] & 3)
+                .collect();
+            (rows, evaluation.best(&moves) & 3)
+        };
+        assert_eq!(valued(true), (vec![0, 0], 0));
+        assert_eq!(valued(false).0.len(), 4);
+    }
+
     /// Block, 2 players: seat 1 led 3-3, seat 0 holds 3-5 and 0-0: laying 3-5 on either end
     /// leaves the same line, so the two moves tie on every deal. Without a loss nothing tells
     /// them apart and the search spends every deal; with one, it stops at the floor.

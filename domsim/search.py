@@ -20,7 +20,9 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
 
 `insane_move` is insane's whole decision (strategies/insane.py: its parameters, and `floor` and
 `loss`, the sequential stop: after `floor` deals, stop once the expected loss of choosing the
-best move so far is below `loss`; their defaults stop only when one move is left);
+best move so far is below `loss`, with `against_cap` against the choice the cap would make;
+their defaults stop only when one move is left; `merge_mirrors` values a tile once when it fits
+two open ends that are mirror images);
 `perfect_information_move` the same search on a fully known State (a reference that sees every
 hand). The searches release
 the GIL; seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so

@@ -231,7 +231,8 @@ def test_insane_default_is_the_lean_preset_move_for_move():
         rules = make_rules(variant)
         lean = PRESETS["lean"]
         explicit = (f"insane?samples={lean.samples[rules.players]}&floor={lean.floor_for(variant)}"
-                    f"&loss={lean.loss[variant]}&preset=v0.2")
+                    f"&loss={lean.loss[variant]}&against_cap={int(variant in lean.against_cap)}"
+                    f"&merge_mirrors={int(variant in lean.merge_mirrors)}&preset=v0.2")
         games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
                            move_time_limit=None)["hands"]
                  for spec in ("insane", "insane?preset=lean", explicit)]

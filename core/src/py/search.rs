@@ -15,9 +15,10 @@ use crate::rng::Xoshiro;
 use crate::search::{self, Deals, Judge, Policy, Settings, Solver};
 
 /// insane's move (`tile << 2 | end`) for the view's seat; see `strategies/insane.py` for the
-/// settings (`floor` and `loss` default to domsim 0.2's stop: only when one move is left).
+/// settings (`floor`, `loss` and `against_cap` default to domsim 0.2's stop: only when one move
+/// is left).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, merge_mirrors = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -32,6 +33,8 @@ pub fn insane_move(
     beta: f64,
     floor: usize,
     loss: f64,
+    against_cap: bool,
+    merge_mirrors: bool,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
     if data.legal.is_empty() {
@@ -58,6 +61,8 @@ pub fn insane_move(
         beta,
         floor,
         loss,
+        against_cap,
+        merge_mirrors,
     };
     let mv = py
         .detach(move || search::choose(&data, &settings, seed))
@@ -98,6 +103,8 @@ pub fn perfect_information_move(
         beta: 0.0,
         floor: 8,
         loss: 0.0,
+        against_cap: false,
+        merge_mirrors: false,
     };
     let judge = Judge::new(&t.rules, t.to_move);
     let evaluation = py.detach(move || {

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::judge::Judge;
+use super::mirror::distinct_moves;
 use super::playout::Policy;
 use super::solver::{solvable, Solver};
 use super::stop::Tally;
@@ -34,6 +35,12 @@ pub struct Settings {
     /// The expected loss of choosing now (`Tally::expected_loss`, in the judge's currency)
     /// below which a decision stops (0: only when one move is left).
     pub loss: f64,
+    /// Whether that loss is against the choice the cap of deals would make (the stop's
+    /// `to_go`) rather than against infinitely many deals.
+    pub against_cap: bool,
+    /// Whether a tile that may go on either of two ends showing the same number is valued on
+    /// one of them only (`distinct_moves`: the other leaves the mirror image).
+    pub merge_mirrors: bool,
 }
 
 /// Per move, its value on each deal drawn while it was in contention (the same deals for every
@@ -85,10 +92,14 @@ pub fn evaluate(
     let mut sampling = Sampling::new(settings, judge, moves);
     for done in 1..=settings.samples {
         let (base, weight) = deal(rng)?;
+        if done == 1 && settings.merge_mirrors {
+            // The open ends are the same on every deal.
+            sampling.active = distinct_moves(&base, moves);
+        }
         sampling.value_deal(&base, weight, rng);
         if done >= settings.floor.min(DROP_FLOOR)
             && done % BATCH == 0
-            && sampling.settled(done >= settings.floor, deadline)
+            && sampling.settled(done, deadline)
         {
             break;
         }
@@ -154,15 +165,24 @@ impl<'a> Sampling<'a> {
         self.tally.add(weight, &self.on_deal, &self.active);
     }
 
-    /// Drop the moves clearly beaten; whether the decision is made: one move left or, past the
-    /// floor (`may_stop`), the expected loss of choosing now below the setting's or the time
-    /// budget spent.
-    fn settled(&mut self, may_stop: bool, deadline: Option<Instant>) -> bool {
+    /// Drop the moves clearly beaten; whether the decision is made after `done` deals: one move
+    /// left or, past the floor, the expected loss of choosing now below the setting's or the
+    /// time budget spent.
+    fn settled(&mut self, done: usize, deadline: Option<Instant>) -> bool {
         self.active = self.tally.contenders(&self.active);
         self.active.len() == 1
-            || may_stop
-                && (self.tally.expected_loss(&self.active) < self.settings.loss
+            || done >= self.settings.floor
+                && (self.tally.expected_loss(&self.active, self.to_go(done)) < self.settings.loss
                     || deadline.is_some_and(|d| Instant::now() > d))
+    }
+
+    /// The share of the cap's deals not yet drawn, where the loss is against the cap's choice.
+    fn to_go(&self, done: usize) -> f64 {
+        if self.settings.against_cap {
+            1.0 - done as f64 / self.settings.samples as f64
+        } else {
+            1.0
+        }
     }
 }
 
@@ -194,6 +214,8 @@ mod tests {
             beta: 0.0,
             floor,
             loss,
+            against_cap: false,
+            merge_mirrors: false,
         }
     }
 
@@ -261,6 +283,29 @@ mod tests {
         for (row, whole) in early.values.iter().zip(&full.values) {
             assert_eq!(row[..], whole[..row.len().min(whole.len())]);
         }
+    }
+
+    /// Block, 2 players: seat 1 led 3-3, so both ends show 3; seat 0's 3-5 and 3-6 each fit
+    /// both. Merging mirrors, the search values them on end 0 only and chooses there; without,
+    /// it values all four.
+    #[test]
+    fn merged_mirrors_are_valued_on_the_first_end_only() {
+        let (t, moves) = after_lead(&[(3, 5), (3, 6), (0, 0)], (3, 3), &[(1, 2), (4, 6)]);
+        assert_eq!(moves.len(), 4);
+        let judge = Judge::new(&t.rules, 0);
+        let valued = |merge: bool| {
+            let mut s = settings(64, 0, 8, 0.0);
+            s.merge_mirrors = merge;
+            let evaluation =
+                evaluate(&s, judge, &moves, &mut Xoshiro::new(2), |_| Ok((t, 1.0))).unwrap();
+            let rows: Vec<u8> = (0..moves.len())
+                .filter(|&i| !evaluation.values[i].is_empty())
+                .map(|i| moves[i] & 3)
+                .collect();
+            (rows, evaluation.best(&moves) & 3)
+        };
+        assert_eq!(valued(true), (vec![0, 0], 0));
+        assert_eq!(valued(false).0.len(), 4);
     }
 
     /// Block, 2 players: seat 1 led 3-3, seat 0 holds 3-5 and 0-0: laying 3-5 on either end

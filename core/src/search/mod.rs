@@ -16,6 +16,7 @@
 mod deals;
 mod evaluate;
 mod judge;
+mod mirror;
 mod playout;
 mod position;
 mod solver;

@@ -95,14 +95,20 @@ impl Tally {
 
     /// The expected loss of choosing the best move of `active` now: summed over the others, the
     /// mean of how much better each may truly be, under a normal law of the paired difference
-    /// around its estimate (infinite while the weights are too few to tell).
-    pub fn expected_loss(&self, active: &[usize]) -> f64 {
+    /// around its estimate (infinite while the weights are too few to tell). With `to_go`, the
+    /// share of the cap's deals not yet drawn, it is the loss against the choice the cap would
+    /// make instead: the paired difference the cap would end on spreads around today's estimate
+    /// by its standard error times sqrt(to_go), so a decision still unresolved near the cap
+    /// costs little to stop, while an early lead on few deals must be clear.
+    pub fn expected_loss(&self, active: &[usize], to_go: f64) -> f64 {
         let Some((_, gaps)) = self.compare(active) else {
             return f64::INFINITY;
         };
+        let shrink = to_go.clamp(0.0, 1.0).sqrt();
         gaps.iter()
-            .filter(|&&(_, error)| error > 0.0)
-            .map(|&(lead, error)| {
+            .map(|&(lead, error)| (lead, error * shrink))
+            .filter(|&(_, error)| error > 0.0)
+            .map(|(lead, error)| {
                 let z = lead / error;
                 error * normal_density(z) - lead * normal_tail(z)
             })
@@ -163,13 +169,20 @@ mod tests {
         let error = (1.0f64 / 15.0).sqrt();
         let z = 2.0 / error;
         let regret = error * normal_density(z) - 2.0 * normal_tail(z);
-        assert!((tally.expected_loss(&[0, 1]) - regret).abs() < 1e-12);
-        assert_eq!(tally.expected_loss(&[0, 2]), 0.0);
-        assert_eq!(tally.expected_loss(&[1]), 0.0);
+        assert!((tally.expected_loss(&[0, 1], 1.0) - regret).abs() < 1e-12);
+        assert_eq!(tally.expected_loss(&[0, 2], 1.0), 0.0);
+        assert_eq!(tally.expected_loss(&[1], 1.0), 0.0);
         assert_eq!(
-            tally_of(&[vec![1.0], vec![2.0]]).expected_loss(&[0, 1]),
+            tally_of(&[vec![1.0], vec![2.0]]).expected_loss(&[0, 1], 1.0),
             f64::INFINITY
         );
+        // Against the cap's choice the error shrinks by sqrt(to_go): a quarter of the deals
+        // to go halves it, and at the cap there is nothing left to lose.
+        let half = error / 2.0;
+        let z = 2.0 / half;
+        let regret = half * normal_density(z) - 2.0 * normal_tail(z);
+        assert!((tally.expected_loss(&[0, 1], 0.25) - regret).abs() < 1e-12);
+        assert_eq!(tally.expected_loss(&[0, 1], 0.0), 0.0);
         // The tail against known values of the standard normal.
         for (z, tail) in [
             (0.0, 0.5),

@@ -18,7 +18,7 @@ from domsim.game import play
 from domsim.protocol import decode, encode, game_message
 from domsim.rules import make_rules
 from domsim.seat_host import Host, serve
-from domsim.tables import Hub, Replay, current_hub, play_at_once
+from domsim.tables import Replay, current_hub, play_at_once
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = str(ROOT / "strategies" / "example_greedy.py")
@@ -197,7 +197,3 @@ def test_a_lost_bot_replays_the_games_it_did_not_fault_and_an_error_ends_all():
     with pytest.raises(ValueError, match="a bug"):
         play_at_once([functools.partial(game, 0), broken, functools.partial(game, 1)], 3)
     assert sorted(closed) == [0]  # the waiting game was ended, its `finally` run
-
-
-def test_a_hub_is_only_the_games_own():
-    assert isinstance(Hub(), Hub) and current_hub() is None

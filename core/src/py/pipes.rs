@@ -101,19 +101,13 @@ impl Pipes {
         }
         let view = View::of(&state.game, state.game.t.legal_vec());
         crate::wire::encode_into(&mut self.line, request, &view);
-        if let Some(table) = table {
-            crate::wire::put_table(&mut self.outgoing, table);
-        }
-        self.outgoing.extend_from_slice(&self.line);
+        queue_line(&mut self.outgoing, &self.line, table);
         Ok(())
     }
 
     /// Add `data`, a whole line, to what the next `flush` sends (for `table`, as `queue_state`).
     fn queue(&mut self, data: &[u8], table: Option<u32>) {
-        if let Some(table) = table {
-            crate::wire::put_table(&mut self.outgoing, table);
-        }
-        self.outgoing.extend_from_slice(data);
+        queue_line(&mut self.outgoing, data, table);
     }
 
     /// Send what was queued, in one write when the pipe has room, within `seconds` (as `send`).
@@ -207,6 +201,14 @@ impl Pipes {
         self.buffer.drain(..=end);
         Ok(reply)
     }
+}
+
+/// `line` after `outgoing`, prefixed with its table's `T TABLE ` when it is for one.
+fn queue_line(outgoing: &mut Vec<u8>, line: &[u8], table: Option<u32>) {
+    if let Some(table) = table {
+        crate::wire::put_table(outgoing, table);
+    }
+    outgoing.extend_from_slice(line);
 }
 
 fn write_all(py: Python<'_>, fd: RawFd, data: &[u8], seconds: f64) -> PyResult<()> {

@@ -11,7 +11,7 @@ import time
 from domsim.strategies.insane import Insane
 
 import domsim.game
-from domsim.search import perfect_information_move
+from domsim.search import insane_move, perfect_information_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, ViewBuilder, move_value
 
@@ -51,13 +51,16 @@ class Cheater(Strategy):
 
 
 class TimedInsane(Insane):
-    """insane, recording each decision's CPU time (the search runs on the calling thread)."""
+    """insane, recording each decision's CPU time (the search runs on the calling thread), every
+    search seed XORed with `salt` (0 here: insane's own seeds)."""
 
     times = DECISION_TIMES
+    salt = 0
 
     def choose(self, view: PlayerView) -> Move:
         started = time.thread_time()
-        move = super().choose(view)
+        seed = self.rng.getrandbits(64) ^ self.salt
+        move = move_value(insane_move(view, seed, **self.search_options(view)))
         self.times.append(time.thread_time() - started)
         return move
 
@@ -66,3 +69,10 @@ class TimedRival(TimedInsane):
     """The same, recording into RIVAL_TIMES: the other side of a duel of two insane specs."""
 
     times = RIVAL_TIMES
+
+
+class ReseededRival(TimedRival):
+    """The other side searching other deals than its seeds give: a duel of a spec against itself
+    (an A/A duel) then shows how far the margin of two equally strong sides strays by chance."""
+
+    salt = 0x5EED_5A17

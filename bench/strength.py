@@ -4,6 +4,7 @@ duplicate deals (each deal played twice with the seats swapped), with 95% interv
     python bench/strength.py [--games 400] [--variant V ...] [--insane 'insane?samples=24']
                              [--baseline 'insane?samples=64'] [--cheater-games 0]
     python bench/strength.py --versus 'insane?preset=v0.2' [--insane insane] [--games N]
+                             [--reseed]
 
 Prints per variant: insane's game win rate over hard (Wilson interval) and points margin per
 hand (interval over deal pairs), the cheater's win rate and margin over hard, the fraction
@@ -153,6 +154,9 @@ def main() -> None:
     parser.add_argument("--insane", default="insane", help="insane's spec, e.g. insane?samples=16")
     parser.add_argument("--baseline", help="an insane spec to compare with on the same deals")
     parser.add_argument("--versus", help="an insane spec to play insane against head to head")
+    parser.add_argument("--reseed", action="store_true",
+                        help="--versus: that side searches other deals than its seeds give (with "
+                             "the same spec as --insane, an A/A duel: the margin's chance spread)")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes (the machine is shared: 1)")
     args = parser.parse_args()
@@ -187,7 +191,8 @@ def duel(args) -> None:
             players = make_rules(variant).players
             games = args.games or DUEL_GAMES.get(variant, DUEL_GAMES_OTHERS)
             started = time.perf_counter()
-            jobs = [(variant, players, timed(args.insane), timed(args.versus, "TimedRival"), i)
+            rival = timed(args.versus, "ReseededRival" if args.reseed else "TimedRival")
+            jobs = [(variant, players, timed(args.insane), rival, i)
                     for i in range(games // 2)]
             pairs = pool.map(play_duel, jobs, chunksize=4)
             report_duel(variant, players, pairs, time.perf_counter() - started)

@@ -228,7 +228,7 @@ class Belief:
 
 def insane_move(view: PlayerView, seed: int, *, samples: int, budget_ms: float, exact_tiles: int,
                 random_share: float, block: float, follow: float, beta: float, floor: int = 8,
-                loss: float = 0.0, against_cap: bool = False,
+                loss: float = 0.0, against_cap: bool = False, drop: float = 0.0,
                 merge_mirrors: bool = False) -> int: ...
 def perfect_information_move(state: State, seed: int, *, samples: int, exact_tiles: int,
                              random_share: float, block: float, follow: float) -> int: ...

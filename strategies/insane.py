@@ -7,25 +7,28 @@ before it learnt to stop early (commit 541f5f4; `insane?preset=v0.2` replays its
 move). Any parameter given explicitly overrides the preset's:
 
 `samples` (deals per decision, the most; 0: the preset's, by player count), `floor` (deals drawn
-before the decision may stop on its loss or budget, 0: the preset's; a move clearly beaten drops
-out from 8 deals on, or the floor if lower), `loss` (the decision stops once the expected loss of
+before the decision may stop on its loss or budget, 0: the preset's; a move clearly beaten drops out
+from 8 deals on, or the floor if lower), `loss` (the decision stops once the expected loss of
 choosing the best move so far, under a normal law of its paired differences with the others, is
 below this, in the variant's currency: pips, classic's win share; negative: the preset's, by
 variant), `against_cap` (1: that loss is against the choice the cap of deals would make, whose
 paired differences spread around today's by their standard error times the square root of the share
 of the cap still to draw, rather than against infinitely many deals; 0: not; negative: the
-preset's), `merge_mirrors` (1: a tile that fits both of two open ends showing the same number and
-counting alike is valued on one of them only, as the other leaves the mirror image, which the rules
-treat alike but insane's playouts do not quite; 0: not; negative: the preset's), `budget_ms` (a
-time budget per decision, 0: none; with one the choice depends on the machine's speed),
-`exact_tiles` (tiles in hands from which the exact solver takes over), `random_share` (how often a
-playout makes a random move instead of its policy's), `block` and `follow` (the pips a playout adds
-to a tile that leaves the next seat nothing to play, or the mover a tile for the ends; see the
-core's playout policy) and `beta` (how strongly a deal is weighted by the other seats' plays
-preferring heavy tiles, 0: no weighting; negative, the default: 0.4, but 0 in classic, where the
-weighting lowered the win rate against hard by about 3 points). With a game clock
-(`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
-seed and fixed parameters without a budget or a clock."""
+preset's), `drop` (past the floor, a move whose regret, how much it is expected to beat the best by
+under the same normal law, is below this is no longer played out, in the variant's currency; 0: only
+moves clearly beaten drop out; negative: the preset's, by variant), `merge_mirrors` (1: a tile that
+fits both of two open ends showing the same number and counting alike is valued on one of them only,
+as the other leaves the mirror image, which the rules treat alike but insane's playouts do not
+quite; 0: not; negative: the preset's), `budget_ms` (a time budget per decision, 0: none; with one
+the choice depends on the machine's speed), `exact_tiles` (negative: the preset's; tiles in hands
+from which the exact solver takes over), `random_share` (how often a playout makes a random move
+instead of its policy's), `block` and `follow` (the pips a playout adds to a tile that leaves the
+next seat nothing to play, or the mover a tile for the ends; see the core's playout policy) and
+`beta` (how strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no
+weighting; negative, the default: 0.4, but 0 in classic, where the weighting lowered the win rate
+against hard by about 3 points). With a game clock (`--time-control`) it spends a share of what is
+left on each decision. Deterministic for a game seed and fixed parameters without a budget or a
+clock."""
 
 from __future__ import annotations
 
@@ -41,15 +44,19 @@ from domsim.view import Move, PlayerView, move_value
 class Preset:
     """A whole search: deals per decision at most by player count, and the floor (`floors` by
     variant where it differs) and the expected loss (by variant; 0 where none is given) of its
-    stop, the variants where that loss is against the cap's choice, and those where mirror-image
-    moves are valued once."""
+    stop, the variants where that loss is against the cap's choice, the regret below which a move
+    drops out (by variant; 0 where none is given), the variants where mirror-image moves are
+    valued once, and the tiles in hands from which the exact solver takes over (by variant where
+    it is not EXACT_TILES)."""
 
     samples: dict[int, int]
     floor: int
     loss: dict[str, float]
     floors: dict[str, int] = field(default_factory=dict)
     against_cap: frozenset[str] = frozenset()
+    drops: dict[str, float] = field(default_factory=dict)
     merge_mirrors: frozenset[str] = frozenset()
+    exact_tiles: dict[str, int] = field(default_factory=dict)
 
     def floor_for(self, variant: str) -> int:
         return self.floors.get(variant, self.floor)
@@ -60,10 +67,16 @@ class Preset:
 LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.15, "allfives": 0.4, "classic": 0.004,
              "kozel": 0.05, "partnership": 0.08, "partnership-1v1": 0.3}
 LEAN_AGAINST_CAP = frozenset({"fives", "kozel", "partnership"})
+#: The regret below which lean stops playing a move out, by variant (`drop`).
+LEAN_DROP = {"block": 0.03}
 #: The variants where lean values mirror-image moves once (`merge_mirrors`): where a paired
 #: benchmark showed it not weaker. Elsewhere the choice between the two ends is not free:
 #: insane's playouts break ties on the first end, so the two mirror images play out differently.
 LEAN_MERGES = frozenset({"block", "classic"})
+#: The tiles in hands from which the exact solver takes over, and where lean solves later: in
+#: block the solver at 8 tiles cost more than its choices were worth against the playouts'.
+EXACT_TILES = 7
+LEAN_EXACT = {"block": 6}
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
@@ -72,7 +85,8 @@ PRESETS = {
     "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
     "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS,
                    floors={"fives": 64, "kozel": 128, "partnership": 128},
-                   against_cap=LEAN_AGAINST_CAP, merge_mirrors=LEAN_MERGES),
+                   against_cap=LEAN_AGAINST_CAP, drops=LEAN_DROP, merge_mirrors=LEAN_MERGES,
+                   exact_tiles=LEAN_EXACT),
 }
 DEFAULT_PRESET = "lean"
 
@@ -84,9 +98,9 @@ class Insane(Strategy):
     description = "samples consistent deals and plays every move out (exact solver late)"
 
     def __init__(self, *, preset: str = DEFAULT_PRESET, samples: int = 0, floor: int = 0,
-                 loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = 7,
+                 loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = -1,
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
-                 beta: float = -1.0, against_cap: int = -1,
+                 beta: float = -1.0, against_cap: int = -1, drop: float = -1.0,
                  merge_mirrors: int = -1) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
@@ -94,10 +108,12 @@ class Insane(Strategy):
         self.samples = samples
         self.floor = floor
         self.loss = loss
-        self.options = dict(budget_ms=budget_ms, exact_tiles=exact_tiles,
-                            random_share=random_share, block=block, follow=follow)
+        self.exact_tiles = exact_tiles
+        self.options = dict(budget_ms=budget_ms, random_share=random_share, block=block,
+                            follow=follow)
         self.beta = beta
         self.against_cap = against_cap
+        self.drop = drop
         self.merge_mirrors = merge_mirrors
 
     def choose(self, view: PlayerView) -> Move:
@@ -114,10 +130,13 @@ class Insane(Strategy):
         floor = self.floor or self.preset.floor_for(view.rules.variant.name)
         against_cap = (view.rules.variant.name in self.preset.against_cap if self.against_cap < 0
                        else bool(self.against_cap))
+        drop = self.drop if self.drop >= 0 else self.preset.drops.get(view.rules.variant.name, 0.0)
         merge = (view.rules.variant.name in self.preset.merge_mirrors if self.merge_mirrors < 0
                  else bool(self.merge_mirrors))
+        exact = (self.exact_tiles if self.exact_tiles >= 0
+                 else self.preset.exact_tiles.get(view.rules.variant.name, EXACT_TILES))
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
-                    merge_mirrors=merge, **self.options_now())
+                    drop=drop, merge_mirrors=merge, exact_tiles=exact, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

@@ -73,8 +73,9 @@ def test_bad_calls_are_value_errors_not_crashes():
                     block=4.0, follow=2.0, beta=0.0)
 
 
-def test_insane_move_refuses_a_loss_that_is_negative_or_not_a_number():
-    """The sequential stop's loss is an expected loss: >= 0 and finite (0: no early stop)."""
+def test_insane_move_refuses_a_loss_or_drop_that_is_negative_or_not_a_number():
+    """The sequential stop's loss and the drop's regret are expected amounts: >= 0 and finite
+    (0: no early stop, no drop but of the moves clearly beaten)."""
     import pytest
 
     from domsim.search import insane_move
@@ -88,4 +89,6 @@ def test_insane_move_refuses_a_loss_that_is_negative_or_not_a_number():
     for loss in (-0.1, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="a loss >= 0"):
             insane_move(view, 1, loss=loss, **options)
-    assert insane_move(view, 1, loss=0.0, **options) in moves
+        with pytest.raises(ValueError, match="a drop >= 0"):
+            insane_move(view, 1, drop=loss, **options)
+    assert insane_move(view, 1, loss=0.0, drop=0.0, **options) in moves

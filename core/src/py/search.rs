@@ -15,10 +15,10 @@ use crate::rng::Xoshiro;
 use crate::search::{self, Deals, Judge, Policy, Settings, Solver};
 
 /// insane's move (`tile << 2 | end`) for the view's seat; see `strategies/insane.py` for the
-/// settings (`floor`, `loss` and `against_cap` default to domsim 0.2's stop: only when one move
+/// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when one move
 /// is left).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, merge_mirrors = false))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -34,6 +34,7 @@ pub fn insane_move(
     floor: usize,
     loss: f64,
     against_cap: bool,
+    drop: f64,
     merge_mirrors: bool,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
@@ -46,9 +47,12 @@ pub fn insane_move(
         || budget_ms < 0.0
         || !loss.is_finite()
         || loss < 0.0
+        || !drop.is_finite()
+        || drop < 0.0
     {
         return Err(value_error(
-            "insane needs samples >= 1, 0 <= random_share <= 1, a budget_ms >= 0 and a loss >= 0",
+            "insane needs samples >= 1, 0 <= random_share <= 1, a budget_ms >= 0, a loss >= 0 \
+             and a drop >= 0",
         ));
     }
     let settings = Settings {
@@ -62,6 +66,7 @@ pub fn insane_move(
         floor,
         loss,
         against_cap,
+        drop,
         merge_mirrors,
     };
     let mv = py
@@ -104,6 +109,7 @@ pub fn perfect_information_move(
         floor: 8,
         loss: 0.0,
         against_cap: false,
+        drop: 0.0,
         merge_mirrors: false,
     };
     let judge = Judge::new(&t.rules, t.to_move);

@@ -38,6 +38,10 @@ pub struct Settings {
     /// Whether that loss is against the choice the cap of deals would make (the stop's
     /// `to_go`) rather than against infinitely many deals.
     pub against_cap: bool,
+    /// Past the floor, a move in contention whose regret (how much it is expected to beat the
+    /// best by, `Tally::contenders`) is below this is no longer played out (0: only the moves
+    /// clearly beaten drop out).
+    pub drop: f64,
     /// Whether a tile that may go on either of two ends showing the same number is valued on
     /// one of them only (`distinct_moves`: the other leaves the mirror image).
     pub merge_mirrors: bool,
@@ -165,13 +169,15 @@ impl<'a> Sampling<'a> {
         self.tally.add(weight, &self.on_deal, &self.active);
     }
 
-    /// Drop the moves clearly beaten; whether the decision is made after `done` deals: one move
-    /// left or, past the floor, the expected loss of choosing now below the setting's or the
-    /// time budget spent.
+    /// Drop the moves clearly beaten (past the floor, also those of too little regret);
+    /// whether the decision is made after `done` deals: one move left or, past the floor, the
+    /// expected loss of choosing now below the setting's or the time budget spent.
     fn settled(&mut self, done: usize, deadline: Option<Instant>) -> bool {
-        self.active = self.tally.contenders(&self.active);
+        let past_floor = done >= self.settings.floor;
+        let drop = if past_floor { self.settings.drop } else { 0.0 };
+        self.active = self.tally.contenders(&self.active, drop, self.to_go(done));
         self.active.len() == 1
-            || done >= self.settings.floor
+            || past_floor
                 && (self.tally.expected_loss(&self.active, self.to_go(done)) < self.settings.loss
                     || deadline.is_some_and(|d| Instant::now() > d))
     }
@@ -215,6 +221,7 @@ mod tests {
             floor,
             loss,
             against_cap: false,
+            drop: 0.0,
             merge_mirrors: false,
         }
     }

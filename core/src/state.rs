@@ -400,10 +400,18 @@ impl Table {
         if hand != 0 {
             self.to_move = self.next_seat(seat);
         } else {
-            let outcome = scoring::settle_domino(self, seat, tile);
-            self.finish(outcome);
+            self.go_out(seat, tile);
         }
         action
+    }
+
+    /// `seat` played its last tile: out of `play`'s line, which the playouts run through for
+    /// every tile laid and which ends a hand once.
+    #[cold]
+    #[inline(never)]
+    fn go_out(&mut self, seat: u8, tile: u8) {
+        let outcome = scoring::settle_domino(self, seat, tile);
+        self.finish(outcome);
     }
 
     fn attach_tile(&mut self, tile: u8, end: u8) {
@@ -499,12 +507,19 @@ impl Table {
         let action = Action::pass(seat, self.open_numbers());
         self.passes += 1;
         if self.passes as usize == self.rules.players {
-            let outcome = scoring::settle_block(self);
-            self.finish(outcome);
+            self.block();
         } else {
             self.to_move = self.next_seat(seat);
         }
         action
+    }
+
+    /// Every seat passed in a row (R-BLOCK-PASSES): out of line, as `go_out`.
+    #[cold]
+    #[inline(never)]
+    fn block(&mut self) {
+        let outcome = scoring::settle_block(self);
+        self.finish(outcome);
     }
 
     /// Draw or pass for a seat with no play: the action, or None when the seat can play.

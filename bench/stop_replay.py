@@ -2,7 +2,7 @@
 v0.2's (no early stop) on the same deals, what that costs on an independent valuation, and its
 playouts as a share of v0.2's.
 
-    python bench/stop_replay.py record kozel --games 20 --out kozel.pkl [--deals 2048]
+    python bench/stop_replay.py record kozel --games 20 --out kozel.pkl [--deals 2048] [--first 0]
     python bench/stop_replay.py replay kozel.pkl --rule loss:0.1:32 --rule cap:0.03:128
 
 `record` plays lean against v0.2 (lean on the even seats, bench/strength.py's seeds) and at every
@@ -15,8 +15,9 @@ choice on the truth stream: the loss is the truth of v0.2's choice less that of 
 mean over the decisions with its 95% interval; with more than one rule, each after the first is
 also paired with the first on the same decisions. Rules: `loss:L:FLOOR` (the expected loss below
 L against infinitely many deals, lean's `loss`), `cap:L:FLOOR` (against the cap's choice,
-`against_cap`). Values are the judge's (strategies/insane.py), so a loss is in pips a decision
-(classic: win share)."""
+`against_cap`), either with `:DROP` after it (lean's `drop`: past the floor, a move whose regret
+is below DROP is no longer played out). Values are the judge's (strategies/insane.py), so a loss
+is in pips a decision (classic: win share)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ class Recorder(Insane):
 def record(args) -> None:
     SETTINGS["deals"] = args.deals
     rules = make_rules(args.variant)
-    for index in range(args.games):
+    for index in range(args.first, args.first + args.games):
         specs = ["stop_replay:Recorder" if seat % 2 == 0 else "stop_replay:Recorder?preset=v0.2"
                  for seat in range(rules.players)]
         play_game(rules, specs, game_seed(20261130, index), move_time_limit=None)
@@ -119,15 +120,19 @@ class Sums:
         return k, lead, np.sqrt(np.maximum(spread, 0) / (effective - 1))
 
 
-def expected_loss(lead: np.ndarray, error: np.ndarray) -> float:
+def regrets(lead: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """Per move, as the core's stop::regret: how much it is expected to beat the best by."""
+    out = np.zeros_like(lead)
     keep = error > 0
     z = lead[keep] / error[keep]
     density = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
     tail = 0.5 * np.array([math.erfc(x / math.sqrt(2)) for x in z])
-    return float(np.sum(error[keep] * density - lead[keep] * tail))
+    out[keep] = error[keep] * density - lead[keep] * tail
+    return out
 
 
-def search(s: Sums, floor: int, loss: float, against_cap: bool) -> tuple[int, int]:
+def search(s: Sums, floor: int, loss: float, against_cap: bool,
+           drop: float = 0.0) -> tuple[int, int]:
     """The move the core's search chooses on this stream, and its playouts."""
     active, playouts, last = np.arange(s.sums.shape[0]), 0, 0
     for d in range(BATCH - 1, s.cap, BATCH):
@@ -136,32 +141,37 @@ def search(s: Sums, floor: int, loss: float, against_cap: bool) -> tuple[int, in
         last = done
         if done < min(floor, DROP_FLOOR):
             continue
+        shrink = math.sqrt(max(0.0, 1 - done / s.cap)) if against_cap else 1.0
         compared = s.compare(d, active)
         if compared is not None:
             k, lead, error = compared
             keep = lead <= CLEAR_Z * error
+            if drop > 0 and done >= floor:
+                keep &= regrets(lead, error * shrink) >= drop
             keep[k] = True
             active = active[keep]
         if len(active) == 1:
             break
         if done >= floor and loss > 0:
             compared = s.compare(d, active)
-            shrink = math.sqrt(max(0.0, 1 - done / s.cap)) if against_cap else 1.0
-            if compared is not None and expected_loss(compared[1], compared[2] * shrink) < loss:
+            if compared is not None and regrets(compared[1], compared[2] * shrink).sum() < loss:
                 break
     return int(active[int(np.argmax(s.sums[active, last - 1]))]), playouts
 
 
 def replay(args) -> None:
-    with open(args.records, "rb") as f:
-        sums = [Sums(rec) for rec in pickle.load(f)]
+    sums = []
+    for path in args.records:
+        with open(path, "rb") as f:
+            sums += [Sums(rec) for rec in pickle.load(f)]
     base = [search(s, 8, 0.0, False) for s in sums]
     base_playouts = sum(b[1] for b in base)
     print(f"{len(sums)} decisions; v0.2: {base_playouts / len(sums):.0f} playouts a decision")
     first = None
     for rule in args.rule:
-        kind, loss, floor = rule.split(":")
-        chosen = [search(s, int(floor), float(loss), kind == "cap") for s in sums]
+        kind, loss, floor, *drop = rule.split(":")
+        chosen = [search(s, int(floor), float(loss), kind == "cap", float(drop[0]) if drop else 0.0)
+                  for s in sums]
         gaps = np.array([s.truth[b[0]] - s.truth[c[0]]
                          for s, b, c in zip(sums, base, chosen, strict=True)])
         differ = np.mean([b[0] != c[0] for b, c in zip(base, chosen, strict=True)])
@@ -182,10 +192,11 @@ def main() -> None:
     rec = commands.add_parser("record")
     rec.add_argument("variant")
     rec.add_argument("--games", type=int, default=20)
+    rec.add_argument("--first", type=int, default=0, help="the first game's index")
     rec.add_argument("--deals", type=int, default=0, help="search stream (0: the cap)")
     rec.add_argument("--out", required=True)
     rep = commands.add_parser("replay")
-    rep.add_argument("records")
+    rep.add_argument("records", nargs="+", help="record files (of one variant)")
     rep.add_argument("--rule", action="append", required=True)
     args = parser.parse_args()
     record(args) if args.command == "record" else replay(args)

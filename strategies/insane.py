@@ -41,53 +41,51 @@ from domsim.view import Move, PlayerView, move_value
 
 
 @dataclass(frozen=True)
+class Tuning:
+    """How a variant's decisions are searched under the cap of deals: the sequential stop
+    (`floor`, `loss`, `against_cap`), the regret below which a move drops out (`drop`), whether
+    mirror-image moves are valued once (`merge_mirrors`) and the tiles in hands from which the
+    exact solver takes over (`exact_tiles`); the defaults are domsim 0.2's."""
+
+    floor: int = 8
+    loss: float = 0.0
+    against_cap: bool = False
+    drop: float = 0.0
+    merge_mirrors: bool = False
+    exact_tiles: int = 7
+
+
+@dataclass(frozen=True)
 class Preset:
-    """A whole search: deals per decision at most by player count, and the floor (`floors` by
-    variant where it differs) and the expected loss (by variant; 0 where none is given) of its
-    stop, the variants where that loss is against the cap's choice, the regret below which a move
-    drops out (by variant; 0 where none is given), the variants where mirror-image moves are
-    valued once, and the tiles in hands from which the exact solver takes over (by variant where
-    it is not EXACT_TILES)."""
+    """A whole search: deals per decision at most by player count, and its tuning by variant
+    (domsim 0.2's where none is given)."""
 
     samples: dict[int, int]
-    floor: int
-    loss: dict[str, float]
-    floors: dict[str, int] = field(default_factory=dict)
-    against_cap: frozenset[str] = frozenset()
-    drops: dict[str, float] = field(default_factory=dict)
-    merge_mirrors: frozenset[str] = frozenset()
-    exact_tiles: dict[str, int] = field(default_factory=dict)
+    tunings: dict[str, Tuning] = field(default_factory=dict)
 
-    def floor_for(self, variant: str) -> int:
-        return self.floors.get(variant, self.floor)
+    def tuning(self, variant: str) -> Tuning:
+        return self.tunings.get(variant, Tuning())
 
 
-#: lean's expected loss per decision by variant, in its currency, and the variants where it is
-#: against the cap's choice (`against_cap`).
-LEAN_LOSS = {"block": 0.05, "draw": 0.3, "fives": 0.15, "allfives": 0.4, "classic": 0.004,
-             "kozel": 0.05, "partnership": 0.08, "partnership-1v1": 0.3}
-LEAN_AGAINST_CAP = frozenset({"fives", "kozel", "partnership"})
-#: The regret below which lean stops playing a move out, by variant (`drop`).
-LEAN_DROP = {"block": 0.03}
-#: The variants where lean values mirror-image moves once (`merge_mirrors`): where a paired
-#: benchmark showed it not weaker. Elsewhere the choice between the two ends is not free:
-#: insane's playouts break ties on the first end, so the two mirror images play out differently.
-LEAN_MERGES = frozenset({"block", "classic"})
-#: The tiles in hands from which the exact solver takes over, and where lean solves later: in
-#: block the solver at 8 tiles cost more than its choices were worth against the playouts'.
-EXACT_TILES = 7
-LEAN_EXACT = {"block": 6}
+#: lean's tuning by variant (see the README's insane section for how each was measured). Mirror
+#: images are merged only in block and classic: elsewhere insane's playouts break ties on the
+#: first end, so the two images play out differently and merging measurably lost.
+LEAN = {
+    "block": Tuning(floor=32, loss=0.05, drop=0.03, merge_mirrors=True, exact_tiles=6),
+    "draw": Tuning(floor=32, loss=0.005, against_cap=True, drop=0.002),
+    "fives": Tuning(floor=64, loss=0.02, against_cap=True, drop=0.002),
+    "allfives": Tuning(floor=32, against_cap=True, drop=0.002),
+    "classic": Tuning(floor=32, loss=0.004, merge_mirrors=True),
+    "kozel": Tuning(floor=128, loss=0.01, against_cap=True, drop=0.002),
+    "partnership": Tuning(floor=128, against_cap=True, drop=0.001),
+    "partnership-1v1": Tuning(floor=32, against_cap=True, drop=0.002),
+}
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
-#: partnership). `lean`: see the README's insane section for the paired benchmark against v0.2.
-PRESETS = {
-    "v0.2": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=8, loss={}),
-    "lean": Preset(samples={2: 512, 3: 2048, 4: 2048}, floor=32, loss=LEAN_LOSS,
-                   floors={"fives": 64, "kozel": 128, "partnership": 128},
-                   against_cap=LEAN_AGAINST_CAP, drops=LEAN_DROP, merge_mirrors=LEAN_MERGES,
-                   exact_tiles=LEAN_EXACT),
-}
+#: partnership).
+SAMPLES = {2: 512, 3: 2048, 4: 2048}
+PRESETS = {"v0.2": Preset(samples=SAMPLES), "lean": Preset(samples=SAMPLES, tunings=LEAN)}
 DEFAULT_PRESET = "lean"
 
 #: The least budget a clocked decision gets (0 would mean no budget at all).
@@ -126,15 +124,13 @@ class Insane(Strategy):
         beta = self.beta
         if beta < 0:
             beta = 0.0 if view.rules.variant.scoring == "classic" else 0.4
-        loss = self.loss if self.loss >= 0 else self.preset.loss.get(view.rules.variant.name, 0.0)
-        floor = self.floor or self.preset.floor_for(view.rules.variant.name)
-        against_cap = (view.rules.variant.name in self.preset.against_cap if self.against_cap < 0
-                       else bool(self.against_cap))
-        drop = self.drop if self.drop >= 0 else self.preset.drops.get(view.rules.variant.name, 0.0)
-        merge = (view.rules.variant.name in self.preset.merge_mirrors if self.merge_mirrors < 0
-                 else bool(self.merge_mirrors))
-        exact = (self.exact_tiles if self.exact_tiles >= 0
-                 else self.preset.exact_tiles.get(view.rules.variant.name, EXACT_TILES))
+        tuning = self.preset.tuning(view.rules.variant.name)
+        floor = self.floor or tuning.floor
+        loss = self.loss if self.loss >= 0 else tuning.loss
+        against_cap = tuning.against_cap if self.against_cap < 0 else bool(self.against_cap)
+        drop = self.drop if self.drop >= 0 else tuning.drop
+        merge = tuning.merge_mirrors if self.merge_mirrors < 0 else bool(self.merge_mirrors)
+        exact = self.exact_tiles if self.exact_tiles >= 0 else tuning.exact_tiles
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     drop=drop, merge_mirrors=merge, exact_tiles=exact, **self.options_now())
 

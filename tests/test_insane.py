@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from clitools import invoke, one_line_error
-from domsim.strategies.insane import EXACT_TILES, PRESETS, Insane
+from domsim.strategies.insane import PRESETS, Insane
 from domsim.strategies.medium import Medium
 from positions import position, tile
 
@@ -229,12 +229,11 @@ def test_insane_default_is_the_lean_preset_move_for_move():
     explicitly replays the preset's game move for move (the samples by player count)."""
     for variant in ("fives", "block", "kozel"):
         rules = make_rules(variant)
-        lean = PRESETS["lean"]
-        explicit = (f"insane?samples={lean.samples[rules.players]}&floor={lean.floor_for(variant)}"
-                    f"&loss={lean.loss[variant]}&against_cap={int(variant in lean.against_cap)}"
-                    f"&merge_mirrors={int(variant in lean.merge_mirrors)}"
-                    f"&drop={lean.drops.get(variant, 0.0)}"
-                    f"&exact_tiles={lean.exact_tiles.get(variant, EXACT_TILES)}&preset=v0.2")
+        t = PRESETS["lean"].tuning(variant)
+        explicit = (f"insane?samples={PRESETS['lean'].samples[rules.players]}&floor={t.floor}"
+                    f"&loss={t.loss}&against_cap={int(t.against_cap)}&drop={t.drop}"
+                    f"&merge_mirrors={int(t.merge_mirrors)}&exact_tiles={t.exact_tiles}"
+                    f"&preset=v0.2")
         games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
                            move_time_limit=None)["hands"]
                  for spec in ("insane", "insane?preset=lean", explicit)]

@@ -18,11 +18,12 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
   points minus the others' mean (kozel reversed), classic's win share plus `CLASSIC_PIP` a pip,
   and `MATCH_SHARE` of the target more or less when the hand decides the match.
 
-`insane_move` is insane's whole decision (strategies/insane.py: its parameters, and `floor` and
-`loss`, the sequential stop: after `floor` deals, stop once the expected loss of choosing the
-best move so far is below `loss`, with `against_cap` against the choice the cap would make;
-their defaults stop only when one move is left; `merge_mirrors` values a tile once when it fits
-two open ends that are mirror images);
+`insane_move` is insane's whole decision (strategies/insane.py: its parameters, and `floor`,
+`loss` and `drop`, the sequential stop: after `floor` deals, a move whose regret (how much it may
+still beat the best by) is below `drop` is no longer played out, and the decision stops once the
+expected loss of choosing the best move so far is below `loss`, with `against_cap` both against
+the choice the cap would make; their defaults stop only when one move is left; `merge_mirrors`
+values a tile once when it fits two open ends that are mirror images);
 `perfect_information_move` the same search on a fully known State (a reference that sees every
 hand). The searches release
 the GIL; seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so

@@ -20,15 +20,15 @@ moves clearly beaten drop out; negative: the preset's, by variant), `merge_mirro
 fits both of two open ends showing the same number and counting alike is valued on one of them only,
 as the other leaves the mirror image, which the rules treat alike but insane's playouts do not
 quite; 0: not; negative: the preset's), `budget_ms` (a time budget per decision, 0: none; with one
-the choice depends on the machine's speed), `exact_tiles` (negative: the preset's; tiles in hands
-from which the exact solver takes over), `random_share` (how often a playout makes a random move
-instead of its policy's), `block` and `follow` (the pips a playout adds to a tile that leaves the
-next seat nothing to play, or the mover a tile for the ends; see the core's playout policy) and
-`beta` (how strongly a deal is weighted by the other seats' plays preferring heavy tiles, 0: no
-weighting; negative, the default: 0.4, but 0 in classic, where the weighting lowered the win rate
-against hard by about 3 points). With a game clock (`--time-control`) it spends a share of what is
-left on each decision. Deterministic for a game seed and fixed parameters without a budget or a
-clock."""
+the choice depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact
+solver takes over; negative: the preset's, by variant), `random_share` (how often a playout makes a
+random move instead of its policy's), `block` and `follow` (the pips a playout adds to a tile that
+leaves the next seat nothing to play, or the mover a tile for the ends; see the core's playout
+policy) and `beta` (how strongly a deal is weighted by the other seats' plays preferring heavy
+tiles, 0: no weighting; negative, the default: 0.4, but 0 in classic, where the weighting lowered
+the win rate against hard by about 3 points). With a game clock (`--time-control`) it spends a share
+of what is left on each decision. Deterministic for a game seed and fixed parameters without a
+budget or a clock."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ use crate::rng::Xoshiro;
 use crate::search::{self, Deals, Judge, Policy, Settings, Solver};
 
 /// insane's move (`tile << 2 | end`) for the view's seat; see `strategies/insane.py` for the
-/// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when one move
-/// is left).
+/// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when
+/// one move is left).
 #[pyfunction]
 #[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false))]
 #[allow(clippy::too_many_arguments)]

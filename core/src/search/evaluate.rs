@@ -173,12 +173,12 @@ impl<'a> Sampling<'a> {
     /// whether the decision is made after `done` deals: one move left or, past the floor, the
     /// expected loss of choosing now below the setting's or the time budget spent.
     fn settled(&mut self, done: usize, deadline: Option<Instant>) -> bool {
-        let past_floor = done >= self.settings.floor;
+        let (past_floor, to_go) = (done >= self.settings.floor, self.to_go(done));
         let drop = if past_floor { self.settings.drop } else { 0.0 };
-        self.active = self.tally.contenders(&self.active, drop, self.to_go(done));
+        self.active = self.tally.contenders(&self.active, drop, to_go);
         self.active.len() == 1
             || past_floor
-                && (self.tally.expected_loss(&self.active, self.to_go(done)) < self.settings.loss
+                && (self.tally.expected_loss(&self.active, to_go) < self.settings.loss
                     || deadline.is_some_and(|d| Instant::now() > d))
     }
 

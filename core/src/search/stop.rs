@@ -87,6 +87,8 @@ impl Tally {
             return active.to_vec();
         };
         let shrink = shrink(to_go);
+        // Without a drop the regret is not computed at all, so the rule is exactly domsim 0.2's
+        // (far in the tail the approximated regret may come out a hair below 0).
         active
             .iter()
             .zip(&gaps)

@@ -87,8 +87,8 @@ impl Tally {
             return active.to_vec();
         };
         let shrink = shrink(to_go);
-        // Without a drop the regret is not computed at all, so the rule is exactly domsim 0.2's
-        // (far in the tail the approximated regret may come out a hair below 0).
+        // A regret is positive for every move not clearly beaten (at z <= 3 it is at least
+        // 0.00038 error), so without a drop the rule is domsim 0.2's: its cost is skipped.
         active
             .iter()
             .zip(&gaps)

@@ -378,15 +378,10 @@ impl Table {
     pub fn play(&mut self, mv: u8) -> Action {
         let seat = self.to_move;
         let (tile, end) = (mv >> 2, mv & 3);
-        let hand = self.hands[seat as usize] & !(1u32 << tile);
-        self.hands[seat as usize] = hand;
         let action = Action::play(seat, tile, end);
-        self.passes = 0;
-        self.line_count += 1;
+        let hand = self.lay_from_hand(tile);
         if self.plain_line {
-            let e = end as usize;
-            (self.ends[e], self.end_counts[e]) = attach(tile, self.ends[e]);
-            self.fit = two_ends_fit(self.ends[0], self.ends[1]);
+            self.attach_plain(tile, end);
         } else {
             if self.line_count == 1 {
                 self.lay_lead(tile, end);
@@ -403,6 +398,33 @@ impl Table {
             self.go_out(seat, tile);
         }
         action
+    }
+
+    /// `play` on a plain line (`plain_line`) for a seat that keeps a tile: the playouts'
+    /// fast path, with no action to return and no hand to settle.
+    #[inline]
+    pub fn lay_on_plain_line(&mut self, mv: u8) {
+        let (tile, end) = (mv >> 2, mv & 3);
+        self.lay_from_hand(tile);
+        self.attach_plain(tile, end);
+        self.to_move = self.next_seat(self.to_move);
+    }
+
+    /// `tile` leaves the hand of the seat to move for the line: what is left of the hand.
+    #[inline]
+    fn lay_from_hand(&mut self, tile: u8) -> u32 {
+        let hand = &mut self.hands[self.to_move as usize];
+        *hand &= !(1u32 << tile);
+        self.passes = 0;
+        self.line_count += 1;
+        *hand
+    }
+
+    #[inline]
+    fn attach_plain(&mut self, tile: u8, end: u8) {
+        let e = end as usize;
+        (self.ends[e], self.end_counts[e]) = attach(tile, self.ends[e]);
+        self.fit = two_ends_fit(self.ends[0], self.ends[1]);
     }
 
     /// `seat` played its last tile: out of `play`'s line, which the playouts run through for
@@ -503,15 +525,21 @@ impl Table {
     /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES). The caller
     /// guarantees it may (`check_pass`).
     pub fn pass_turn(&mut self) -> Action {
-        let seat = self.to_move;
-        let action = Action::pass(seat, self.open_numbers());
+        let action = Action::pass(self.to_move, self.open_numbers());
+        self.pass_unrecorded();
+        action
+    }
+
+    /// `pass_turn` with no action to return (the playouts'): whether the pass blocked the hand.
+    #[inline]
+    pub fn pass_unrecorded(&mut self) -> bool {
         self.passes += 1;
         if self.passes as usize == self.rules.players {
             self.block();
-        } else {
-            self.to_move = self.next_seat(seat);
+            return true;
         }
-        action
+        self.to_move = self.next_seat(self.to_move);
+        false
     }
 
     /// Every seat passed in a row (R-BLOCK-PASSES): out of line, as `go_out`.

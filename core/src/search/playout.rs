@@ -16,6 +16,9 @@ const STREAM: usize = 64;
 /// and results (the Python API's).
 pub trait Playable {
     fn table(&self) -> &Table;
+    /// The bare table once its line has two plain ends (`Table::plain_line`), for the fast path
+    /// of `Policy::play_out`; a Game, which records every action, never takes it.
+    fn plain_table(&mut self) -> Option<&mut Table>;
     /// Draw or pass for a seat with no play; false when the seat can play.
     fn step_forced(&mut self) -> bool;
     fn play(&mut self, mv: u8);
@@ -24,6 +27,9 @@ pub trait Playable {
 impl Playable for Table {
     fn table(&self) -> &Table {
         self
+    }
+    fn plain_table(&mut self) -> Option<&mut Table> {
+        self.plain_line.then_some(self)
     }
     fn step_forced(&mut self) -> bool {
         Table::step_forced(self).is_some()
@@ -36,6 +42,9 @@ impl Playable for Table {
 impl Playable for Game {
     fn table(&self) -> &Table {
         &self.t
+    }
+    fn plain_table(&mut self) -> Option<&mut Table> {
+        None
     }
     fn step_forced(&mut self) -> bool {
         Game::step_forced(self)
@@ -93,6 +102,9 @@ impl Policy {
         let mut drawn = 0usize;
         let mut moves = [0u8; 112];
         while !position.table().hand_over {
+            if let Some(t) = position.plain_table() {
+                return self.play_out_plain(t, &mut drawn);
+            }
             if position.step_forced() {
                 continue;
             }
@@ -100,6 +112,76 @@ impl Policy {
             let mv = self.choose(position.table(), &moves[..n], &mut drawn);
             position.play(mv);
         }
+    }
+
+    /// `play_out` on a line of two plain ends, where every variant but fives and allfives
+    /// spends its playouts once the lead is down: the same choices as `choose`'s, read straight
+    /// off the hands' masks rather than a list of moves. The action that ends the hand goes
+    /// through the table's `play` or `pass_turn`, which settle it.
+    fn play_out_plain(&self, t: &mut Table, drawn: &mut usize) {
+        loop {
+            let hand = t.hands[t.to_move as usize];
+            let fits = [
+                NUMBER_MASK[t.ends[0] as usize],
+                NUMBER_MASK[t.ends[1] as usize],
+            ];
+            let plays = [hand & fits[0], hand & fits[1]];
+            if plays[0] | plays[1] == 0 {
+                if t.can_draw() {
+                    t.draw();
+                } else if t.pass_unrecorded() {
+                    return;
+                }
+                continue;
+            }
+            let mv = self.choose_plain(t, plays, fits, drawn);
+            if hand & (hand - 1) == 0 {
+                t.play(mv);
+                return;
+            }
+            t.lay_on_plain_line(mv);
+        }
+    }
+
+    /// `choose` on a plain line, the seat's plays given per end: the legal moves in their
+    /// order (end 0's tiles ascending, then end 1's), keyed as `Decision::key` keys them.
+    #[inline(always)]
+    fn choose_plain(&self, t: &Table, plays: [u32; 2], fits: [u32; 2], drawn: &mut usize) -> u8 {
+        let counts = [plays[0].count_ones(), plays[1].count_ones()];
+        let n = counts[0] + counts[1];
+        if n == 1 {
+            let end = (plays[0] == 0) as usize;
+            return (plays[end].trailing_zeros() as u8) << 2 | end as u8;
+        }
+        if self.random_share > 0.0 && self.chance(drawn) < self.random_share {
+            let k = (self.chance(drawn) * n as f64) as u32;
+            let end = (k >= counts[0]) as usize;
+            let k = if end == 1 { k - counts[0] } else { k };
+            return nth_tile(plays[end], k) << 2 | end as u8;
+        }
+        let hand = t.hands[t.to_move as usize];
+        let after = t.hands[t.next_seat(t.to_move) as usize];
+        let (mut best, mut best_key) = (0u8, f64::NEG_INFINITY);
+        for end in 0..2 {
+            let beside = fits[1 - end];
+            let mut rest = plays[end];
+            while rest != 0 {
+                let tile = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let fit = beside | NUMBER_MASK[other_number(tile, t.ends[end]) as usize];
+                let mut key = HEAVINESS_KEY[tile as usize];
+                if after & fit == 0 {
+                    key += self.block;
+                }
+                if hand & !(1 << tile) & fit != 0 {
+                    key += self.follow;
+                }
+                if key > best_key {
+                    (best, best_key) = (tile << 2 | end as u8, key);
+                }
+            }
+        }
+        best
     }
 
     fn chance(&self, drawn: &mut usize) -> f64 {
@@ -190,6 +272,14 @@ fn fits_beside(t: &Table) -> [u32; 4] {
     others
 }
 
+/// The `k`th tile of `mask`, ascending from 0.
+fn nth_tile(mut mask: u32, k: u32) -> u8 {
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as u8
+}
+
 /// The first move with the greatest key.
 fn first_max_by(moves: &[u8], key: impl Fn(u8) -> f64) -> u8 {
     let mut best = moves[0];
@@ -224,5 +314,47 @@ mod tests {
             assert_eq!(t.tiles_in_hands() + on_line + undrawn, 28, "{rules:?}");
             assert!(t.hand_over && t.outcome.is_some());
         }
+    }
+
+    /// The fast path on a plain line (a bare Table) makes the choices of the general one (a
+    /// Game, which never takes it): over many hands of every variant, from the lead and from
+    /// a few plays in, both end alike (the hands, the line and the outcome).
+    #[test]
+    fn the_plain_lines_fast_path_plays_as_the_general_path() {
+        let mut plain = 0;
+        for rules in presets::all() {
+            for seed in 0..300u64 {
+                let mut policy = Policy::new(0.3, 4.0, 2.0);
+                policy.new_stream(&mut Xoshiro::new(seed));
+                let mut game = Game::new(Table::new(rules));
+                game.start_next_hand(&mut crate::rng::Mt19937::new(seed));
+                let mut moves = [0u8; 112];
+                for _ in 0..seed % 4 {
+                    while !game.t.hand_over && game.step_forced() {}
+                    if game.t.hand_over {
+                        break;
+                    }
+                    let n = game.t.legal_moves(&mut moves);
+                    game.play(moves[seed as usize % n]);
+                }
+                let mut table = game.t;
+                plain += table.plain_line as usize;
+                policy.play_out(&mut game);
+                policy.play_out(&mut table);
+                let t = &game.t;
+                assert_eq!(
+                    (t.hands, t.ends, t.line_count, t.drawn, t.outcome),
+                    (
+                        table.hands,
+                        table.ends,
+                        table.line_count,
+                        table.drawn,
+                        table.outcome
+                    ),
+                    "{rules:?} seed {seed}"
+                );
+            }
+        }
+        assert!(plain > 1000, "only {plain} hands took the fast path");
     }
 }

@@ -128,6 +128,14 @@ impl Line {
         self.counts[..self.n as usize].iter().sum()
     }
 
+    /// `after(mv).count()` for a tile laid on an open end (not the lead), without building the
+    /// line: the playouts key every move in fives by it.
+    #[inline]
+    pub fn count_after_attach(&self, tile: u8, end: usize) -> i32 {
+        let total: i32 = self.counts[..self.n as usize].iter().sum();
+        total - self.counts[end] + attach(tile, self.ends[end]).1
+    }
+
     /// Whether `mv` may be laid here: a lead either way (end 0 or 1), any other tile on an
     /// open end showing one of its numbers.
     pub fn fits(&self, mv: u8) -> bool {
@@ -514,12 +522,18 @@ impl Table {
     /// The seat to move draws the next boneyard tile; the caller guarantees it may
     /// (`check_draw`).
     pub fn draw(&mut self) -> Action {
-        let seat = self.to_move;
+        let open = self.open_numbers();
+        let tile = self.draw_unrecorded();
+        Action::draw(self.to_move, tile, open)
+    }
+
+    /// `draw` with no action to return: the tile drawn.
+    #[inline]
+    fn draw_unrecorded(&mut self) -> u8 {
         let tile = self.boneyard[self.drawn as usize];
         self.drawn += 1;
-        let action = Action::draw(seat, tile, self.open_numbers());
-        self.hands[seat as usize] |= 1 << tile;
-        action
+        self.hands[self.to_move as usize] |= 1 << tile;
+        tile
     }
 
     /// The seat to move passes; n passes in a row block the hand (R-BLOCK-PASSES). The caller
@@ -530,16 +544,15 @@ impl Table {
         action
     }
 
-    /// `pass_turn` with no action to return (the playouts'): whether the pass blocked the hand.
+    /// `pass_turn` with no action to return.
     #[inline]
-    pub fn pass_unrecorded(&mut self) -> bool {
+    fn pass_unrecorded(&mut self) {
         self.passes += 1;
         if self.passes as usize == self.rules.players {
             self.block();
-            return true;
+        } else {
+            self.to_move = self.next_seat(self.to_move);
         }
-        self.to_move = self.next_seat(self.to_move);
-        false
     }
 
     /// Every seat passed in a row (R-BLOCK-PASSES): out of line, as `go_out`.
@@ -548,6 +561,20 @@ impl Table {
     fn block(&mut self) {
         let outcome = scoring::settle_block(self);
         self.finish(outcome);
+    }
+
+    /// `step_forced` with no action to return (the playouts'): whether the seat drew or passed.
+    #[inline]
+    pub fn step_forced_unrecorded(&mut self) -> bool {
+        if self.playable(self.to_move) != 0 {
+            return false;
+        }
+        if self.can_draw() {
+            self.draw_unrecorded();
+        } else {
+            self.pass_unrecorded();
+        }
+        true
     }
 
     /// Draw or pass for a seat with no play: the action, or None when the seat can play.

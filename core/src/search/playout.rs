@@ -6,7 +6,7 @@ use crate::game::Game;
 use crate::rng::Xoshiro;
 use crate::scoring::fives_points;
 use crate::state::{Line, Table};
-use crate::tiles::{fitting, heaviness, other_number, HEAVINESS, NUMBER_MASK};
+use crate::tiles::{fitting, other_number, HEAVINESS, NUMBER_MASK};
 
 /// Random numbers drawn per deal and replayed in every move's playout on it (common random
 /// numbers: the moves' values on a deal then differ by the move, not by the playouts' luck).
@@ -32,7 +32,7 @@ impl Playable for Table {
         self.plain_line.then_some(self)
     }
     fn step_forced(&mut self) -> bool {
-        Table::step_forced(self).is_some()
+        self.step_forced_unrecorded()
     }
     fn play(&mut self, mv: u8) {
         Table::play(self, mv);
@@ -63,20 +63,6 @@ pub struct Policy {
     stream: [f64; STREAM],
 }
 
-/// What a move's key reads of the table, once per decision.
-struct Decision {
-    hand: u32,
-    /// The tiles of the seat after the one to move.
-    after: u32,
-    ends: [u8; 4],
-    /// Per end, the tiles fitting the other open ends.
-    others: [u32; 4],
-    fives: bool,
-    line: Line,
-    block: f64,
-    follow: f64,
-}
-
 impl Policy {
     /// `block` and `follow` in pips, as the insane parameters give them.
     pub fn new(random_share: f64, block: f64, follow: f64) -> Policy {
@@ -100,7 +86,6 @@ impl Policy {
     /// Play `position` to the end of the hand (a Game: with its history and results).
     pub fn play_out<P: Playable>(&self, position: &mut P) {
         let mut drawn = 0usize;
-        let mut moves = [0u8; 112];
         while !position.table().hand_over {
             if let Some(t) = position.plain_table() {
                 return self.play_out_plain(t, &mut drawn);
@@ -108,16 +93,15 @@ impl Policy {
             if position.step_forced() {
                 continue;
             }
-            let n = position.table().legal_moves(&mut moves);
-            let mv = self.choose(position.table(), &moves[..n], &mut drawn);
+            let mv = self.choose_on_any_line(position.table(), &mut drawn);
             position.play(mv);
         }
     }
 
     /// `play_out` on a line of two plain ends, where every variant but fives and allfives
-    /// spends its playouts once the lead is down: the same choices as `choose`'s, read straight
-    /// off the hands' masks rather than a list of moves. The action that ends the hand goes
-    /// through the table's `play` or `pass_turn`, which settle it.
+    /// spends its playouts once the lead is down: the choices of `choose_on_any_line`, with the
+    /// line's numbers read once a turn and the table's `play`, which settles the hand, only for
+    /// a seat's last tile.
     fn play_out_plain(&self, t: &mut Table, drawn: &mut usize) {
         loop {
             let hand = t.hands[t.to_move as usize];
@@ -127,14 +111,25 @@ impl Policy {
             ];
             let plays = [hand & fits[0], hand & fits[1]];
             if plays[0] | plays[1] == 0 {
-                if t.can_draw() {
-                    t.draw();
-                } else if t.pass_unrecorded() {
+                t.step_forced_unrecorded();
+                if t.hand_over {
                     return;
                 }
                 continue;
             }
-            let mv = self.choose_plain(t, plays, fits, drawn);
+            let mv = self.unkeyed(plays, drawn).unwrap_or_else(|| {
+                let after = t.hands[t.next_seat(t.to_move) as usize];
+                best_by(plays, |tile, end| {
+                    let shown = other_number(tile, t.ends[end]);
+                    self.key(
+                        tile,
+                        fits[1 - end] | NUMBER_MASK[shown as usize],
+                        hand,
+                        after,
+                        0,
+                    )
+                })
+            });
             if hand & (hand - 1) == 0 {
                 t.play(mv);
                 return;
@@ -143,45 +138,78 @@ impl Policy {
         }
     }
 
-    /// `choose` on a plain line, the seat's plays given per end: the legal moves in their
-    /// order (end 0's tiles ascending, then end 1's), keyed as `Decision::key` keys them.
+    /// The policy's move for the seat to move, which has a play, on any line (before the lead,
+    /// the heaviest tile); in fives, the points a move makes come first (R-FIVES-COUNT).
+    fn choose_on_any_line(&self, t: &Table, drawn: &mut usize) -> u8 {
+        let hand = t.hands[t.to_move as usize];
+        if t.n_ends == 0 {
+            let plays = [hand & t.fit];
+            return self
+                .unkeyed(plays, drawn)
+                .unwrap_or_else(|| best_by(plays, |tile, _| HEAVINESS_KEY[tile as usize]));
+        }
+        if t.n_ends == 2 {
+            self.choose_on_ends::<2>(t, drawn)
+        } else {
+            self.choose_on_ends::<4>(t, drawn)
+        }
+    }
+
+    /// `choose_on_any_line` past the lead, on `ENDS` ends at most (a line of two is
+    /// worth its own copy: most are).
     #[inline(always)]
-    fn choose_plain(&self, t: &Table, plays: [u32; 2], fits: [u32; 2], drawn: &mut usize) -> u8 {
-        let counts = [plays[0].count_ones(), plays[1].count_ones()];
-        let n = counts[0] + counts[1];
-        if n == 1 {
-            let end = (plays[0] == 0) as usize;
-            return (plays[end].trailing_zeros() as u8) << 2 | end as u8;
+    fn choose_on_ends<const ENDS: usize>(&self, t: &Table, drawn: &mut usize) -> u8 {
+        let hand = t.hands[t.to_move as usize];
+        let mut plays = [0u32; ENDS];
+        for (end, play) in plays.iter_mut().enumerate().take(t.n_ends as usize) {
+            *play = hand & NUMBER_MASK[t.ends[end] as usize];
+        }
+        if let Some(mv) = self.unkeyed(plays, drawn) {
+            return mv;
+        }
+        let after = t.hands[t.next_seat(t.to_move) as usize];
+        let (beside, line, fives) = (fits_beside(t), Line::of(t), t.rules.fives());
+        best_by(plays, |tile, end| {
+            let fit = beside[end] | NUMBER_MASK[other_number(tile, t.ends[end]) as usize];
+            let points = if fives {
+                fives_points(line.count_after_attach(tile, end))
+            } else {
+                0
+            };
+            self.key(tile, fit, hand, after, points)
+        })
+    }
+
+    /// The move among `plays` (the seat's playable tiles per end) that needs no key: the only
+    /// one, or now and then a random one.
+    #[inline(always)]
+    fn unkeyed<const ENDS: usize>(&self, plays: [u32; ENDS], drawn: &mut usize) -> Option<u8> {
+        if only_play(plays) {
+            return Some(nth_play(plays, 0));
         }
         if self.random_share > 0.0 && self.chance(drawn) < self.random_share {
-            let k = (self.chance(drawn) * n as f64) as u32;
-            let end = (k >= counts[0]) as usize;
-            let k = if end == 1 { k - counts[0] } else { k };
-            return nth_tile(plays[end], k) << 2 | end as u8;
+            let n: u32 = plays.iter().map(|p| p.count_ones()).sum();
+            return Some(nth_play(plays, (self.chance(drawn) * n as f64) as u32));
         }
-        let hand = t.hands[t.to_move as usize];
-        let after = t.hands[t.next_seat(t.to_move) as usize];
-        let (mut best, mut best_key) = (0u8, f64::NEG_INFINITY);
-        for end in 0..2 {
-            let beside = fits[1 - end];
-            let mut rest = plays[end];
-            while rest != 0 {
-                let tile = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                let fit = beside | NUMBER_MASK[other_number(tile, t.ends[end]) as usize];
-                let mut key = HEAVINESS_KEY[tile as usize];
-                if after & fit == 0 {
-                    key += self.block;
-                }
-                if hand & !(1 << tile) & fit != 0 {
-                    key += self.follow;
-                }
-                if key > best_key {
-                    (best, best_key) = (tile << 2 | end as u8, key);
-                }
-            }
+        None
+    }
+
+    /// How much the policy wants to lay `tile`, after which the open ends fit `fit`, from
+    /// `hand`: its heaviness, plus `block` if the next seat (holding `after`) cannot follow it
+    /// and `follow` if the seat can, and first the fives `points` it makes.
+    #[inline(always)]
+    fn key(&self, tile: u8, fit: u32, hand: u32, after: u32, points: i32) -> f64 {
+        let mut key = HEAVINESS_KEY[tile as usize];
+        if points != 0 {
+            key += points as f64 * 1024.0;
         }
-        best
+        if after & fit == 0 {
+            key += self.block;
+        }
+        if hand & !(1 << tile) & fit != 0 {
+            key += self.follow;
+        }
+        key
     }
 
     fn chance(&self, drawn: &mut usize) -> f64 {
@@ -189,62 +217,10 @@ impl Policy {
         *drawn += 1;
         x
     }
-
-    fn choose(&self, t: &Table, moves: &[u8], drawn: &mut usize) -> u8 {
-        if moves.len() == 1 {
-            return moves[0];
-        }
-        if self.random_share > 0.0 && self.chance(drawn) < self.random_share {
-            return moves[(self.chance(drawn) * moves.len() as f64) as usize];
-        }
-        if t.n_ends == 0 {
-            return first_max_by(moves, |m| heaviness(m >> 2) as f64);
-        }
-        let decision = Decision::of(t, self);
-        first_max_by(moves, |mv| decision.key(mv))
-    }
-}
-
-impl Decision {
-    fn of(t: &Table, policy: &Policy) -> Decision {
-        let seat = t.to_move;
-        Decision {
-            hand: t.hands[seat as usize],
-            after: t.hands[t.next_seat(seat) as usize],
-            ends: t.ends,
-            others: fits_beside(t),
-            fives: t.rules.fives(),
-            line: Line::of(t),
-            block: policy.block,
-            follow: policy.follow,
-        }
-    }
-
-    /// How much the policy wants `mv`: its tile's heaviness, plus `block` if the next seat
-    /// cannot follow it and `follow` if the seat can, and in fives first the points it makes
-    /// (R-FIVES-COUNT). Called per legal move of every playout decision: out of line, the
-    /// playouts take 4% more instructions.
-    #[inline(always)]
-    fn key(&self, mv: u8) -> f64 {
-        let (tile, end) = (mv >> 2, (mv & 3) as usize);
-        let shown = other_number(tile, self.ends[end]);
-        let fit = self.others[end] | NUMBER_MASK[shown as usize];
-        let mut key = HEAVINESS_KEY[tile as usize];
-        if self.fives {
-            key += fives_points(self.line.after(mv).count()) as f64 * 1024.0;
-        }
-        if self.after & fit == 0 {
-            key += self.block;
-        }
-        if self.hand & !(1 << tile) & fit != 0 {
-            key += self.follow;
-        }
-        key
-    }
 }
 
 /// `HEAVINESS` as the keys add it up: one load a legal move instead of a load and a conversion.
-const HEAVINESS_KEY: [f64; 28] = {
+static HEAVINESS_KEY: [f64; 28] = {
     let mut table = [0.0; 28];
     let mut tile = 0;
     while tile < 28 {
@@ -272,26 +248,44 @@ fn fits_beside(t: &Table) -> [u32; 4] {
     others
 }
 
-/// The `k`th tile of `mask`, ascending from 0.
-fn nth_tile(mut mask: u32, k: u32) -> u8 {
-    for _ in 0..k {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros() as u8
+/// Whether `plays`, a seat's playable tiles per end, hold one move (no count of bits: without a
+/// popcnt instruction, which the portable build may not assume, counting costs a dozen).
+fn only_play<const ENDS: usize>(plays: [u32; ENDS]) -> bool {
+    let mut ends = plays.iter().filter(|&&play| play != 0);
+    matches!((ends.next(), ends.next()), (Some(play), None) if play & (play - 1) == 0)
 }
 
-/// The first move with the greatest key.
-fn first_max_by(moves: &[u8], key: impl Fn(u8) -> f64) -> u8 {
-    let mut best = moves[0];
-    let mut best_key = f64::NEG_INFINITY;
-    for &mv in moves {
-        let k = key(mv);
-        if k > best_key {
-            best = mv;
-            best_key = k;
+/// The first of `plays` (per end, as `nth_play` orders them) with the greatest `key(tile, end)`.
+#[inline(always)]
+fn best_by<const ENDS: usize>(plays: [u32; ENDS], key: impl Fn(u8, usize) -> f64) -> u8 {
+    let (mut best, mut best_key) = (0u8, f64::NEG_INFINITY);
+    for (end, &play) in plays.iter().enumerate() {
+        let mut rest = play;
+        while rest != 0 {
+            let tile = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let tile_key = key(tile, end);
+            if tile_key > best_key {
+                (best, best_key) = (tile << 2 | end as u8, tile_key);
+            }
         }
     }
     best
+}
+
+/// The `k`th move (from 0) of `plays` in the legal moves' order: end by end, tiles ascending.
+fn nth_play<const ENDS: usize>(plays: [u32; ENDS], mut k: u32) -> u8 {
+    for (end, &play) in plays.iter().enumerate() {
+        let mut rest = play;
+        while rest != 0 {
+            if k == 0 {
+                return (rest.trailing_zeros() as u8) << 2 | end as u8;
+            }
+            k -= 1;
+            rest &= rest - 1;
+        }
+    }
+    unreachable!("k is below the number of plays")
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ pub fn tile_name(tile: u8) -> String {
 
 /// The number on `tile` that is not the touching `number` (a double shows it twice).
 #[inline]
-pub fn other_number(tile: u8, number: u8) -> u8 {
+pub const fn other_number(tile: u8, number: u8) -> u8 {
     let a = TILE_A[tile as usize];
     if a == number {
         TILE_B[tile as usize]

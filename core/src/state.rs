@@ -81,7 +81,7 @@ fn two_ends_fit(a: u8, b: u8) -> u32 {
 /// (the number an end shows once `tile` is laid against `number`, what that end then adds to
 /// the fives count).
 #[inline]
-fn attach(tile: u8, number: u8) -> (u8, i32) {
+pub const fn attach(tile: u8, number: u8) -> (u8, i32) {
     let shown = other_number(tile, number);
     (shown, shown as i32 * if is_double(tile) { 2 } else { 1 })
 }
@@ -126,14 +126,6 @@ impl Line {
             return self.ends[0] as i32 + self.ends[1] as i32;
         }
         self.counts[..self.n as usize].iter().sum()
-    }
-
-    /// `after(mv).count()` for a tile laid on an open end (not the lead), without building the
-    /// line: the playouts key every move in fives by it.
-    #[inline]
-    pub fn count_after_attach(&self, tile: u8, end: usize) -> i32 {
-        let total: i32 = self.counts[..self.n as usize].iter().sum();
-        total - self.counts[end] + attach(tile, self.ends[end]).1
     }
 
     /// Whether `mv` may be laid here: a lead either way (end 0 or 1), any other tile on an

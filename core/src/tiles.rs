@@ -53,7 +53,7 @@ const fn number_masks() -> [u32; 7] {
 pub const NUMBER_MASK: [u32; 7] = number_masks();
 
 #[inline]
-pub fn is_double(tile: u8) -> bool {
+pub const fn is_double(tile: u8) -> bool {
     TILE_A[tile as usize] == TILE_B[tile as usize]
 }
 

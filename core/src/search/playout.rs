@@ -5,7 +5,7 @@
 use crate::game::Game;
 use crate::rng::Xoshiro;
 use crate::scoring::fives_points;
-use crate::state::{Line, Table};
+use crate::state::{attach, Table};
 use crate::tiles::{other_number, HEAVINESS, NUMBER_MASK};
 
 /// Random numbers drawn per deal and replayed in every move's playout on it (common random
@@ -170,15 +170,21 @@ impl Policy {
             return mv;
         }
         let after = t.hands[t.next_seat(t.to_move) as usize];
-        let (beside, line, fives) = (fits_beside(t), Line::of(t), t.rules.fives());
+        let beside = fits_beside(t);
+        // R-FIVES-COUNT: the open ends' count but the end played on, which then adds its new
+        // number (as `Table::play` counts it: the line is no longer the lead alone).
+        let counts = &t.end_counts;
+        let fives = t
+            .rules
+            .fives()
+            .then(|| counts[..t.n_ends as usize].iter().sum::<i32>());
         best_by(plays, |tile, end| {
-            let fit = beside[end] | FIT_AFTER[t.ends[end] as usize][tile as usize];
-            let points = if fives {
-                fives_points(line.count_after_attach(tile, end))
-            } else {
-                0
-            };
-            self.key(tile, fit, hand, after, points)
+            let (number, tile) = (t.ends[end] as usize, tile as usize);
+            let fit = beside[end] | FIT_AFTER[number][tile];
+            let points = fives.map_or(0, |total| {
+                fives_points(total - counts[end] + COUNT_AFTER[number][tile])
+            });
+            self.key(tile as u8, fit, hand, after, points)
         })
     }
 
@@ -230,6 +236,22 @@ static FIT_AFTER: [[u32; 28]; 7] = {
         let mut tile = 0;
         while tile < 28 {
             table[number][tile] = NUMBER_MASK[other_number(tile as u8, number as u8) as usize];
+            tile += 1;
+        }
+        number += 1;
+    }
+    table
+};
+
+/// `COUNT_AFTER[number][tile]`: what the end `tile` leaves once laid against `number` adds to
+/// the fives count (`attach`'s count, one load a key).
+static COUNT_AFTER: [[i32; 28]; 7] = {
+    let mut table = [[0; 28]; 7];
+    let mut number = 0;
+    while number < 7 {
+        let mut tile = 0;
+        while tile < 28 {
+            table[number][tile] = attach(tile as u8, number as u8).1;
             tile += 1;
         }
         number += 1;

@@ -283,8 +283,13 @@ fn fits_beside(t: &Table) -> [u32; 4] {
 /// Whether `plays`, a seat's playable tiles per end, hold one move (no count of bits: without a
 /// popcnt instruction, which the portable build may not assume, counting costs a dozen).
 fn only_play<const ENDS: usize>(plays: [u32; ENDS]) -> bool {
-    let all = plays.iter().fold(0, |tiles, play| tiles | play);
-    all.is_power_of_two() && plays.iter().filter(|&&play| play != 0).count() == 1
+    // One tile, on one end only.
+    let (mut all, mut twice) = (0, 0);
+    for play in plays {
+        twice |= all & play;
+        all |= play;
+    }
+    all.is_power_of_two() && twice == 0
 }
 
 /// The first of `plays` (per end, as `nth_play` orders them) with the greatest `key(tile, end)`.

@@ -19,7 +19,9 @@ searches, each in its own process:
 
 Per variant it prints each one's search CPU ms a game (the deciding thread's CPU time of insane's
 decisions, summed; the least of --rounds runs made in interleaved rounds, which a busy machine
-inflates least) and the ratios to the baseline. The issue's target for lean is <= 0.5.
+inflates least) and the ratios to the baseline, then the median and p99 CPU ms of the baseline's
+and lean's decisions with more than one legal move (of those runs). The issue's target for lean
+is <= 0.5.
 """
 
 from __future__ import annotations
@@ -39,18 +41,22 @@ FOUR_PLAYER_SHARE = 0.5
 def measure(variant: str, spec: str, games: int) -> dict:
     """Under whichever build runs this: insane's search CPU over `games` games and a digest of
     the moves it chose. Only calls that every domsim since 0.2 has."""
+    from domsim.strategies.insane import Insane
+
     from domsim.game import play_game
     from domsim.rules import make_rules
     from domsim.seeding import game_seed
-    from domsim.strategies.insane import Insane
 
-    cpu, moves = [0.0], []
+    cpu, moves, times = [0.0], [], []
     choose = Insane.choose
 
     def timed_choose(self, view):
         start = time.thread_time()
         move = choose(self, view)
-        cpu[0] += time.thread_time() - start
+        spent = time.thread_time() - start
+        cpu[0] += spent
+        if len(view.legal_moves) > 1:
+            times.append(spent)
         moves.append(f"{move.tile.id}:{move.end}")
         return move
 
@@ -60,7 +66,7 @@ def measure(variant: str, spec: str, games: int) -> dict:
         specs = [spec if seat % 2 == 0 else "hard" for seat in range(rules.players)]
         play_game(rules, specs, game_seed(BASE_SEED, index), move_time_limit=None)
     digest = hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16]
-    return {"cpu": cpu[0], "decisions": len(moves), "digest": digest}
+    return {"cpu": cpu[0], "decisions": len(moves), "digest": digest, "times": times}
 
 
 def run(python: str, variant: str, spec: str, games: int) -> dict:
@@ -89,12 +95,15 @@ def main() -> None:
         return
     if not args.baseline_python:
         parser.error("--baseline-python PATH is required (see the docstring)")
+    from strength import median_and_top  # bench/strength.py
+
     from domsim.rules import VARIANTS, make_rules
 
     searches = {"baseline": (args.baseline_python, args.baseline_spec),
                 "v0.2": (sys.executable, "insane?preset=v0.2"),
                 "lean": (sys.executable, "insane")}
-    print(f"{'variant':16} {'games':>5}  baseline ms   v0.2 ms  ratio   lean ms  ratio  same moves")
+    print(f"{'variant':16} {'games':>5}  baseline ms   v0.2 ms  ratio   lean ms  ratio  same moves"
+          "  p50 ms base/lean  p99 ms base/lean")
     ratios = []
     for variant in args.variant or list(VARIANTS):
         four = make_rules(variant, None).players == 4
@@ -108,9 +117,12 @@ def main() -> None:
         ms = {name: 1000 * figures["cpu"] / games for name, figures in best.items()}
         same = best["baseline"]["digest"] == best["v0.2"]["digest"]
         ratios.append(ms["lean"] / ms["baseline"])
+        (base_p50, base_p99), (lean_p50, lean_p99) = (
+            median_and_top(best[name]["times"], 0.99) for name in ("baseline", "lean"))
         print(f"{variant:16} {games:5}  {ms['baseline']:11.1f} {ms['v0.2']:9.1f} "
               f"{ms['v0.2'] / ms['baseline']:6.2f} {ms['lean']:9.1f} {ratios[-1]:6.2f}  "
-              f"{'yes' if same else 'NO'}")
+              f"{'yes' if same else 'NO':>10}  {base_p50:8.2f} / {lean_p50:5.2f}  "
+              f"{base_p99:8.2f} / {lean_p99:5.2f}")
     print(f"lean / baseline: {min(ratios):.2f} to {max(ratios):.2f} over the variants")
 
 

@@ -213,7 +213,12 @@ def report_duel(variant: str, players: int, pairs, secs: float) -> None:
 
 def decision_times(pairs, index: int = 2, top: float = 0.95) -> tuple[float, float]:
     """Median and `top` quantile of the decision times at `index` of each pair, in ms."""
-    times = sorted(t * 1000 for p in pairs for t in p[index])
+    return median_and_top([t for p in pairs for t in p[index]], top)
+
+
+def median_and_top(seconds: list[float], top: float) -> tuple[float, float]:
+    """Median and `top` quantile of decision times given in seconds, in ms."""
+    times = sorted(t * 1000 for t in seconds)
     if not times:
         return 0.0, 0.0
     return statistics.median(times), times[int(top * (len(times) - 1))]

@@ -6,7 +6,7 @@ use crate::game::Game;
 use crate::rng::Xoshiro;
 use crate::scoring::fives_points;
 use crate::state::{attach, Table};
-use crate::tiles::{other_number, HEAVINESS, NUMBER_MASK};
+use crate::tiles::{HEAVINESS, NUMBER_MASK};
 
 /// Random numbers drawn per deal and replayed in every move's playout on it (common random
 /// numbers: the moves' values on a deal then differ by the move, not by the playouts' luck).
@@ -123,7 +123,7 @@ impl Policy {
                 best_by(plays, |tile, end| {
                     self.key(
                         tile,
-                        fits[1 - end] | FIT_AFTER[t.ends[end] as usize][tile as usize],
+                        fits[1 - end] | AFTER[t.ends[end] as usize][tile as usize].fit,
                         hand,
                         after,
                         0,
@@ -179,12 +179,9 @@ impl Policy {
             .fives()
             .then(|| counts[..t.n_ends as usize].iter().sum::<i32>());
         best_by(plays, |tile, end| {
-            let (number, tile) = (t.ends[end] as usize, tile as usize);
-            let fit = beside[end] | FIT_AFTER[number][tile];
-            let points = fives.map_or(0, |total| {
-                fives_points(total - counts[end] + COUNT_AFTER[number][tile])
-            });
-            self.key(tile as u8, fit, hand, after, points)
+            let laid = AFTER[t.ends[end] as usize][tile as usize];
+            let points = fives.map_or(0, |total| fives_points(total - counts[end] + laid.count));
+            self.key(tile, beside[end] | laid.fit, hand, after, points)
         })
     }
 
@@ -227,15 +224,18 @@ impl Policy {
     }
 }
 
-/// `FIT_AFTER[number][tile]`: the tiles fitting the end `tile` leaves once laid against `number`
-/// (one load a key instead of two and a comparison).
-static FIT_AFTER: [[u32; 28]; 7] = {
-    let mut table = [[0; 28]; 7];
+/// `AFTER[number][tile]`: the end `tile` leaves once laid against `number`, as a key reads it:
+/// the tiles that fit it and what it adds to the fives count (`attach`; one load a key instead of
+/// three and a comparison).
+static AFTER: [[After; 28]; 7] = {
+    let mut table = [[After { fit: 0, count: 0 }; 28]; 7];
     let mut number = 0;
     while number < 7 {
         let mut tile = 0;
         while tile < 28 {
-            table[number][tile] = NUMBER_MASK[other_number(tile as u8, number as u8) as usize];
+            let (shown, count) = attach(tile as u8, number as u8);
+            let fit = NUMBER_MASK[shown as usize];
+            table[number][tile] = After { fit, count };
             tile += 1;
         }
         number += 1;
@@ -243,21 +243,11 @@ static FIT_AFTER: [[u32; 28]; 7] = {
     table
 };
 
-/// `COUNT_AFTER[number][tile]`: what the end `tile` leaves once laid against `number` adds to
-/// the fives count (`attach`'s count, one load a key).
-static COUNT_AFTER: [[i32; 28]; 7] = {
-    let mut table = [[0; 28]; 7];
-    let mut number = 0;
-    while number < 7 {
-        let mut tile = 0;
-        while tile < 28 {
-            table[number][tile] = attach(tile as u8, number as u8).1;
-            tile += 1;
-        }
-        number += 1;
-    }
-    table
-};
+#[derive(Clone, Copy)]
+struct After {
+    fit: u32,
+    count: i32,
+}
 
 /// `HEAVINESS` as the keys add it up: one load a legal move instead of a load and a conversion.
 static HEAVINESS_KEY: [f64; 28] = {
@@ -280,10 +270,10 @@ fn fits_beside(t: &Table) -> [u32; 4] {
     [all_but(0), all_but(1), all_but(2), all_but(3)]
 }
 
-/// Whether `plays`, a seat's playable tiles per end, hold one move (no count of bits: without a
-/// popcnt instruction, which the portable build may not assume, counting costs a dozen).
+/// Whether `plays`, a seat's playable tiles per end, hold one move: one tile, on one end only
+/// (no count of bits: without a popcnt instruction, which the portable build may not assume,
+/// counting costs a dozen).
 fn only_play<const ENDS: usize>(plays: [u32; ENDS]) -> bool {
-    // One tile, on one end only.
     let (mut all, mut twice) = (0, 0);
     for play in plays {
         twice |= all & play;

@@ -558,27 +558,32 @@ impl Table {
     /// `step_forced` with no action to return (the playouts'): whether the seat drew or passed.
     #[inline]
     pub fn step_forced_unrecorded(&mut self) -> bool {
-        if self.playable(self.to_move) != 0 {
-            return false;
-        }
-        if self.can_draw() {
-            self.draw_unrecorded();
-        } else {
-            self.pass_unrecorded();
-        }
-        true
+        let draw = |t: &mut Table| {
+            t.draw_unrecorded();
+        };
+        self.forced(draw, Table::pass_unrecorded).is_some()
     }
 
     /// Draw or pass for a seat with no play: the action, or None when the seat can play.
     #[inline]
     pub fn step_forced(&mut self) -> Option<Action> {
+        self.forced(Table::draw, Table::pass_turn)
+    }
+
+    /// R-MUST: a seat with no play draws while it can, else passes; None when it can play.
+    #[inline(always)]
+    fn forced<A>(
+        &mut self,
+        draw: impl FnOnce(&mut Self) -> A,
+        pass: impl FnOnce(&mut Self) -> A,
+    ) -> Option<A> {
         if self.playable(self.to_move) != 0 {
             return None;
         }
         Some(if self.can_draw() {
-            self.draw()
+            draw(self)
         } else {
-            self.pass_turn()
+            pass(self)
         })
     }
 

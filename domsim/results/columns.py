@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Protocol
 
 import pyarrow as pa
@@ -101,11 +101,10 @@ class Column:
     per: str = ""  # "seat", "side" or "": one column
     nullable: bool = False  # a null is a cell a played game can have
 
-    def names(self, rules: Rules) -> list[str]:
+    def names(self, players: int, sides: int) -> list[str]:
         if not self.per:
             return [self.name]
-        return [self.name.format(n) for n in range(rules.players if self.per == "seat"
-                                                   else rules.sides)]
+        return [self.name.format(n) for n in range(players if self.per == "seat" else sides)]
 
 
 def options_hash(rules: Rules) -> str:
@@ -202,9 +201,15 @@ COLUMNS = (
 )
 
 
-def cells(rules: Rules) -> list[tuple[str, Column, int]]:
+def cells(rules: Rules) -> tuple[tuple[str, Column, int], ...]:
     """(name, column, seat or side) of every cell of a row, in the table's order."""
-    return [(name, column, n) for column in COLUMNS for n, name in enumerate(column.names(rules))]
+    return _cells(rules.players, rules.sides)
+
+
+@cache  # every row written or checked asks for them
+def _cells(players: int, sides: int) -> tuple[tuple[str, Column, int], ...]:
+    return tuple((name, column, n) for column in COLUMNS
+                 for n, name in enumerate(column.names(players, sides)))
 
 
 def games_schema(rules: Rules) -> pa.Schema:

@@ -100,8 +100,8 @@ impl Policy {
 
     /// `play_out` on a line of two plain ends, where every variant but fives and allfives
     /// spends its playouts once the lead is down: the choices of `choose_on_any_line`, with the
-    /// line's numbers read once a turn and the table's `play`, which settles the hand, only for
-    /// a seat's last tile.
+    /// tiles fitting each end kept from turn to turn and the table's `play`, which settles the
+    /// hand, only for a seat's last tile.
     fn play_out_plain(&self, t: &mut Table, drawn: &mut usize) {
         let mut fits = [
             NUMBER_MASK[t.ends[0] as usize],

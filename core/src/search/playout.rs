@@ -171,8 +171,6 @@ impl Policy {
         }
         let after = t.hands[t.next_seat(t.to_move) as usize];
         let beside = fits_beside(t);
-        // R-FIVES-COUNT: the open ends' count but the end played on, which then adds its new
-        // number (as `Table::play` counts it: the line is no longer the lead alone).
         let counts = &t.end_counts;
         let fives = t
             .rules
@@ -180,7 +178,9 @@ impl Policy {
             .then(|| counts[..t.n_ends as usize].iter().sum::<i32>());
         best_by(plays, |tile, end| {
             let laid = AFTER[t.ends[end] as usize][tile as usize];
-            let points = fives.map_or(0, |total| fives_points(total - counts[end] + laid.count));
+            let points = fives.map_or(0, |total| {
+                fives_points(count_after(counts, total, end, laid.count))
+            });
             self.key(tile, beside[end] | laid.fit, hand, after, points)
         })
     }
@@ -260,6 +260,14 @@ static HEAVINESS_KEY: [f64; 28] = {
     table
 };
 
+/// R-FIVES-COUNT: the open-end count once a tile is laid on open end `end` (not the lead), from
+/// the ends' counts now and their `total`: the end played on adds `laid` instead (the count of
+/// `Line::after`, which a test pins it to, without building the line for every key).
+#[inline(always)]
+fn count_after(counts: &[i32; 4], total: i32, end: usize, laid: i32) -> i32 {
+    total - counts[end] + laid
+}
+
 /// Per open end, the tiles that fit the other open ends.
 fn fits_beside(t: &Table) -> [u32; 4] {
     let fits = t.ends.map(|number| NUMBER_MASK[number as usize]);
@@ -319,6 +327,7 @@ fn nth_play<const ENDS: usize>(plays: [u32; ENDS], mut k: u32) -> u8 {
 mod tests {
     use super::*;
     use crate::rules::presets;
+    use crate::state::Line;
 
     #[test]
     fn playouts_end_every_hand_of_every_variant() {
@@ -335,6 +344,36 @@ mod tests {
             assert_eq!(t.tiles_in_hands() + on_line + undrawn, 28, "{rules:?}");
             assert!(t.hand_over && t.outcome.is_some());
         }
+    }
+
+    /// R-FIVES-COUNT: the keys' count after a move is `Line::after`'s, on every position of
+    /// many random fives and allfives hands (a spinner's arms included).
+    #[test]
+    fn the_keys_fives_count_is_the_lines() {
+        let mut checked = 0;
+        for rules in presets::all().into_iter().filter(|r| r.fives()) {
+            for seed in 0..100u64 {
+                let mut game = Game::new(Table::new(rules));
+                game.start_next_hand(&mut crate::rng::Mt19937::new(seed));
+                let mut moves = [0u8; 112];
+                while !game.t.hand_over {
+                    if game.step_forced() {
+                        continue;
+                    }
+                    let (t, n) = (game.t, game.t.legal_moves(&mut moves));
+                    let total = t.end_counts[..t.n_ends as usize].iter().sum();
+                    for &mv in moves[..n].iter().filter(|_| t.n_ends > 0) {
+                        let (tile, end) = (mv >> 2, (mv & 3) as usize);
+                        let laid = AFTER[t.ends[end] as usize][tile as usize].count;
+                        let expected = Line::of(&t).after(mv).count();
+                        assert_eq!(count_after(&t.end_counts, total, end, laid), expected);
+                        checked += 1;
+                    }
+                    game.play(moves[seed as usize % n]);
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} moves checked");
     }
 
     /// The fast path on a plain line (a bare Table) makes the choices of the general one (a

@@ -23,7 +23,9 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
 still beat the best by) is below `drop` is no longer played out, and the decision stops once the
 expected loss of choosing the best move so far is below `loss`, with `against_cap` both against
 the choice the cap would make; their defaults stop only when one move is left; `merge_mirrors`
-values a tile once when it fits two open ends that are mirror images);
+values a tile once when it fits two open ends that are mirror images; `keyed_stream` works a
+playout's random numbers out from one key a deal as they are needed instead of drawing 64 for
+every deal);
 `perfect_information_move` the same search on a fully known State (a reference that sees every
 hand). The searches release
 the GIL; seeds are ints (take one from a strategy's generator: `self.rng.getrandbits(64)`), so

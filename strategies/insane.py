@@ -19,7 +19,10 @@ under the same normal law, is below this is no longer played out, in the variant
 moves clearly beaten drop out; negative: the preset's, by variant), `merge_mirrors` (1: a tile that
 fits both of two open ends showing the same number and counting alike is valued on one of them only,
 as the other leaves the mirror image, which the rules treat alike but insane's playouts do not
-quite; 0: not; negative: the preset's), `budget_ms` (a time budget per decision, 0: none; with one
+quite; 0: not; negative: the preset's), `keyed_stream` (1: a playout's random numbers are
+worked out from one key a deal when it needs them, rather than 64 drawn for every deal, of which
+most go unused: the same law, other numbers; 0: not, as v0.2; negative: the preset's),
+`budget_ms` (a time budget per decision, 0: none; with one
 the choice depends on the machine's speed), `exact_tiles` (tiles in hands from which the exact
 solver takes over; negative: the preset's, by variant), `random_share` (how often a playout makes a
 random move instead of its policy's), `block` and `follow` (the pips a playout adds to a tile that
@@ -57,11 +60,12 @@ class Tuning:
 
 @dataclass(frozen=True)
 class Preset:
-    """A whole search: deals per decision at most by player count, and its tuning by variant
-    (domsim 0.2's where none is given)."""
+    """A whole search: deals per decision at most by player count, its tuning by variant
+    (domsim 0.2's where none is given) and whether its playouts' random numbers are keyed."""
 
     samples: dict[int, int]
     tunings: dict[str, Tuning] = field(default_factory=dict)
+    keyed_stream: bool = False
 
     def tuning(self, variant: str) -> Tuning:
         return self.tunings.get(variant, Tuning())
@@ -85,7 +89,8 @@ LEAN = {
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
 #: partnership).
 SAMPLES = {2: 512, 3: 2048, 4: 2048}
-PRESETS = {"v0.2": Preset(samples=SAMPLES), "lean": Preset(samples=SAMPLES, tunings=LEAN)}
+PRESETS = {"v0.2": Preset(samples=SAMPLES),
+           "lean": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True)}
 DEFAULT_PRESET = "lean"
 
 #: The least budget a clocked decision gets (0 would mean no budget at all).
@@ -99,7 +104,7 @@ class Insane(Strategy):
                  loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = -1,
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = -1.0, against_cap: int = -1, drop: float = -1.0,
-                 merge_mirrors: int = -1) -> None:
+                 merge_mirrors: int = -1, keyed_stream: int = -1) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
@@ -113,6 +118,7 @@ class Insane(Strategy):
         self.against_cap = against_cap
         self.drop = drop
         self.merge_mirrors = merge_mirrors
+        self.keyed_stream = keyed_stream
 
     def choose(self, view: PlayerView) -> Move:
         seed = self.rng.getrandbits(64)
@@ -131,8 +137,10 @@ class Insane(Strategy):
         drop = self.drop if self.drop >= 0 else tuning.drop
         merge = tuning.merge_mirrors if self.merge_mirrors < 0 else bool(self.merge_mirrors)
         exact = self.exact_tiles if self.exact_tiles >= 0 else tuning.exact_tiles
+        keyed = self.preset.keyed_stream if self.keyed_stream < 0 else bool(self.keyed_stream)
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
-                    drop=drop, merge_mirrors=merge, exact_tiles=exact, **self.options_now())
+                    drop=drop, merge_mirrors=merge, exact_tiles=exact, keyed_stream=keyed,
+                    **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

@@ -233,7 +233,7 @@ def test_insane_default_is_the_lean_preset_move_for_move():
         explicit = (f"insane?samples={PRESETS['lean'].samples[rules.players]}&floor={t.floor}"
                     f"&loss={t.loss}&against_cap={int(t.against_cap)}&drop={t.drop}"
                     f"&merge_mirrors={int(t.merge_mirrors)}&exact_tiles={t.exact_tiles}"
-                    f"&preset=v0.2")
+                    f"&keyed_stream={int(PRESETS['lean'].keyed_stream)}&preset=v0.2")
         games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
                            move_time_limit=None)["hands"]
                  for spec in ("insane", "insane?preset=lean", explicit)]

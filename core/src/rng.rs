@@ -133,15 +133,24 @@ pub struct Xoshiro {
     s: [u64; 4],
 }
 
+/// SplitMix64's step between states.
+pub const SPLITMIX_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output for a state.
+#[inline(always)]
+pub fn splitmix64(state: u64) -> u64 {
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 impl Xoshiro {
     pub fn new(seed: u64) -> Self {
         let mut x = seed;
         let mut next = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+            x = x.wrapping_add(SPLITMIX_GAMMA);
+            splitmix64(x)
         };
         Xoshiro {
             s: [next(), next(), next(), next()],

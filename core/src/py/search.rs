@@ -12,13 +12,13 @@ use super::view::PlayerView;
 use crate::belief::{Belief, PlayModel};
 use crate::game::Game;
 use crate::rng::Xoshiro;
-use crate::search::{self, Deals, Judge, Policy, Settings, Solver};
+use crate::search::{self, Deals, Judge, Policy, Settings, Solver, Stream};
 
 /// insane's move (`tile << 2 | end`) for the view's seat; see `strategies/insane.py` for the
 /// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when
-/// one move is left).
+/// one move is left; `keyed_stream` to its 64 random numbers drawn for every deal).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -36,6 +36,7 @@ pub fn insane_move(
     against_cap: bool,
     drop: f64,
     merge_mirrors: bool,
+    keyed_stream: bool,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
     if data.legal.is_empty() {
@@ -68,6 +69,11 @@ pub fn insane_move(
         against_cap,
         drop,
         merge_mirrors,
+        stream: if keyed_stream {
+            Stream::Keyed
+        } else {
+            Stream::Drawn
+        },
     };
     let mv = py
         .detach(move || search::choose(&data, &settings, seed))
@@ -111,6 +117,7 @@ pub fn perfect_information_move(
         against_cap: false,
         drop: 0.0,
         merge_mirrors: false,
+        stream: Stream::Drawn,
     };
     let judge = Judge::new(&t.rules, t.to_move);
     let evaluation = py.detach(move || {
@@ -177,7 +184,7 @@ pub fn play_out(
         return Err(value_error("random_share is a probability, 0..1"));
     }
     let mut game = state.game.clone();
-    let mut policy = Policy::new(random_share, block, follow);
+    let mut policy = Policy::new(random_share, block, follow, Stream::Drawn);
     policy.new_stream(&mut Xoshiro::new(seed));
     policy.play_out(&mut game);
     Ok(PyState::from_parts(game, state.rules_ref(py)))

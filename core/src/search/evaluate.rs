@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::judge::Judge;
 use super::mirror::distinct_moves;
-use super::playout::Policy;
+use super::playout::{Policy, Stream};
 use super::solver::{solvable, Solver};
 use super::stop::Tally;
 use crate::rng::Xoshiro;
@@ -45,6 +45,8 @@ pub struct Settings {
     /// Whether a tile that may go on either of two ends showing the same number is valued on
     /// one of them only (`distinct_moves`: the other leaves the mirror image).
     pub merge_mirrors: bool,
+    /// Where the playouts' random numbers come from.
+    pub stream: Stream,
 }
 
 /// Per move, its value on each deal drawn while it was in contention (the same deals for every
@@ -140,7 +142,12 @@ impl<'a> Sampling<'a> {
             active: (0..moves.len()).collect(),
             on_deal: vec![0.0; moves.len()],
             solver: None,
-            policy: Policy::new(settings.random_share, settings.block, settings.follow),
+            policy: Policy::new(
+                settings.random_share,
+                settings.block,
+                settings.follow,
+                settings.stream,
+            ),
         }
     }
 
@@ -223,6 +230,7 @@ mod tests {
             against_cap: false,
             drop: 0.0,
             merge_mirrors: false,
+            stream: Stream::Drawn,
         }
     }
 

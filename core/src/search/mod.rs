@@ -25,7 +25,7 @@ mod stop;
 pub use deals::Deals;
 pub use evaluate::{evaluate, Evaluation, Settings};
 pub use judge::{Judge, CLASSIC_PIP, MATCH_SHARE};
-pub use playout::{Playable, Policy};
+pub use playout::{Playable, Policy, Stream};
 pub use position::position;
 pub use solver::{solvable, Solver};
 

@@ -3,14 +3,27 @@
 //! fives, first the points it makes), now and then a random one.
 
 use crate::game::Game;
-use crate::rng::Xoshiro;
+use crate::rng::{splitmix64, Xoshiro, SPLITMIX_GAMMA};
 use crate::scoring::fives_points;
 use crate::state::{attach, Table};
 use crate::tiles::{HEAVINESS, NUMBER_MASK};
 
-/// Random numbers drawn per deal and replayed in every move's playout on it (common random
-/// numbers: the moves' values on a deal then differ by the move, not by the playouts' luck).
+/// Random numbers drawn per deal by `Stream::Drawn` and replayed, cycled, in every move's
+/// playout on it.
 const STREAM: usize = 64;
+
+/// Where the playouts on a deal take their random numbers, the same for every move (common
+/// random numbers: the moves' values on a deal then differ by the move, not by the playouts'
+/// luck).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stream {
+    /// `STREAM` numbers drawn from the search's generator for every deal (domsim 0.2's, which
+    /// its games need): most are never used.
+    Drawn,
+    /// One key drawn for every deal; a playout's k-th number is SplitMix64's k-th output from
+    /// that key (`keyed_number`), worked out only when the playout needs it.
+    Keyed,
+}
 
 /// What a playout plays on: a bare Table (the search's), or a Game that keeps its history
 /// and results (the Python API's).
@@ -60,26 +73,32 @@ pub struct Policy {
     random_share: f64,
     block: f64,
     follow: f64,
+    kind: Stream,
     stream: [f64; STREAM],
+    key: u64,
 }
 
 impl Policy {
     /// `block` and `follow` in pips, as the insane parameters give them.
-    pub fn new(random_share: f64, block: f64, follow: f64) -> Policy {
+    pub fn new(random_share: f64, block: f64, follow: f64, kind: Stream) -> Policy {
         Policy {
             random_share,
             block: block * 8.0,
             follow: follow * 8.0,
+            kind,
             stream: [0.0; STREAM],
+            key: 0,
         }
     }
 
-    /// Draw the random numbers that the following playouts replay.
+    /// Draw what the following playouts' random numbers come from (`Stream`).
     pub fn new_stream(&mut self, rng: &mut Xoshiro) {
-        if self.random_share > 0.0 {
-            for x in self.stream.iter_mut() {
-                *x = rng.random();
-            }
+        if self.random_share == 0.0 {
+            return;
+        }
+        match self.kind {
+            Stream::Drawn => self.stream.iter_mut().for_each(|x| *x = rng.random()),
+            Stream::Keyed => self.key = rng.next_u64(),
         }
     }
 
@@ -218,10 +237,20 @@ impl Policy {
     }
 
     fn chance(&self, drawn: &mut usize) -> f64 {
-        let x = self.stream[*drawn % STREAM];
+        let x = match self.kind {
+            Stream::Drawn => self.stream[*drawn % STREAM],
+            Stream::Keyed => keyed_number(self.key, *drawn as u64),
+        };
         *drawn += 1;
         x
     }
+}
+
+/// SplitMix64's `k`th output (from 0) from `key`, as a float in [0, 1) (`Xoshiro::random`'s).
+#[inline(always)]
+fn keyed_number(key: u64, k: u64) -> f64 {
+    let bits = splitmix64(key.wrapping_add((k + 1).wrapping_mul(SPLITMIX_GAMMA)));
+    (bits >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
 }
 
 /// `AFTER[number][tile]`: the end `tile` leaves once laid against `number`, as a key reads it:
@@ -331,7 +360,7 @@ mod tests {
 
     #[test]
     fn playouts_end_every_hand_of_every_variant() {
-        let policy = Policy::new(0.3, 4.0, 2.0);
+        let policy = Policy::new(0.3, 4.0, 2.0, Stream::Drawn);
         for rules in presets::all() {
             let mut g = crate::rng::Mt19937::new(9);
             let mut game = Game::new(Table::new(rules));
@@ -382,9 +411,13 @@ mod tests {
     #[test]
     fn the_plain_lines_fast_path_plays_as_the_general_path() {
         let mut plain = 0;
-        for rules in presets::all() {
+        let kinds = [Stream::Drawn, Stream::Keyed];
+        for (rules, kind) in presets::all()
+            .into_iter()
+            .flat_map(|r| kinds.map(|k| (r, k)))
+        {
             for seed in 0..300u64 {
-                let mut policy = Policy::new(0.3, 4.0, 2.0);
+                let mut policy = Policy::new(0.3, 4.0, 2.0, kind);
                 policy.new_stream(&mut Xoshiro::new(seed));
                 let mut game = Game::new(Table::new(rules));
                 game.start_next_hand(&mut crate::rng::Mt19937::new(seed));
@@ -405,9 +438,42 @@ mod tests {
                     let line = (t.ends, t.end_counts, t.fit, t.line_count);
                     (t.hands, line, t.drawn, t.passes, t.to_move, t.outcome)
                 };
-                assert_eq!(state(&game.t), state(&table), "{rules:?} seed {seed}");
+                assert_eq!(
+                    state(&game.t),
+                    state(&table),
+                    "{rules:?} {kind:?} seed {seed}"
+                );
             }
         }
         assert!(plain > 1000, "only {plain} hands took the fast path");
+    }
+
+    /// A keyed stream serves every playout on a deal the same numbers (common random numbers)
+    /// and the next deal others, spread evenly over [0, 1).
+    #[test]
+    fn a_keyed_stream_repeats_on_a_deal_and_is_uniform() {
+        let mut policy = Policy::new(0.1, 4.0, 2.0, Stream::Keyed);
+        let numbers = |policy: &Policy| {
+            let mut drawn = 0;
+            (0..1000)
+                .map(|_| policy.chance(&mut drawn))
+                .collect::<Vec<f64>>()
+        };
+        let mut rng = Xoshiro::new(7);
+        policy.new_stream(&mut rng);
+        let first = numbers(&policy);
+        assert_eq!(first, numbers(&policy));
+        policy.new_stream(&mut rng);
+        let second = numbers(&policy);
+        assert!(first.iter().zip(&second).all(|(a, b)| a != b));
+        let mut deciles = [0; 10];
+        for x in first.iter().chain(&second) {
+            assert!((0.0..1.0).contains(x));
+            deciles[(x * 10.0) as usize] += 1;
+        }
+        assert!(
+            deciles.iter().all(|n| (150..=250).contains(n)),
+            "{deciles:?}"
+        );
     }
 }

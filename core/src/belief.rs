@@ -212,10 +212,13 @@ impl Belief {
 
     /// One deal drawn uniformly: the tiles of each other seat (as masks, by location) and the
     /// rest in a uniform random order.
-    pub fn sample(&mut self, rng: &mut Xoshiro) -> Result<([u32; 4], Vec<u8>), String> {
+    pub fn sample(&mut self, rng: &mut Xoshiro) -> Result<([u32; 4], Rest), String> {
         let mut caps = self.sizes;
         let mut placed = [0u32; MAX_LOCATIONS];
-        let mut rest: Vec<u8> = Vec::with_capacity(28);
+        let mut rest = Rest {
+            tiles: [0; 28],
+            len: 0,
+        };
         let last = self.locations() - 1;
         for index in 0..self.groups.len() {
             let splits = self.splits(index, caps);
@@ -245,7 +248,8 @@ impl Belief {
             for (location, &k) in split.iter().enumerate().take(self.locations()) {
                 for &t in &tiles[start..start + k as usize] {
                     if location == last {
-                        rest.push(t);
+                        rest.tiles[rest.len] = t;
+                        rest.len += 1;
                     } else {
                         placed[location] |= 1 << t;
                     }
@@ -256,6 +260,26 @@ impl Belief {
         }
         shuffle(rng, &mut rest);
         Ok((placed, rest))
+    }
+}
+
+/// The rest's tiles in a sampled deal, in their random order (a slice; no allocation a deal).
+#[derive(Clone, Copy)]
+pub struct Rest {
+    tiles: [u8; 28],
+    len: usize,
+}
+
+impl std::ops::Deref for Rest {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.tiles[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Rest {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.tiles[..self.len]
     }
 }
 

@@ -325,7 +325,7 @@ impl PyBelief {
                 )
             })
             .collect();
-        Ok((hands, rest.into_iter().map(u32::from).collect()))
+        Ok((hands, rest.iter().map(|&t| u32::from(t)).collect()))
     }
 }
 

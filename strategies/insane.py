@@ -78,11 +78,11 @@ LEAN = {
     "block": Tuning(floor=32, loss=0.05, drop=0.03, merge_mirrors=True, exact_tiles=6),
     "draw": Tuning(floor=32, loss=0.005, against_cap=True, drop=0.002),
     "fives": Tuning(floor=64, loss=0.02, against_cap=True, drop=0.002),
-    "allfives": Tuning(floor=32, against_cap=True, drop=0.002),
+    "allfives": Tuning(floor=32, against_cap=True, drop=0.007),
     "classic": Tuning(floor=32, loss=0.004, merge_mirrors=True),
     "kozel": Tuning(floor=128, loss=0.01, against_cap=True, drop=0.002),
     "partnership": Tuning(floor=128, against_cap=True, drop=0.001),
-    "partnership-1v1": Tuning(floor=32, against_cap=True, drop=0.002),
+    "partnership-1v1": Tuning(floor=32, against_cap=True, drop=0.005),
 }
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a

@@ -41,9 +41,14 @@ from .strategy import (
     existing_file,
     load_strategy,
     spec_file,
+    spec_files,
 )
 from .tables import Replay, current_hub
 from .watchdog import watchdog
+
+#: Where `Confinement.about` names what this machine's sandbox cannot give (the run's header
+#: says it on the terminal).
+WEAKER = "; weaker here: "
 
 #: Specs that always stay in process, with or without parameters: the built-in levels and the
 #: dial between them (domsim's own strategies, trusted).
@@ -129,25 +134,34 @@ class BotCommand:
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
         return {"spec": self.spec, "origin": f"process: {shlex.join(self.argv)}",
-                "files": {name: hashlib.sha256(Path(self.cwd, name).read_bytes()).hexdigest()
-                          for name in self.files}}
+                "files": {name: _digest(Path(self.cwd, name)) for name in self.files}}
+
+
+def _digest(path: Path) -> str:
+    """The sha256 of a file, or of a folder's files (their names and contents, in order)."""
+    if not path.is_dir():
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    for file in sorted(f for f in path.rglob("*") if f.is_file()):
+        digest.update(str(file.relative_to(path)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
 class Confinement:
-    """How bot processes are held: their address space in MiB (0: no limit), whether in the
-    sandbox (domsim.sandbox; else only in a process group of their own), and the folders
-    masked inside it (the run's)."""
+    """How bot processes are held: their memory in MiB (0: no limit), and whether in the
+    sandbox (domsim.sandbox; else only in a process group of their own)."""
 
     memory_mb: int = SEAT_MEMORY_MB
     sandboxed: bool = True
-    hide: tuple[str, ...] = ()
 
     def about(self) -> str:
-        """For the manifest and the run's header."""
+        """For the manifest and the run's header: with what this machine cannot give."""
         if not self.sandboxed:
             return "own process, no sandbox (--no-sandbox): it can read what domsim can"
-        return f"own process, in the sandbox ({sandbox.version()})"
+        weaker = sandbox.weaker_here(self.memory_mb)
+        here = f"{WEAKER}{', '.join(weaker)}" if weaker else ""
+        return f"own process, in the sandbox ({sandbox.version()}){here}"
 
 
 DEFAULT_CONFINEMENT = Confinement()
@@ -188,19 +202,34 @@ def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
         # A file shipped to this process (a Dask worker) is loaded from its copy; the host
         # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
         argv = (sys.executable, "-m", "domsim.seat_host")
+        extra = spec_files(spec)
         if path:
             found = str(existing_file(path).resolve())
-            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd, (path,),
-                              (found,))
+            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd,
+                              (path, *extra), (found, *_found(extra, cwd)))
         origin, root = _module_origin(spec)
-        return BotCommand(spec, (*argv, spec), cwd, origin, origin, root)
+        return BotCommand(spec, (*argv, spec), cwd, (*origin, *extra),
+                          (*origin, *_found(extra, cwd)), root)
     return None
 
 
+def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
+    """The absolute paths of the files and folders a spec's `files=` names (StrategyError for
+    one that does not exist)."""
+    found = []
+    for name in files:
+        path = Path(cwd, name)
+        if not path.exists():
+            raise StrategyError(f"file {name!r} named by files= not found (looked in {cwd}): "
+                                "check the path")
+        found.append(str(path.resolve()))
+    return tuple(found)
+
+
 def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The file of the top-level module a `module:Class` spec names, and the folder it is
-    imported from (for the sandbox, which starts the host elsewhere: the current folder is
-    not on its path); nothing for a registered name or a module not found."""
+    """The file (or, for a package, the folder) of the top-level module a `module:Class` spec
+    names, and the folder it is imported from (for the sandbox, which shows the bot only its
+    own files); nothing for a registered name or a module not found."""
     module = spec.partition("?")[0].rpartition(":")[0]
     try:
         found = importlib.util.find_spec(module.partition(".")[0]) if module else None
@@ -210,8 +239,8 @@ def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if not origin or not Path(origin).is_file():
         return (), ()
     package = found.submodule_search_locations is not None
-    root = Path(origin).parent.parent if package else Path(origin).parent
-    return (origin,), (str(root.resolve()),)
+    own = Path(origin).parent if package else Path(origin)
+    return (str(own.resolve()),), (str(own.resolve().parent),)
 
 
 def in_process_reason(spec: str, isolate: bool | None) -> str:
@@ -252,7 +281,7 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
     if os.sep in program and not os.access(Path(cwd, program), os.X_OK):
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
-    files = tuple(arg for arg in argv if Path(cwd, arg).is_file())
+    files = tuple(arg for arg in argv if Path(cwd, arg).exists())
     return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
@@ -280,25 +309,27 @@ class BotProcess:
     def __init__(self, command: BotCommand, confinement: Confinement) -> None:
         self.command = command
         self.label = command.spec
-        self._cgroup = None
+        self._cgroups: tuple[Path, ...] = ()
         self._closed = False
         self._sandboxed = confinement.sandboxed
-        argv, memory_mb, passed = command.argv, confinement.memory_mb, ()
+        argv, memory_mb, passed, env = command.argv, confinement.memory_mb, (), None
         if confinement.sandboxed:
             try:
                 wrapped = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
-                                       confinement.hide, command.python_path)
+                                       command.python_path)
             except sandbox.SandboxError as exc:
                 raise BotFault(str(exc)) from None
-            argv, passed, self._cgroup = wrapped.argv, (wrapped.settings,), wrapped.cgroup
+            argv, passed, env, self._cgroups = (wrapped.argv, wrapped.fds, wrapped.env,
+                                                wrapped.cgroups)
             memory_mb = 0  # set inside, by prlimit
         _keep_to_home_cpu()
         try:
             self.process = subprocess.Popen(
                 argv, cwd=command.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True, bufsize=0, pass_fds=passed)
+                stderr=subprocess.PIPE, start_new_session=True, bufsize=0, pass_fds=passed,
+                env=env)
         except OSError as exc:
-            sandbox.remove_cgroup(self._cgroup)
+            sandbox.remove_cgroups(self._cgroups)
             raise BotFault(f"cannot start {argv[0]}: {exc.strerror}") from None
         finally:
             for fd in passed:
@@ -560,7 +591,7 @@ class BotProcess:
         self._pipes.close()
         self.process.stdin.close()
         self.process.stdout.close()
-        sandbox.remove_cgroup(self._cgroup)
+        sandbox.remove_cgroups(self._cgroups)
 
 
 def stopped_tree(root: int) -> list[int]:

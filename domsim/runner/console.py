@@ -18,6 +18,7 @@ from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from .. import __version__
+from ..bot import WEAKER
 from ..results.summary import Tally
 
 LOGGER = "domsim"
@@ -120,6 +121,10 @@ def log_header(command: list[str], seed: int, entrants: list[str], runs: dict[st
     log.info("entrants: %s", "; ".join(entrants))
     for spec, how in runs.items():
         log.info("%s: %s", spec, how)
+    for weaker in dict.fromkeys(how.partition(WEAKER)[2] for how in runs.values()):
+        if weaker:
+            log.warning("the bots' sandbox is weaker on this machine: %s (docs/seat-protocol.md, "
+                        "The sandbox)", weaker)
 
 
 @dataclass

@@ -107,8 +107,7 @@ class Tourney:
 
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
-                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals),
-                     hide=(str(self.out.resolve()),))
+                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals))
 
     def fixed_deal(self, game_id: int) -> Deal:
         deal_id = self.schedule.slot(game_id).deal_id

@@ -34,7 +34,6 @@ class Batch:
     schedule: Schedule
     game_ids: tuple[int, ...]
     first_deals: tuple[Deal, ...] = ()  # per game id, with fixed deals
-    hide: tuple[str, ...] = ()  # folders no bot may see (the run's)
 
 
 @dataclass(frozen=True)
@@ -58,9 +57,9 @@ def worker_bots(confinement: Confinement) -> BotPool:
     return pool
 
 
-def run_confinement(config: TourneyConfig, hide: tuple[str, ...] = ()) -> Confinement:
-    """How a run with these settings holds its bot processes, `hide` masked in the sandbox."""
-    return Confinement(config.seat_memory, config.sandbox, hide)
+def run_confinement(config: TourneyConfig) -> Confinement:
+    """How a run with these settings holds its bot processes."""
+    return Confinement(config.seat_memory, config.sandbox)
 
 
 def play_batch(batch: Batch) -> BatchResult:
@@ -69,7 +68,7 @@ def play_batch(batch: Batch) -> BatchResult:
     them in one round trip (domsim.tables)."""
     config = batch.config
     limit = config.move_time_limit or None
-    bots = worker_bots(run_confinement(config, batch.hide))
+    bots = worker_bots(run_confinement(config))
     rules = config.rules()
     with MoveAlarm(limit) as alarm:
         games = [functools.partial(_play_one, batch, rules, i, game_id, bots, alarm)

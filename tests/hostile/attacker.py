@@ -18,7 +18,13 @@ that a run with it can be compared with one with that honest twin.
 - stderr: writes 1 MiB to stderr without a newline, at every `choose`;
 - think SECONDS: sleeps SECONDS at its first `choose` (a long think, no limit);
 - spin MARKER: starts a child that burns CPU with MARKER in its command line, and plays on;
-- cpus: reports the CPUs it may run on, `attacker: cpus [...]` (not an attack)."""
+- cpus: reports the CPUs it may run on, `attacker: cpus [...]` (not an attack);
+- probe [FILE...]: tries what a bot never may: read /etc/shadow, each FILE and any process's
+  environment, write a sysctl, see a file beside its own, connect to any Unix socket it can
+  find, ptrace, make a user namespace; reports `attacker: probe ...` for each that worked, then
+  its uid and its mounts as `attacker: uid N` and `attacker: mount ROOT POINT`;
+- hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
+  and reports how many held theirs at once: `attacker: held K`."""
 
 import json
 import os
@@ -113,6 +119,76 @@ def daemon(marker: str) -> None:
     os.wait()
 
 
+def probe(files: list[str]) -> None:
+    import ctypes
+    import socket
+    import stat
+
+    done = []
+    for path in ["/etc/shadow", *files]:
+        try:
+            Path(path).read_bytes()
+            done.append(f"read {path}")
+        except OSError:
+            pass
+    for pid in (p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()):
+        try:
+            names = {v.split(b"=")[0] for v in Path(f"/proc/{pid}/environ").read_bytes()
+                     .split(b"\0") if v}
+        except OSError:
+            continue
+        if names - {b"PATH", b"HOME", b"TMPDIR", b"LANG", b"PYTHONDONTWRITEBYTECODE",
+                    b"PYTHONPATH"}:
+            done.append(f"read process {pid}'s environment: {sorted(names)}")
+    try:
+        with open("/proc/sys/fs/file-max", "w") as sysctl:
+            sysctl.write(Path("/proc/sys/fs/file-max").read_text())
+        done.append("wrote a sysctl")
+    except OSError:
+        pass
+    me = Path(__file__).resolve()
+    done += [f"saw {path} beside it" for path in me.parent.iterdir()
+             if path != me and str(path) not in files]
+    skip = {"/proc", "/sys", "/dev", "/usr", sys.base_prefix, sys.prefix}  # no socket there
+    for folder, subfolders, names in os.walk("/"):
+        subfolders[:] = [s for s in subfolders if os.path.join(folder, s) not in skip]
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                if not stat.S_ISSOCK(os.lstat(path).st_mode):
+                    continue
+                with socket.socket(socket.AF_UNIX) as client:
+                    client.connect(path)
+                done.append(f"connected to {path}")
+            except OSError:
+                pass
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.ptrace(0, 0, None, None) == 0:  # PTRACE_TRACEME
+        done.append("ptrace worked")
+    if libc.unshare(0x10000000) == 0:  # CLONE_NEWUSER
+        done.append("made a user namespace")
+    for line in done:
+        report(f"probe {line}")
+    report(f"uid {os.getuid()}")
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        fields = line.split()
+        report(f"mount {fields[3]} {fields[4]}")
+
+
+def hog(children: int, mib: int) -> None:
+    pids = []
+    for _ in range(children):
+        pid = os.fork()
+        if pid == 0:
+            Path("/proc/self/oom_score_adj").write_text("1000")  # the OOM killer's first pick
+            held = b"\1" * (mib << 20)
+            time.sleep(2)
+            os._exit(0 if held else 1)
+        pids.append(pid)
+    held = sum(os.waitpid(pid, 0)[1] == 0 for pid in pids)
+    report(f"held {held}")
+
+
 def spin(marker: str) -> None:
     subprocess.Popen([sys.executable, "-c", "while True: pass", marker],
                      start_new_session=True)
@@ -121,7 +197,8 @@ def spin(marker: str) -> None:
 ATTACKS = {"peek": peek, "write": lambda: write(args[0]),
            "kill": lambda: kill(args), "daemon": lambda: daemon(args[0]),
            "think": lambda: time.sleep(float(args[0])), "spin": lambda: spin(args[0]),
-           "cpus": lambda: report(f"cpus {sorted(os.sched_getaffinity(0))}")}
+           "cpus": lambda: report(f"cpus {sorted(os.sched_getaffinity(0))}"),
+           "probe": lambda: probe(args), "hog": lambda: hog(int(args[0]), int(args[1]))}
 attacked = False
 for line in sys.stdin:
     received.append(line)

@@ -1,6 +1,7 @@
 """Hostile on purpose: an exec: bot that first starts a child in a session of its own (out of
 its process group: the group kill misses it), and one more that the child starts, writes their
-pids to the file named by its first argument, then plays as the example bot."""
+pids to the file named by its first argument, then plays as the example bot its second argument
+names (in the sandbox, a file no argument names is not there)."""
 
 import runpy
 import subprocess
@@ -17,6 +18,6 @@ child = subprocess.Popen([sys.executable, "-c", SLEEPER, sys.argv[1]], start_new
 grandchild = child.stdout.readline().strip()
 Path(sys.argv[1]).parent.mkdir(parents=True, exist_ok=True)  # in a sandbox's /tmp
 Path(sys.argv[1]).write_text(f"{child.pid}\n{grandchild}\n")
+example = sys.argv[2]
 sys.argv[1:] = []
-runpy.run_path(str(Path(__file__).parents[2] / "strategies" / "example_external.py"),
-               run_name="__main__")
+runpy.run_path(example, run_name="__main__")

@@ -27,6 +27,8 @@ from domsim import seat as seat_module
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
 
+pytestmark = pytest.mark.sandbox
+
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = ROOT / "tests" / "hostile" / "attacker.py"
 TWIN = f"exec:{ROOT / 'tests' / 'hostile' / 'bad_bot.py'}"

@@ -17,6 +17,9 @@ PROTOCOL_VERSION = 2
 #: The `choose` encodings domsim offers in `hello`; "compact" (docs/seat-protocol.md) only to a
 #: host of the same domsim version, since it follows the core's encoding of actions.
 ENCODINGS = ("json", "compact")
+#: Most brackets a line from a bot may hold: far more than any message needs, far fewer than
+#: the nesting at which json.loads runs out of recursion.
+MAX_BRACKETS = 256
 #: The rule options a `rules` object spells out (with their values, defaults included).
 RULE_OPTIONS = tuple(OPTION_SPECS)
 
@@ -34,9 +37,14 @@ def encode(message: dict) -> bytes:
 
 
 def decode(line: bytes) -> dict:
+    """The message a bot's line holds; ProtocolError for anything else, however deep or odd
+    (a bot's bytes must never raise anything else in domsim)."""
+    if line.count(b"[") + line.count(b"{") > MAX_BRACKETS:
+        raise ProtocolError(f"nested too deep (more than {MAX_BRACKETS} brackets): "
+                            f"{line[:80]!r}")
     try:
         message = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError(f"not JSON: {line[:80]!r}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a message (a JSON object with a \"type\"): {line[:80]!r}")

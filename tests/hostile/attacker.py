@@ -23,6 +23,8 @@ that a run with it can be compared with one with that honest twin.
   environment, write a sysctl, see a file beside its own, connect to any Unix socket it can
   find, ptrace, make a user namespace; reports `attacker: probe ...` for each that worked, then
   its uid and its mounts as `attacker: uid N` and `attacker: mount ROOT POINT`;
+- deep: answers every `choose` with a line of 300,000 `[` (json.loads would run out of
+  recursion), then its move;
 - hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
   and reports how many held theirs at once: `attacker: held K`."""
 
@@ -214,6 +216,8 @@ for line in sys.stdin:
         if how == "flood":
             while True:
                 print("junk " * 20, flush=True)
+        if how == "deep":
+            print("[" * 300_000, flush=True)
         if how == "stderr":
             sys.stderr.write("x" * (1 << 20))
             sys.stderr.flush()

@@ -345,6 +345,7 @@ class BotProcess:
         self.batch_cap = 1  # asks sent in the next round trip (domsim.tables)
         self.most_at_once = 1  # asks a round trip may ever send
         self.thread = threading.get_ident()  # whose games may share its tables
+        self.deals: set = set()  # the keys of every deal it has been given (BotPool.take)
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
         self._stderr = threading.Thread(target=_log_stderr,
@@ -683,6 +684,12 @@ def _log_stderr(stream, budget: LogBudget) -> None:
             budget.write("stderr: " + pending[:LOG_LINE].decode(errors="replace").rstrip())
 
 
+def deal_keys(seed: int, first_deal: object = None) -> frozenset:
+    """What identifies the deals of a game: its seed (every hand is dealt from it), and its
+    fixed first deal if it has one (a deals file may give one deal to several seeds)."""
+    return frozenset({("seed", seed), *((("deal", first_deal),) if first_deal else ())})
+
+
 class BotPool:
     """The bot processes of a game, a batch, or all of a worker's batches: `take` one for a
     seat (a free table of one, started if none is free), `give` it back after the game, `close`
@@ -694,15 +701,21 @@ class BotPool:
         self._all: list[BotProcess] = []
         self._lock = threading.Lock()  # a Dask worker's threads share their process's pool
 
-    def take(self, command: BotCommand) -> tuple[BotProcess, int | None]:
-        """A bot of `command` and the table its seat plays at (None: it plays one game)."""
+    def take(self, command: BotCommand, deal: frozenset = frozenset()
+             ) -> tuple[BotProcess, int | None]:
+        """A bot of `command` and the table its seat plays at (None: it plays one game): one
+        never given a game of `deal` (the keys of the game's deals: `deal_keys`), so that no
+        bot process meets a deal twice, in any pairing or seating (docs/seat-protocol.md)."""
         thread = threading.get_ident()
         with self._lock:
             for bot in self._all:
                 free = self._free.get(bot)
-                if bot.command == command and bot.thread == thread and free and bot.alive:
+                if (bot.command == command and bot.thread == thread and free and bot.alive
+                        and bot.deals.isdisjoint(deal)):
+                    bot.deals |= deal
                     return bot, free.pop(0)
         bot = BotProcess(command, self.confinement)
+        bot.deals |= deal
         tables = [None] if bot.tables == 1 else list(range(bot.tables))
         with self._lock:
             self._all = [known for known in self._all if not known.closed] + [bot]

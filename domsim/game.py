@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .alarm import MoveAlarm
-from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command
+from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command, deal_keys
 from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
@@ -147,7 +147,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
                     HumanSeat(seat, terminal, make_stand_in, list(specs), label) if factory is
                     None and command is None else
                     BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label,
-                            clock) if command else
+                            clock, deal_keys(seed, first_deal)) if command else
                     Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label,
                          clock))
             state, hands = _play(rules, seats, seed, keep_hands, first_deal)

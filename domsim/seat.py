@@ -277,7 +277,7 @@ class BotSeat(GuardedSeat):
 
     def __init__(self, seat: int, command: BotCommand, pool: BotPool, seed: int,
                  stand_in: Callable[[], Strategy], limit: float | None, label: str,
-                 clock: GameClock | None = None) -> None:
+                 clock: GameClock | None = None, deal: frozenset = frozenset()) -> None:
         super().__init__(seat, command.spec, stand_in, limit, label, clock)
         self.pool = pool
         self.seed = seed
@@ -289,7 +289,7 @@ class BotSeat(GuardedSeat):
             return
         watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
         try:
-            self.bot, self.table = pool.take(command)
+            self.bot, self.table = pool.take(command, deal)
         except BotFault as exc:
             kind = TIMEOUT if isinstance(exc, BotTimeout) else EXCEPTION
             self._fault(kind, f"the bot could not start: {exc}")

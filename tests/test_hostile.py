@@ -338,3 +338,34 @@ def test_a_bot_sees_the_files_its_spec_names_and_no_other(tmp_path):
                                           f"{spec}?files={tmp_path / 'helper.py'}", "-p",
                                           "easy", "--seed", "1"])
     assert named.exit_code == 0, named.output
+
+
+def known_hands(out: Path, levels: set[str]) -> float:
+    """The share of the `remember` attacker's decisions at which it named the opponent's whole
+    hand right (checked against the records: the hand its seat held -> the opponent's)."""
+    truth = {}
+    for line in (out / "records.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        mine = next((s for s, name in enumerate(record["seats"]) if name not in levels), None)
+        for hand in record["hands"] if mine is not None else ():
+            held = hand["deal"]["hands"]
+            truth[",".join(sorted(held[mine]))] = ",".join(sorted(held[1 - mine]))
+    claims = [line.split()[1:] for line in attacker_says(out) if line.startswith("claim")]
+    assert claims
+    return sum(len(c) == 2 and truth.get(c[0]) == c[1] for c in claims) / len(claims)
+
+
+@pytest.mark.parametrize(("levels", "seed"), [(["easy"], ["--seed", "1"]),
+                                              (["easy", "medium", "hard"], [])])
+def test_no_bot_process_meets_a_deal_twice(tmp_path, levels, seed):
+    """A bot that remembers the hands it held recognises a deal's mirror (where the opponent
+    holds its old hand) only if one process plays both: it never does, in a two-entrant or a
+    four-entrant round robin, with a seed or without (issue 36: 47% of its decisions knew every
+    hidden tile when one process played them all)."""
+    out = tmp_path / "run"
+    command = [DOMSIM, "tourney", "--variant", "block", "-p", attacker("remember"),
+               *(arg for level in levels for arg in ("-p", level)), "--games",
+               str(24 * len(levels)), "-j", "1", "--records", "--silent", "--out", str(out),
+               *seed]
+    assert subprocess.run(command, timeout=300).returncode == 0
+    assert known_hands(out, set(levels)) == 0

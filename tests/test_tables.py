@@ -197,3 +197,20 @@ def test_a_lost_bot_replays_the_games_it_did_not_fault_and_an_error_ends_all():
     with pytest.raises(ValueError, match="a bug"):
         play_at_once([functools.partial(game, 0), broken, functools.partial(game, 1)], 3)
     assert sorted(closed) == [0]  # the waiting game was ended, its `finally` run
+
+
+def test_a_bot_process_is_never_given_a_deal_twice_but_shares_its_tables_across_deals():
+    """issue 36: games of different deals share one process's tables; a game of a deal the
+    process has had (its seed, or its fixed first deal) goes to another process."""
+    command = bot_module.bot_command(GREEDY, None)
+    with BotPool() as pool:
+        first, table = pool.take(command, bot_module.deal_keys(1))
+        assert first.tables > 1
+        other, _ = pool.take(command, bot_module.deal_keys(2))
+        assert other is first
+        pool.give(first, table)
+        mirror, _ = pool.take(command, bot_module.deal_keys(1))
+        assert mirror is not first
+        fixed = bot_module.deal_keys(3, first_deal="a deal")
+        assert pool.take(command, fixed)[0] is first
+        assert pool.take(command, bot_module.deal_keys(4, first_deal="a deal"))[0] is not first

@@ -23,6 +23,11 @@ that a run with it can be compared with one with that honest twin.
   environment, write a sysctl, see a file beside its own, connect to any Unix socket it can
   find, ptrace, make a user namespace; reports `attacker: probe ...` for each that worked, then
   its uid and its mounts as `attacker: uid N` and `attacker: mount ROOT POINT`;
+- remember: remembers the hand it held at the start of every hand it played, and at each
+  decision looks among them for the one the opponent holds (a duplicate deal's mirror: the hand
+  it held there, disjoint from its own, holding every tile the opponent has played); reports
+  `attacker: claim MINE THEIRS` (its hand's first tiles and the opponent's it believes) or
+  `attacker: claim none`;
 - deep: answers every `choose` with a line of 300,000 `[` (json.loads would run out of
   recursion), then its move;
 - hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
@@ -191,6 +196,34 @@ def hog(children: int, mib: int) -> None:
     report(f"held {held}")
 
 
+class Memory:
+    """What `remember` keeps: every hand it started, and the current one's."""
+
+    seen: list[frozenset] = []
+    key: tuple | None = None
+    start: frozenset = frozenset()
+
+    @classmethod
+    def claim(cls, message: dict) -> None:
+        key = (len(received_games), message["hand_number"])
+        if key != cls.key:
+            if cls.key is not None:
+                cls.seen.append(cls.start)
+            cls.key, cls.start = key, frozenset(map(tuple, message["hand"]))
+        played = {tuple(sorted(e["tile"])) for e in message["history"]
+                  if e["kind"] == "play" and e["seat"] != message["seat"]}
+        fits = [h for h in cls.seen if h.isdisjoint(cls.start) and played <= h]
+        if len(fits) == 1:
+            mine, theirs = (",".join(f"{a}-{b}" for a, b in sorted(h))
+                            for h in (cls.start, fits[0]))
+            report(f"claim {mine} {theirs}")
+        else:
+            report("claim none")
+
+
+received_games: list[str] = []
+
+
 def spin(marker: str) -> None:
     subprocess.Popen([sys.executable, "-c", "while True: pass", marker],
                      start_new_session=True)
@@ -209,6 +242,7 @@ for line in sys.stdin:
     if kind == "hello":
         say({"type": "hello", "protocol": 2})
     elif kind == "game":
+        received_games.append(line)
         say({"type": "ready"})
     elif kind == "game_over":
         say({"type": "done"})
@@ -216,6 +250,8 @@ for line in sys.stdin:
         if how == "flood":
             while True:
                 print("junk " * 20, flush=True)
+        if how == "remember":
+            Memory.claim(message)
         if how == "deep":
             print("[" * 300_000, flush=True)
         if how == "stderr":

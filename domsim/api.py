@@ -135,7 +135,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             move_time_limit: float | None = None, time_control: str | None = None,
             records: bool | None = None, output_format: str | None = None,
             isolate: bool | None = None, seat_memory: int | None = None,
-            sandbox: bool | None = None, on_fault: str | None = None,
+            sandbox: bool | None = None, on_fault: str | None = None, run_key: str | None = None,
             out: str | Path | None = None, resume: bool = False, workers: int | None = None,
             backend: str = "local", scheduler: str | None = None, progress: bool = False,
             standings_every: int = 0, standings_seconds: float = 0,
@@ -153,7 +153,10 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     `isolate=True` refuses a class defined in the session. `on_fault` is what a seat's fault
     costs: "forfeit" (a new run's default) scores its side's game as lost, "substitute" counts
     the stand-in's moves. A run warns when an entrant faults in more than `max_fault_rate` of
-    its games (None: never), and stops there with `stop_on_faults`. `resume=True` finishes the
+    its games (None: never), and stops there with `stop_on_faults`. A run with strategies in
+    their own process gets a secret key mixed into its game seeds (so no bot can work the deals
+    out from the seed: docs/seat-protocol.md); `run_key` (a manifest's) reruns one. `resume=True`
+    finishes the
     run in `out` (settings given must be its own; RunFinished if nothing is left; a
     comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
     `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the
@@ -163,7 +166,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
         "time_control": time_control, "records": records, "output_format": output_format,
         "isolate": isolate, "seat_memory": seat_memory, "sandbox": sandbox,
-        "deals_order": deals_order, "on_fault": on_fault,
+        "deals_order": deals_order, "on_fault": on_fault, "run_key": run_key,
         "deals": None if deals is None else str(deals),
         "entrants": None if entrants is None else entrant_texts(entrants),
         "options": None if options is None else {str(k): str(v) for k, v in options.items()},

@@ -42,6 +42,7 @@ from .strategy import (
     load_strategy,
     spec_file,
     spec_files,
+    spec_label,
 )
 from .tables import Replay, current_hub
 from .watchdog import watchdog
@@ -61,6 +62,8 @@ MAX_LINE = 1 << 20
 #: worker): beyond, they are read and dropped, and the cap is logged once.
 LOG_BYTES_PER_GAME = 64 << 10
 LOG_BYTES_PER_PROCESS = 1 << 20
+#: Bytes run.log adds to each line around its text (time, process, logger, level, separators).
+LOG_LINE_OVERHEAD = 64
 #: Longest stderr line logged; longer ones are cut.
 LOG_LINE = 1000
 #: The request no compact reply names: that of a JSON message.
@@ -213,6 +216,15 @@ def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
     return None
 
 
+def _names_path(cwd: str, arg: str) -> bool:
+    """Whether a command's argument names an existing file or folder (an argument too long to
+    be a path, or otherwise no path, is just an argument)."""
+    try:
+        return Path(cwd, arg).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
     """The absolute paths of the files and folders a spec's `files=` names (StrategyError for
     one that does not exist)."""
@@ -281,7 +293,7 @@ def _exec_command(spec: str, cwd: str) -> BotCommand:
     if os.sep in program and not os.access(Path(cwd, program), os.X_OK):
         raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
                             "check the path and chmod +x")
-    files = tuple(arg for arg in argv if Path(cwd, arg).exists())
+    files = tuple(arg for arg in argv if _names_path(cwd, arg))
     return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
@@ -308,7 +320,7 @@ class BotProcess:
 
     def __init__(self, command: BotCommand, confinement: Confinement) -> None:
         self.command = command
-        self.label = command.spec
+        self.label = spec_label(command.spec)
         self._cgroups: tuple[Path, ...] = ()
         self._closed = False
         self._sandboxed = confinement.sandboxed
@@ -653,7 +665,7 @@ class LogBudget:
         self._game_left, self._capped = LOG_BYTES_PER_GAME, False
 
     def write(self, text: str) -> None:
-        size = len(text)
+        size = len(self.label.encode()) + len(text.encode()) + LOG_LINE_OVERHEAD
         if size <= min(self._game_left, LogBudget._process_left):
             self._game_left -= size
             LogBudget._process_left -= size

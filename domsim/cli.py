@@ -24,7 +24,7 @@ from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import STAND_IN
 from .human import is_human
-from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
+from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .record import FAULT_POLICIES, RecordError, read_records, verify
 from .results.checksums import file_problem
 from .results.config import ConfigError
@@ -93,7 +93,8 @@ PROBABILITY = Finite(0, 1, min_open=True, max_open=True)
 
 
 # Option bundles several commands share.
-WORKERS = click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+WORKERS_RANGE = click.IntRange(1, MAX_WORKERS)
+WORKERS = click.option("--workers", "-j", type=WORKERS_RANGE, default=default_workers,
                        show_default="all cores", help="Worker processes.")
 SILENT = click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 SEED = click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
@@ -104,9 +105,18 @@ ISOLATE = click.option(
     help="Every strategy but the built-in levels plays in its own process, in the sandbox, "
          "by default (--isolate says so); --in-process plays yours in domsim's process: "
          "faster, for your own trusted bots only (a strategy there can read every hand).")
+def _seat_memory(ctx, param, value: int) -> int:
+    low, high = SEAT_MEMORY_RANGE
+    if value != 0 and not low <= value <= high:
+        raise click.BadParameter(f"{value} is not 0 (no limit) nor in the range {low} to {high} "
+                                 "MiB")
+    return value
+
+
 SEAT_MEMORY = click.option(
-    "--seat-memory", type=click.IntRange(min=0), default=SEAT_MEMORY_MB, show_default=True,
-    metavar="MIB", help="Memory limit of a bot in its own process. 0: no limit.")
+    "--seat-memory", type=int, default=SEAT_MEMORY_MB, show_default=True, callback=_seat_memory,
+    metavar="MIB", help="Memory limit of a bot's sandbox and of each of its processes "
+    f"({SEAT_MEMORY_RANGE[0]} to {SEAT_MEMORY_RANGE[1]}). 0: no limit.")
 SANDBOX = click.option(
     "--sandbox/--no-sandbox", default=None,
     help="Bots in their own process run in the sandbox (bubblewrap: no network, no other "
@@ -392,6 +402,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
     "move_time_limit": "move_time_limit", "records": "records", "deals": "deals",
     "deals_order": "deals_order", "isolate": "isolate", "seat_memory": "seat_memory",
     "sandbox": "sandbox", "on_fault": "on_fault", "time_control": "time_control",
+    "run_key": "run_key",
 }
 
 
@@ -409,8 +420,13 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--format", "form", type=click.Choice(FORMATS), default="round-robin",
               show_default=True, help="gauntlet: the first entrant against each other one.")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random, kept in the "
-              "manifest).")
-@click.option("--workers", "-j", type=click.IntRange(min=1), default=default_workers,
+              "manifest). With bots in their own process the games also depend on the run's "
+              "secret key (its manifest's run_key): --seed alone then reproduces nothing a bot "
+              "could guess; --resume and --run-key reproduce the run.")
+@click.option("--run-key", default=None, metavar="HEX",
+              help="Rerun a run with bots in their own process: the run_key of its manifest "
+                   "(default: a new secret key; none for built-in levels only).")
+@click.option("--workers", "-j", type=WORKERS_RANGE, default=default_workers,
               show_default="all cores",
               help="Worker processes (with --backend dask: the cluster's threads).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -479,7 +495,7 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
 @click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--games", "-g", type=click.IntRange(min=1), help="Instead of the file's games.")
 @click.option("--seed", type=int, help="Instead of the file's seed.")
-@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+@click.option("--workers", "-j", type=WORKERS_RANGE, default=None,
               help="Worker processes (default: the file's, else all cores).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: the file's, else results/<scenario>-<timestamp>).")

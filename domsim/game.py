@@ -19,7 +19,7 @@ from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat
 from .seeding import deal_rng, derive_seed, seat_rng
-from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
+from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy, spec_label
 from .view import Move, PlayerView, ViewBuilder
 from .watchdog import stop_watchdog
 
@@ -140,7 +140,8 @@ def play(rules: Rules, specs: list[str], seed: int, *,
         try:
             for seat, (spec, command, factory) in enumerate(zip(specs, commands, factories,
                                                                 strict=True)):
-                label = f"game seed {seed}, seat {seat} ({factory.spec if factory else spec})"
+                label = (f"game seed {seed}, seat {seat} "
+                         f"({spec_label(factory.spec if factory else spec)})")
                 make_stand_in = _stand_in(stand_in_factory, seed, seat)
                 clock = GameClock(time_control) if time_control else None
                 seats.append(

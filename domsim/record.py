@@ -16,6 +16,9 @@ from .seeding import deal_rng, game_seed
 from .tiles import N_TILES, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
 
 FORMAT = "domsim-game/1"
+#: Longest line a records or deals file may hold (a game of thousands of actions takes a few
+#: hundred KiB).
+MAX_LINE_BYTES = 64 << 20
 #: What a seat's fault costs its side (R-SEAT-FAULT): `forfeit` scores the game as lost (as
 #: fastchess scores a crash or a time loss), `substitute` counts the stand-in's moves as the seat's.
 FAULT_POLICIES = ("forfeit", "substitute")
@@ -145,7 +148,7 @@ def read_records(path: str | Path, at_least_one: bool = True) -> list[dict]:
     """One JSON object, or JSON Lines with one game per line; at least one game unless
     `at_least_one` is false (the caller says what an empty file lacks)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = "".join(_bounded_lines(Path(path)))
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -162,6 +165,19 @@ def read_records(path: str | Path, at_least_one: bool = True) -> list[dict]:
         if not isinstance(record, dict):
             raise RecordError(f"{path}: game {index + 1} is not a JSON object")
     return records
+
+
+def _bounded_lines(path: Path) -> Iterator[str]:
+    """The file's lines, each refused (RecordError) past `MAX_LINE_BYTES`: a file that is no
+    records file (/dev/zero, say) is never read into memory whole."""
+    with path.open("rb") as file:
+        number = 0
+        while line := file.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(line) > MAX_LINE_BYTES:
+                raise RecordError(f"{path}, line {number}: longer than {MAX_LINE_BYTES >> 20} "
+                                  "MiB: not a game record")
+            yield line.decode("utf-8")
 
 
 def parse_json(text: str, where: str) -> object:
@@ -458,9 +474,12 @@ class SeededDeals:
             return None  # replay_steps reports it
         seed = record["seed"]
         wrong = []
-        if of_tourney and game_seed(record["run_seed"], record["deal_id"]) != seed:
+        key = record.get("run_key")
+        if of_tourney and game_seed(record["run_seed"], record["deal_id"],
+                                    key if isinstance(key, str) else None) != seed:
+            keyed = " and its run_key" if key is not None else ""
             wrong = [f"{where}: seed {seed} is not the seed of deal {record['deal_id']} of "
-                     f"run seed {record['run_seed']}"]
+                     f"run seed {record['run_seed']}{keyed}"]
         return cls(rules, seed, wrong, record.get("fixed_deal") is True)
 
     def check(self, state: State, hand: dict, where: str) -> list[str]:

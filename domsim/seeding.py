@@ -1,5 +1,7 @@
 """Seeds derived from a run's base seed (R-RNG): a game's seed depends on (base seed, game index)
-only, and every generator of a game derives from the game seed and a purpose label."""
+only, and on the run's secret key when it has one (a run with bots in their own process: they
+must not work the deals out from a guessed seed, docs/seat-protocol.md); every generator of a
+game derives from the game seed and a purpose label."""
 
 from __future__ import annotations
 
@@ -22,8 +24,17 @@ def random_run_seed() -> int:
     return secrets.randbelow(1 << 63)
 
 
-def game_seed(base_seed: int, game_index: int) -> int:
-    return derive_seed("game", base_seed, game_index)
+def new_run_key() -> str:
+    """A run's secret key: 128 random bits, as 32 hex digits."""
+    return secrets.token_hex(16)
+
+
+def game_seed(base_seed: int, game_index: int, run_key: str | None = None) -> int:
+    """Without a key, as every domsim before keys dealt; with one, a seed no one without the key
+    can compute, whatever the base seed."""
+    if run_key is None:
+        return derive_seed("game", base_seed, game_index)
+    return derive_seed("game", base_seed, game_index, run_key)
 
 
 def deal_rng(seed: int) -> MatchRng:

@@ -212,6 +212,15 @@ def one_line(exc: BaseException) -> str:
 
 
 # -- resolving a spec ---------------------------------------------------------------------------
+#: Longest spec a log line names in full (a long `exec:` command line is cut).
+SPEC_LABEL = 120
+
+
+def spec_label(spec: str) -> str:
+    """A spec as log lines name it: cut past `SPEC_LABEL` characters."""
+    return spec if len(spec) <= SPEC_LABEL else f"{spec[:SPEC_LABEL]}... ({len(spec)} chars)"
+
+
 def spec_files(spec: str) -> tuple[str, ...]:
     """The other files and folders a spec's bot may read in the sandbox, as its reserved
     parameter `files=A,B` names them (docs/seat-protocol.md, "The sandbox")."""

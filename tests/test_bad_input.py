@@ -318,3 +318,45 @@ def test_a_games_table_with_any_edited_cell_gives_statistics_or_a_run_error(fini
         run_statistics(load_run(run), samples=5)
     except RunError as exc:
         assert "\n" not in str(exc)
+
+
+# -- issue 36: input deep, endless or out of range -----------------------------------------------
+@pytest.mark.parametrize("command", [["stats"], ["report"], ["tourney", "--resume", "--out"]])
+def test_a_manifest_nested_too_deep_is_one_line_and_changes_nothing(finished_run, tmp_path,
+                                                                    command):
+    run = copy_run(finished_run, tmp_path / "deep")
+    (run / "manifest.json").write_text("[" * 300_000)
+    before = {file.name: file.read_bytes() for file in run.iterdir()}
+    args = [*command, run] if command[0] != "report" else [*command, run, "--out",
+                                                          tmp_path / "report.html"]
+    one_line(invoke(*args), "manifest.json")
+    assert {file.name: file.read_bytes() for file in run.iterdir()} == before
+
+
+def test_a_scenario_nested_too_deep_is_one_line(tmp_path):
+    scenario = tmp_path / "deep.toml"
+    scenario.write_text('variant = "block"\nentrants = ' + "[" * 100_000 + "]" * 100_000 + "\n")
+    one_line(invoke("run", scenario), "nested too deeply")
+
+
+def test_an_endless_deals_file_is_one_line(tmp_path):
+    one_line(invoke("tourney", "--variant", "block", "--deals", "/dev/zero", "--games", "2",
+                    "--out", tmp_path / "run"), "longer than 64 MiB")
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--seat-memory", "1", "32 to 1048576"), ("--seat-memory", str(2**60), "32 to 1048576"),
+    ("--workers", "100000", "1<=x<=256")])
+def test_a_limit_out_of_range_is_refused_naming_the_range(tmp_path, option, value, says):
+    result = invoke("tourney", "--variant", "block", "-p", "easy", "-p", "medium", option, value,
+                    "--games", "2", "--out", tmp_path / "run")
+    assert result.exit_code == 2 and says in result.stderr and "Traceback" not in result.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_long_exec_argument_is_an_argument(tmp_path):
+    bot = Path(__file__).parent / "hostile" / "attacker.py"
+    result = invoke("play", "--variant", "block", "-p", f"exec:{bot} {'x' * 400}", "-p", "easy",
+                    "--seed", "1")
+    assert result.exit_code == 0, result.output

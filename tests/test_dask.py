@@ -121,7 +121,10 @@ def test_isolated_strategies_play_from_the_shipped_copy_on_the_cluster(scheduler
     args = ["--variant", "block", "-p", "bots/slow.py", "-p", "easy", "--seed", "4", "--games",
             "4", "--move-time-limit", "0.4", "--isolate"]
     assert tourney(*args, "-j", "2", "--out", "local").exit_code == 0
-    dask = tourney(*args, "--backend", "dask", "--scheduler", scheduler, "--out", "dask")
+    # The bot plays in its own process: the run has a secret key, which the rerun is given.
+    key = json.loads((tmp_path / "local" / "manifest.json").read_text())["config"]["run_key"]
+    dask = tourney(*args, "--backend", "dask", "--scheduler", scheduler, "--out", "dask",
+                   "--run-key", key)
     assert dask.exit_code == 0, dask.output
     rows = table(tmp_path / "dask")
     assert rows == table(tmp_path / "local")

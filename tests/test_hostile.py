@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = ROOT / "tests" / "hostile" / "attacker.py"
 TWIN = f"exec:{ROOT / 'tests' / 'hostile' / 'bad_bot.py'}"
 DOMSIM = str(Path(sys.executable).with_name("domsim"))
+RUN_KEY = "5eed" * 8
 RESULTS = ["game_id", "seat_0", "seat_1", "winners", "score_0", "score_1"]
 
 
@@ -41,11 +42,12 @@ def attacker(*args: str) -> str:
 
 
 def run(out: Path, spec: str, *extra: str, games: int = 4) -> subprocess.CompletedProcess:
-    """`domsim tourney` of `spec` against easy (block, seed 7, records kept) in a subprocess:
-    the command line names the seed, as a user's would."""
+    """`domsim tourney` of `spec` against easy (block, seed 7 and one run key, so that every
+    run deals the same, records kept) in a subprocess: the command line names the seed, as a
+    user's would."""
     command = [DOMSIM, "tourney", "--variant", "block", "-p", spec, "-p", "easy", "--games",
-               str(games), "--seed", "7", "-j", "1", "--records", "--silent", "--out", str(out),
-               *extra]
+               str(games), "--seed", "7", "--run-key", RUN_KEY, "-j", "1", "--records",
+               "--silent", "--out", str(out), *extra]
     return subprocess.run(command, capture_output=True, text=True, timeout=300)
 
 
@@ -369,3 +371,26 @@ def test_no_bot_process_meets_a_deal_twice(tmp_path, levels, seed):
                *seed]
     assert subprocess.run(command, timeout=300).returncode == 0
     assert known_hands(out, set(levels)) == 0
+
+
+@pytest.mark.parametrize("seed", [["--seed", "1"], ["--seed", "0"], []])
+def test_no_bot_finds_the_game_seed_by_trying_run_seeds(tmp_path, seed):
+    """A run with a bot in its own process mixes a secret key into every game seed: trying run
+    seeds through domsim's own derivations finds neither its seat seed nor its first hand, at
+    --seed 1 or 0 or without a seed. A run of built-in levels only keeps the seeds of old."""
+    out = tmp_path / "run"
+    command = [DOMSIM, "tourney", "--variant", "block", "-p", attacker("brute"), "-p", "easy",
+               "--games", "4", "-j", "1", "--silent", "--out", str(out), *seed]
+    assert subprocess.run(command, timeout=300).returncode == 0
+    said = attacker_says(out)
+    assert said.count("brute nothing") == 4, said
+    key = json.loads((out / "manifest.json").read_text())["config"]["run_key"]
+    assert len(key) == 32 and key not in (out / "run.log").read_text()
+
+
+def test_a_long_spec_does_not_swell_the_log(tmp_path):
+    """The log's allowances count the bytes written, the bot's name in each line included (a
+    spec of 20,000 characters is cut in log lines)."""
+    out = tmp_path / "run"
+    assert run(out, attacker("stderr", *["y" * 19] * 1_000)).returncode == 0
+    assert (out / "run.log").stat().st_size < 400_000

@@ -69,7 +69,7 @@ def test_deals_that_are_not_the_seeds_are_found_without_the_run(run):
     old deals, which the new seed does not make; reported once, at the first hand."""
     record = records(run)[0]
     record["run_seed"] = 99
-    record["seed"] = game_seed(99, record["deal_id"])
+    record["seed"] = game_seed(99, record["deal_id"], record.get("run_key"))
     record = seal(record)  # even an editor who makes its digest anew is found out
     recomputed, problems = verify(record, 0)
     assert recomputed is not None

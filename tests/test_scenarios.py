@@ -69,10 +69,13 @@ def test_a_scenario_runs_exactly_what_tourney_runs(tmp_path, monkeypatch):
                     "--out", str(by_file), "--silent")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == f"6 games written to {by_file}"
+    # Its strategies play in their own process: the run drew a secret key, which the same
+    # tourney given on the command line needs to deal the same.
+    key = json.loads((by_file / "manifest.json").read_text())["config"]["run_key"]
     result = invoke("tourney", "--variant", "block", "-p", "strategies/example_counter.py",
                     "-p", "strategies/example_greedy.py", "-p", "hard", "--seed", "1",
                     "--games", "6", "--move-time-limit", "1", "-j", "2", "--out",
-                    str(by_options), "--silent")
+                    str(by_options), "--silent", "--run-key", key)
     assert result.exit_code == 0, result.output
     assert table(by_file) == table(by_options)
     assert [row["seat_0"] for row in table(by_file)[:2]] == ["strategies/example_counter.py",
@@ -124,7 +127,8 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
            "move_time_limit, records, isolate, sandbox, seat_memory, output_format, deals, "
-           "deals_order, on_fault, time_control, workers, out, backend, scheduler, target")
+           "deals_order, on_fault, run_key, time_control, workers, out, backend, scheduler, "
+           "target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 
@@ -139,7 +143,8 @@ GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
     (GOOD + 'output_format = "xlsx"\n', "output_format must be parquet or csv"),
     (GOOD + "duplicate = 1\n", "duplicate must be true or false, got 1"),
     (GOOD + "move_time_limit = -1\n", "move_time_limit must be a number of seconds >= 0"),
-    (GOOD + "workers = 0\n", "workers must be a positive integer, got 0"),
+    (GOOD + "workers = 0\n", "workers must be 1 to 256, got 0"),
+    (GOOD + "workers = 100000\n", "workers must be 1 to 256, got 100000"),
     (GOOD + 'backend = "ray"\n', "backend must be local or dask, got 'ray'"),
     (GOOD + 'scheduler = "tcp://h:8786"\n', 'scheduler is for backend = "dask"'),
     (GOOD + "target = 0\n", "target must be a positive integer, got 0"),

@@ -190,19 +190,23 @@ def test_a_bot_that_cannot_play_is_a_one_line_error(spec, words, monkeypatch):
 
 def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
     """The example imports nothing of domsim: the protocol is enough. Its stderr reaches
-    run.log; the run is reproducible from its seed."""
+    run.log; the run is reproducible from its seed and key."""
     source = (ROOT / "strategies" / "example_external.py").read_text()
     assert not re.search(r"^\s*(import|from)\s+domsim", source, re.MULTILINE)
     monkeypatch.chdir(tmp_path)
-    tables = []
-    for out in ("a", "b"):
+
+    def played(out: str, *extra: str):
         result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "8",
                                            "-p", EXAMPLE, "-p", "easy", "--seed", "3",
-                                           "--workers", "2", "--out", out, "--silent"])
+                                           "--workers", "2", "--out", out, "--silent", *extra])
         assert result.exit_code == 0, result.output
         table = pq.read_table(tmp_path / out / "games.parquet").to_pandas()
         assert (table["faults_0"] == 0).all() and (table["faults_1"] == 0).all()
-        tables.append(table[["game_id", "seat_0", "winners", "score_0", "score_1"]])
+        return table[["game_id", "seat_0", "winners", "score_0", "score_1"]]
+
+    tables = [played("a")]
+    key = json.loads((tmp_path / "a" / "manifest.json").read_text())["config"]["run_key"]
+    tables.append(played("b", "--run-key", key))
     assert tables[0].equals(tables[1])
     assert "example_external: seat " in (tmp_path / "a" / "run.log").read_text()
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
@@ -392,10 +396,15 @@ def test_in_process_a_fork_inside_a_strategy_exits_at_once(tmp_path):
 
 
 # -- runs: a strategy that kills or hangs its worker ----------------------------------------------
+#: One run key for runs to compare: a strategy in its own process draws a new one otherwise.
+RUN_KEY = "5eed" * 8
+
+
 def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
     result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "4",
                                        "-p", spec, "-p", "easy", "--seed", "5", "--workers",
-                                       "2", "--out", str(folder), "--silent", *extra])
+                                       "2", "--out", str(folder), "--silent", "--run-key",
+                                       RUN_KEY, *extra])
     assert result.exit_code == 0, result.output
     table = pq.read_table(folder / "games.parquet").to_pandas()
     manifest = json.loads((folder / "manifest.json").read_text())

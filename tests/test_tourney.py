@@ -217,10 +217,11 @@ from pathlib import Path
 from domsim.strategy import Strategy
 
 class Killer(Strategy):
-    """Dies outright (SIGKILL) the first time it is asked, then plays the first legal move."""
+    """Dies outright (SIGKILL) the first time it is asked in process, then plays the first
+    legal move (in the sandbox, where its games are played again, it sees its file alone)."""
     def choose(self, view):
         marker = Path(__file__).with_suffix(".fired")
-        if not marker.exists():
+        if Path(__file__).parent != Path("/bot") and not marker.exists():
             marker.touch()
             os.kill(os.getpid(), signal.SIGKILL)
         return view.legal_moves[0]

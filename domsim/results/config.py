@@ -4,12 +4,13 @@ do not). The same settings come from the command line, a scenario file or a run'
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from ..clock import TimeControl, is_time_control
 from ..deals import ORDERS
-from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB
+from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
 from .folder import OUTPUT_FORMATS
@@ -59,11 +60,15 @@ SETTINGS: dict[str, Check] = {
     "records": (lambda v: isinstance(v, bool), "true or false"),
     "isolate": (lambda v: v is None or isinstance(v, bool), "true or false"),
     "sandbox": (lambda v: isinstance(v, bool), "true or false"),
-    "seat_memory": (lambda v: is_integer(v) and v >= 0, "a number of MiB >= 0 (0: no limit)"),
+    "seat_memory": (lambda v: is_integer(v) and (v == 0 or min(SEAT_MEMORY_RANGE) <= v
+                                                  <= max(SEAT_MEMORY_RANGE)),
+                     f"0 (no limit) or {SEAT_MEMORY_RANGE[0]} to {SEAT_MEMORY_RANGE[1]} MiB"),
     "output_format": (lambda v: v in OUTPUT_FORMATS, " or ".join(OUTPUT_FORMATS)),
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
     "on_fault": (lambda v: v in FAULT_POLICIES, " or ".join(FAULT_POLICIES)),
+    "run_key": (lambda v: v is None or isinstance(v, str) and re.fullmatch(r"[0-9a-f]{32}", v),
+                "32 hex digits (a run's key, from its manifest)"),
     "time_control": (lambda v: v is None or is_time_control(v),
                      "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
 }
@@ -102,6 +107,9 @@ class TourneyConfig:
     # What a fault costs; a run's manifest without the key was played before forfeits existed.
     on_fault: str = ON_FAULT
     time_control: str | None = None  # BASE+INC: a clock per seat and game (domsim.clock)
+    # The run's secret, mixed into every game seed when bots play in their own process
+    # (domsim.seeding.game_seed); None: seeds from `seed` alone.
+    run_key: str | None = None
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
@@ -125,6 +133,8 @@ class TourneyConfig:
             del out["deals"], out["deals_order"]
         if self.time_control is None:  # as the manifests of runs made before clocks
             del out["time_control"]
+        if self.run_key is None:  # as the manifests of runs made before keys
+            del out["run_key"]
         return out
 
     def differences(self, other: TourneyConfig) -> list[tuple[str, object, object]]:

@@ -69,6 +69,9 @@ def read_manifest(out: Path) -> dict:
         raise RunError(f"{out} holds no {MANIFEST}: it is not a tourney folder") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise RunError(f"cannot read {out / MANIFEST}: {exc}") from None
+    except RecursionError:
+        raise RunError(f"cannot read {out / MANIFEST}: nested too deeply to be a manifest: "
+                       "restore it") from None
     if not isinstance(manifest, dict):
         raise RunError(f"cannot read {out / MANIFEST}: it holds no JSON object")
     return manifest

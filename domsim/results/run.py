@@ -97,7 +97,7 @@ def manifest_problem(path: Path, config: TourneyConfig, finished: bool) -> str |
         own = table_manifest(file)["config"]
         differs = "; ".join(f"{key} {said!r}, the games' {played!r}" for key, said, played
                             in config.differences(TourneyConfig.from_dict(own)))
-    except (KeyError, TypeError, ValueError, pa.ArrowException):
+    except (KeyError, TypeError, ValueError, RecursionError, pa.ArrowException):
         return None  # no copy to hold it to (a table written by hand, say)
     if not differs:
         return None

@@ -32,6 +32,7 @@ class Schedule:
     sides: int
     duplicate: bool
     seed: int
+    run_key: str | None = None  # the run's secret (domsim.seeding.game_seed)
 
     @property
     def seatings_per_deal(self) -> int:
@@ -42,7 +43,7 @@ class Schedule:
         deal, rest = divmod(game_id, self.pairings * per_deal)
         pairing, within = divmod(rest, per_deal)
         seating = within if self.duplicate else deal % self.sides
-        return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal))
+        return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal, self.run_key))
 
     def games_per_pairing(self) -> list[int]:
         """Counted per pairing, not per game: a run may plan more games than could be walked."""

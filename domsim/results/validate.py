@@ -17,7 +17,8 @@ from .schedule import Schedule
 def table_problem(config: TourneyConfig, rules: Rules, entrants: list[Entrant],
                   pairings: list[tuple[int, ...]], table: pa.Table) -> str | None:
     """The first row that its run cannot have played, and why; None if every row can be."""
-    schedule = Schedule(config.games, len(pairings), rules.sides, config.duplicate, config.seed)
+    schedule = Schedule(config.games, len(pairings), rules.sides, config.duplicate, config.seed,
+                        config.run_key)
     seen: set[int] = set()
     for batch in table.to_batches():
         for row in batch.to_pylist():

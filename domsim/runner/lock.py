@@ -62,5 +62,5 @@ def holder(folder: Path) -> str:
         note = json.loads((folder / HOLDER).read_text(encoding="utf-8"))
         return (f"pid {note['pid']} on {note['host']} since {note['started']}: "
                 f"{note['command'] or '(Python API)'}")
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return "a process that has not said who it is yet"

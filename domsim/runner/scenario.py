@@ -14,12 +14,14 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..limits import MAX_WORKERS
 from ..results.config import (
     SETTINGS,
     Check,
     ConfigError,
     TourneyConfig,
     check_settings,
+    is_integer,
     is_positive_integer,
 )
 from ..results.pairings import split_name, team_members
@@ -30,7 +32,7 @@ from .tourney import Tourney
 
 #: Keys that say how a scenario runs, not what it plays (`target` joins the rule options).
 RUN_SETTINGS: dict[str, Check] = {
-    "workers": (is_positive_integer, "a positive integer"),
+    "workers": (lambda v: is_integer(v) and 1 <= v <= MAX_WORKERS, f"1 to {MAX_WORKERS}"),
     "out": (lambda v: isinstance(v, str) and v != "", "a folder path"),
     "backend": (lambda v: v in BACKENDS, " or ".join(BACKENDS)),
     "scheduler": (lambda v: isinstance(v, str), "a Dask scheduler address (tcp://host:8786)"),
@@ -62,6 +64,8 @@ def load_scenario(path: Path) -> Scenario:
         raise ScenarioError(f"{path}: cannot read it: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested too deeply to be a scenario") from None
     try:
         scenario = _scenario(data, path.parent)
         check_tourney(scenario.settings)

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..limits import MAX_WORKERS
 from ..results.config import TourneyConfig
 from ..results.manifest import Outcome, manifest_config
 from ..results.pairings import seated_twice
@@ -73,6 +74,9 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
         raise TourneyError("--scheduler is for --backend dask")
+    if backend == "local" and not 1 <= workers <= MAX_WORKERS:
+        raise TourneyError(f"workers must be 1 to {MAX_WORKERS} (each is a process with its "
+                           f"bots), got {workers}")
     cluster = connect_dask(scheduler) if backend == "dask" else None  # before making the folder
     lost_cluster = cluster.failures if cluster else ()
     try:

@@ -38,6 +38,7 @@ from ..results.parts import clean_parts, done_game_ids, read_rows, write_part
 from ..results.schedule import Schedule, batches
 from ..results.summary import Tally
 from ..rules import Rules
+from ..seeding import new_run_key
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
@@ -84,7 +85,7 @@ class Tourney:
                 check_spec(spec, self.config.isolate, run_confinement(self.config))
         self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
         self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
-                                 self.config.duplicate, self.config.seed)
+                                 self.config.duplicate, self.config.seed, self.config.run_key)
         self.schema = games_schema(rules)
         self.deals = read_deals(self.config.deals, rules) if self.config.deals else []
 
@@ -156,10 +157,13 @@ def whole_deal_sets(config: TourneyConfig,
 
 
 def open_tourney(config: TourneyConfig, out: Path, resume: bool,
-                 command: Sequence[str] = ()) -> Tourney:
+                 command: Sequence[str] = (), keep_seeds: bool = False) -> Tourney:
     """Take the folder (new, or a resumable run with the same settings) for this writer alone;
-    the caller closes the tourney to let it go."""
+    the caller closes the tourney to let it go. A new run with bots in their own process gets a
+    secret key unless it has one or `keep_seeds` (an old run upgraded keeps its games' seeds)."""
     named = replace(config, entrants=tuple(config.entrant_names()))
+    if not (resume or keep_seeds) and config.run_key is None and bots_out_of_process(named):
+        named = replace(named, run_key=new_run_key())
     # A new run's settings are checked before its folder is made: a bad one writes nothing.
     tourney = None if resume else Tourney(named, out)
     lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
@@ -174,6 +178,14 @@ def open_tourney(config: TourneyConfig, out: Path, resume: bool,
         lock.release()
         raise
     return tourney
+
+
+def bots_out_of_process(config: TourneyConfig) -> bool:
+    """Whether any strategy of the run plays in its own process: then the run gets a secret
+    key, so that no bot can work out the deals from a guessed seed (domsim.seeding)."""
+    return any(bot_command(spec, config.isolate) is not None
+               for entrant in parse_entrants(config.entrant_names(), config.rules())
+               for spec in entrant.members)
 
 
 def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:

@@ -34,7 +34,7 @@ def upgrade_run(old: Path, new: Path, command: Sequence[str]) -> Outcome:
         raise TourneyError(f"{old} is not a run of an older format (domsim "
                            f"{manifest.get('domsim_version')}): nothing to upgrade")
     tourney = open_tourney(TourneyConfig.from_dict(manifest_config(manifest, old)), new, False,
-                           command)
+                           command, keep_seeds=True)
     with closing(tourney):
         done = 0
         for rows, records in _batches(legacy_games(old, manifest)):

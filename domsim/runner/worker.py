@@ -94,5 +94,6 @@ def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
         return game_row(place, game), None
     return game_row(place, game), json.dumps(seal({
         "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
+        **({"run_key": config.run_key} if config.run_key else {}),
         "entrants": place.names, **({"fixed_deal": True} if batch.first_deals else {}),
         **game.record()}))

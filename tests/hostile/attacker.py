@@ -28,6 +28,10 @@ that a run with it can be compared with one with that honest twin.
   it held there, disjoint from its own, holding every tile the opponent has played); reports
   `attacker: claim MINE THEIRS` (its hand's first tiles and the opponent's it believes) or
   `attacker: claim none`;
+- brute: looks for the game's seed through domsim's public derivations: the seat seed it is
+  told, and the first hand it is dealt, against those of run seeds -100..100 (-20..20 for the
+  hands) and their first 64 deals; reports `attacker: brute found ...` or `attacker: brute
+  nothing` once a game;
 - deep: answers every `choose` with a line of 300,000 `[` (json.loads would run out of
   recursion), then its move;
 - hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
@@ -224,6 +228,23 @@ class Memory:
 received_games: list[str] = []
 
 
+def brute(game: dict, choose: dict) -> None:
+    from domsim.deals import seed_deals
+    from domsim.protocol import rules_from
+    from domsim.seeding import game_seed, seat_seed
+    from domsim.tiles import tile_id
+
+    told, seat = game["seat_seed"], game["seat"]
+    found = [f"run seed {run}, deal {deal} from the seat seed"
+             for run in range(-100, 101) for deal in range(64)
+             if seat_seed(game_seed(run, deal), seat) == told]
+    mine = sum(1 << tile_id(a, b) for a, b in choose["hand"])
+    rules = rules_from(game["rules"])
+    found += [f"run seed {run}, deal {deal_id} from its hand" for run in range(-20, 21)
+              for deal_id, _, deal in seed_deals(rules, run, 64) if deal.hands[seat] == mine]
+    report("brute " + ("found " + "; ".join(found) if found else "nothing"))
+
+
 def spin(marker: str) -> None:
     subprocess.Popen([sys.executable, "-c", "while True: pass", marker],
                      start_new_session=True)
@@ -235,6 +256,7 @@ ATTACKS = {"peek": peek, "write": lambda: write(args[0]),
            "cpus": lambda: report(f"cpus {sorted(os.sched_getaffinity(0))}"),
            "probe": lambda: probe(args), "hog": lambda: hog(int(args[0]), int(args[1]))}
 attacked = False
+brute_games = 0
 for line in sys.stdin:
     received.append(line)
     message = json.loads(line)
@@ -250,6 +272,9 @@ for line in sys.stdin:
         if how == "flood":
             while True:
                 print("junk " * 20, flush=True)
+        if how == "brute" and brute_games < len(received_games):
+            brute_games = len(received_games)  # once a game, at its first decision
+            brute(json.loads(received_games[-1]), message)
         if how == "remember":
             Memory.claim(message)
         if how == "deep":

@@ -222,7 +222,7 @@ class Inside:
     relative to the folder holding them all."""
 
     def __init__(self, own: list[Path]) -> None:
-        self.host = sorted({Path(os.path.abspath(p)) for p in own})
+        self.host = sorted({Path(os.path.normpath(os.path.abspath(p))) for p in own})
         parents = [str(p.parent) for p in self.host]
         self.root = Path(os.path.commonpath(parents)) if parents else None
 
@@ -235,11 +235,11 @@ class Inside:
     def argument(self, text: str, cwd: str) -> str:
         """An argument as the bot must see it: a path to one of its files (or a strategy
         spec beginning with one, `FILE?...` or `FILE:Class`) made its path inside."""
-        for path in self.host:
-            for written in (str(path), os.path.relpath(path, cwd)):
-                if text == written or (text.startswith(written)
-                                       and text[len(written)] in "?:"):
-                    return self.of(path) + text[len(written):]
+        ends = [len(text), *(at for at, char in enumerate(text) if char in "?:")]
+        for end in ends:
+            path = Path(os.path.normpath(os.path.join(cwd, text[:end])))
+            if path in self.host:
+                return self.of(path) + text[end:]
         return text
 
     def binds(self) -> list[str]:

@@ -418,9 +418,10 @@ def test_upgrade_options_write_or_fail_in_one_line(workspace, old, new):
     ["tourney", "--variant", "classic", "-p", "easy", "-p", "b=easy"],
     ["compare", "easy", "b=easy", "--variant", "classic"],
 ])
-def test_a_huge_worker_count_forks_no_more_workers_than_games(workspace, monkeypatch, command):
+def test_a_large_worker_count_forks_no_more_workers_than_games(workspace, monkeypatch, command):
     """A fork pool starts all its workers at once: --workers 100000000 for 2 games used to fork
-    until the machine gave out (a property cannot try it without doing that when it fails)."""
+    until the machine gave out (a property cannot try it without doing that when it fails).
+    Now beyond 256 is refused at the option (issue 36), and within, no more than the games."""
     import domsim.runner.local as local
 
     sizes = []
@@ -433,7 +434,10 @@ def test_a_huge_worker_count_forks_no_more_workers_than_games(workspace, monkeyp
 
     monkeypatch.setattr(local, "LocalPool", counted)
     with workspace() as where:
-        result = holds(where, [*command, "--games", "2", "--workers", "100000000", "--silent",
+        refused = holds(where, [*command, "--games", "2", "--workers", "100000000",
+                                "--silent", "--out", "fresh"])
+        assert refused.exit_code == 2 and "1<=x<=256" in refused.output and not sizes
+        result = holds(where, [*command, "--games", "2", "--workers", "256", "--silent",
                                "--out", "fresh"])
     assert result.exit_code == 0 and sizes and max(sizes) <= 2, (sizes, result.output)
 

@@ -217,25 +217,27 @@ def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
 
 
 def _names_path(cwd: str, arg: str) -> bool:
-    """Whether a command's argument names an existing file or folder (an argument too long to
-    be a path, or otherwise no path, is just an argument)."""
+    """Whether a command's argument names a file or folder of the bot's (an argument too long
+    to be a path, or otherwise no path, is just an argument; the current folder and those above
+    it are never the bot's: `.` would show it every run kept there)."""
     try:
-        return Path(cwd, arg).exists()
-    except (OSError, ValueError):
+        path = Path(cwd, arg).resolve()
+        return path.is_file() or path.is_dir() and not Path(cwd).resolve().is_relative_to(path)
+    except (OSError, ValueError, RuntimeError):
         return False
 
 
 def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
     """The absolute paths of the files and folders a spec's `files=` names (StrategyError for
-    one that does not exist)."""
-    found = []
+    one that does not exist, or for the current folder or one above it)."""
     for name in files:
-        path = Path(cwd, name)
-        if not path.exists():
+        if not Path(cwd, name).exists():
             raise StrategyError(f"file {name!r} named by files= not found (looked in {cwd}): "
                                 "check the path")
-        found.append(str(path.resolve()))
-    return tuple(found)
+        if not _names_path(cwd, name):
+            raise StrategyError(f"files= names {name!r}, the current folder or one above it: "
+                                "name the bot's own files and folders")
+    return tuple(str(Path(cwd, name).resolve()) for name in files)
 
 
 def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -26,6 +26,7 @@ from domsim import sandbox
 from domsim import seat as seat_module
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
+from domsim.strategy import StrategyError
 
 pytestmark = pytest.mark.sandbox
 
@@ -394,3 +395,17 @@ def test_a_long_spec_does_not_swell_the_log(tmp_path):
     out = tmp_path / "run"
     assert run(out, attacker("stderr", *["y" * 19] * 1_000)).returncode == 0
     assert (out / "run.log").stat().st_size < 400_000
+
+
+def test_the_current_folder_or_one_above_is_never_a_bots_file(tmp_path, monkeypatch):
+    """`exec:./bot .` or `files=..` would show a bot every run kept there: such an argument
+    stays an argument, and such a files= is refused in one line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    bot = tmp_path / "attacker.py"
+    bot.write_text(ATTACKER.read_text())
+    bot.chmod(0o755)
+    command = bot_module.bot_command(f"exec:{bot} probe . .. / data", None)
+    assert set(command.found) == {str(bot), str(tmp_path / "data")}
+    with pytest.raises(StrategyError, match="the current folder or one above it"):
+        bot_module.bot_command(f"{ROOT / 'strategies' / 'example_greedy.py'}?files=..", None)

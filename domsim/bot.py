@@ -38,6 +38,7 @@ from .strategy import (
     EXEC_PREFIX,
     SESSION_PREFIX,
     StrategyError,
+    check_registered,
     existing_file,
     load_strategy,
     spec_file,
@@ -202,6 +203,9 @@ def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
         return _exec_command(spec, cwd)
     if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
         path = spec_file(spec)
+        target = spec.partition("?")[0].strip()
+        if not path and ":" not in target:  # a registered name: known here, or a typo
+            check_registered(target)
         # A file shipped to this process (a Dask worker) is loaded from its copy; the host
         # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
         argv = (sys.executable, "-m", "domsim.seat_host")

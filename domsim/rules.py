@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from ._core import RulesError
 from ._core import points_against as _points_against
 from ._core import scores_count as _scores_count
+from .suggest import did_you_mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,14 +134,16 @@ def find_variant(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         raise RulesError(
-            f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}"
+            f"unknown variant {name!r}: {did_you_mean(name, VARIANTS)}choose one of "
+            f"{', '.join(VARIANTS)}"
         ) from None
 
 
 def _coerce_option(variant: Variant, key: str, value: object) -> object:
     if key not in variant.options:
         allowed = ", ".join(variant.options) or "none"
-        raise RulesError(f"{variant.name} has no option {key!r} (options: {allowed})")
+        raise RulesError(f"{variant.name} has no option {key!r} "
+                         f"({did_you_mean(key, variant.options)}options: {allowed})")
     default, choices, lowest = OPTION_SPECS[key]
     if choices is not None:
         if str(value) not in choices:

@@ -37,6 +37,7 @@ from types import ModuleType
 
 from .clock import ClockReading
 from .rules import Rules
+from .suggest import did_you_mean
 from .view import Move, PlayerView
 
 ENTRY_POINT_GROUP = "domsim.strategies"
@@ -343,12 +344,18 @@ def entry_points() -> dict[str, importlib.metadata.EntryPoint]:
     return found
 
 
-def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
-    entry = entry_points().get(name)
-    if entry is None:
+def check_registered(name: str) -> None:
+    """StrategyError, with the name it probably meant, for a name no entry point registers."""
+    if name not in entry_points():
         raise StrategyError(
-            f"unknown strategy {name!r}: use one of {', '.join(entry_points())}, "
-            "path/to/bot.py[:Class] or package.module:Class (see `domsim strategies`)")
+            f"unknown strategy {name!r}: {did_you_mean(name, entry_points())}use one of "
+            f"{', '.join(entry_points())}, path/to/bot.py[:Class] or package.module:Class (see "
+            "`domsim strategies`)")
+
+
+def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
+    check_registered(name)
+    entry = entry_points()[name]
     dist = entry.dist.name if entry.dist else "an installed package"
     origin = f"built-in {entry.value}" if dist == "domsim" else f"package {dist}: {entry.value}"
     cls = guarded(f"cannot load strategy {name!r} ({origin})", entry.load)

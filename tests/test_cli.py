@@ -317,3 +317,21 @@ def test_help_shows_no_empty_range_and_no_png(command):
     """An unbounded number shows no `[x<=None]`; the report's charts are SVG."""
     text = run(command, "--help").stdout
     assert "None]" not in text and "PNG" not in text
+
+
+@pytest.mark.parametrize("args, wanted", [
+    (("play", "--variant", "blok"), "unknown variant 'blok': did you mean 'block'?"),
+    (("play", "--variant", "block", "-p", "hadr"), "unknown strategy 'hadr': did you mean 'hard'?"),
+    (("play", "--variant", "block", "-p", "insanr?preset=lean"),
+     "unknown strategy 'insanr': did you mean 'insane'?"),
+    (("play", "--variant", "block", "-o", "targt=50"),
+     "block has no option 'targt' (did you mean 'target'?"),
+    (("calibrate", "--variant", "fievs"), "unknown variant 'fievs': did you mean 'fives'?"),
+])
+def test_a_typo_gets_one_suggestion_and_the_name_once(args, wanted):
+    """issue 38: an unknown variant, level, option or entry point gets one "did you mean 'X'?",
+    and names the typo once."""
+    line = assert_one_line_error(run(*args))
+    assert wanted in line and line.count("did you mean") == 1
+    typo = wanted.split("'")[1]
+    assert line.count(f"'{typo}'") == 1, line

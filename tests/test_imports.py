@@ -27,8 +27,9 @@ HEAVY = ("numpy", "pandas", "pyarrow", "tqdm")
 #: other module, sit with the core. A module may import its own layer or one below, never one
 #: above.
 LAYERS = (
-    ("core", ("domsim", "domsim._core", "domsim.tiles", "domsim.rules", "domsim.seeding",
-              "domsim.stats", "domsim.timing", "domsim.clock", "domsim.limits")),
+    ("core", ("domsim", "domsim._core", "domsim.suggest", "domsim.tiles", "domsim.rules",
+              "domsim.seeding", "domsim.stats", "domsim.timing", "domsim.clock",
+              "domsim.limits")),
     ("engine", ("domsim.engine", "domsim.record", "domsim.deals", "domsim.transcript")),
     ("view", ("domsim.view", "domsim.insight", "domsim.search")),
     ("strategy", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve")),

@@ -133,7 +133,7 @@ GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (GOOD + "gmes = 10\n", f"unknown key 'gmes' (allowed: {ALLOWED})"),
+    (GOOD + "gmes = 10\n", f"unknown key 'gmes' (did you mean 'games'? allowed: {ALLOWED})"),
     (GOOD + "games = 0\n", "games must be a positive integer, got 0"),
     (GOOD + 'games = "10"\n', "games must be a positive integer, got '10'"),
     (GOOD + "games = true\n", "games must be a positive integer, got True"),

@@ -13,6 +13,7 @@ from ..deals import ORDERS
 from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
+from ..suggest import did_you_mean
 from .folder import OUTPUT_FORMATS
 from .pairings import FORMATS, builtin_levels
 
@@ -78,7 +79,8 @@ def check_settings(values: dict, accepted: dict[str, Check]) -> None:
     """Refuse an unknown key or a value its check does not accept (ConfigError)."""
     for key, value in values.items():
         if key not in accepted:
-            raise ConfigError(f"unknown key {key!r} (allowed: {', '.join(accepted)})")
+            raise ConfigError(f"unknown key {key!r} ({did_you_mean(key, accepted)}allowed: "
+                              f"{', '.join(accepted)})")
         test, allowed = accepted[key]
         if not test(value):
             raise ConfigError(f"{key} must be {allowed}, got {value!r}")

@@ -10,6 +10,7 @@ from ..dialcurve import dial_spec, strength_of
 from ..results.config import TourneyConfig
 from ..results.pairings import builtin_levels, default_name
 from ..rules import VARIANTS, RulesError, make_rules
+from ..suggest import did_you_mean
 from .tourney import Outcome, TourneyError, whole_deal_sets
 
 
@@ -20,7 +21,8 @@ def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:
         raise TourneyError("missing --variant V (repeat for more) or --all")
     unknown = [name for name in variants if name not in VARIANTS]
     if unknown:
-        raise RulesError(f"unknown variant {unknown[0]!r}: see `domsim variants`")
+        raise RulesError(f"unknown variant {unknown[0]!r}: {did_you_mean(unknown[0], VARIANTS)}"
+                         "see `domsim variants`")
     return list(VARIANTS) if every else list(dict.fromkeys(variants))
 
 

@@ -215,16 +215,17 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True, on_fault: str = "forfeit",
             out: str | Path | None = None, workers: int | None = None, progress: bool = False,
             max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
-            time_control: str | None = None) -> Comparison:
+            time_control: str | None = None, run_key: str | None = None) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
     `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
     `seat_memory`, `sandbox`, `on_fault` (here "forfeit" by default: a fault loses the game, as
-    in fastchess), `max_fault_rate`, `stop_on_faults` and `time_control` as `tourney`'s."""
+    in fastchess), `max_fault_rate`, `stop_on_faults`, `time_control` and `run_key` as
+    `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
                      options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox,
-                     on_fault=on_fault, time_control=time_control)
+                     on_fault=on_fault, time_control=time_control, run_key=run_key)
     if sequential:
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None

@@ -331,6 +331,7 @@ class BotProcess:
         self._closed = False
         self._sandboxed = confinement.sandboxed
         argv, memory_mb, passed, env = command.argv, confinement.memory_mb, (), None
+        renames: tuple[tuple[str, str], ...] = ()
         if confinement.sandboxed:
             try:
                 wrapped = sandbox.wrap(argv, command.cwd, command.found, memory_mb,
@@ -339,6 +340,7 @@ class BotProcess:
                 raise BotFault(str(exc)) from None
             argv, passed, env, self._cgroups = (wrapped.argv, wrapped.fds, wrapped.env,
                                                 wrapped.cgroups)
+            renames = wrapped.renames
             memory_mb = 0  # set inside, by prlimit
         _keep_to_home_cpu()
         try:
@@ -366,8 +368,10 @@ class BotProcess:
         self.deals: set = set()  # the keys of every deal it has been given (BotPool.take)
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
+        self._last_junk: str | None = None  # what the last such line was
         self._stderr = threading.Thread(target=_log_stderr,
-                                        args=(self.process.stderr, self.log), daemon=True)
+                                        args=(self.process.stderr, self.log, renames),
+                                        daemon=True)
         start_without_signals(self._stderr)
         try:
             self.hello = self._shake_hands()
@@ -393,7 +397,7 @@ class BotProcess:
     def new_game(self) -> None:
         """A game starts: the per-game budgets of logging and unanswered output start afresh."""
         self.log.new_game()
-        self._junk = 0
+        self._junk, self._last_junk = 0, None
 
     @property
     def alive(self) -> bool:
@@ -564,6 +568,7 @@ class BotProcess:
         if self._junk > MAX_JUNK_BYTES:
             raise BotFault(f"wrote over {MAX_JUNK_BYTES >> 20} MiB in a game that answered "
                            "nothing")
+        self._last_junk = note
         self.log.write(note)
 
     def _read_line(self, deadline: float | None) -> bytes | tuple[int, int] | None:
@@ -589,7 +594,9 @@ class BotProcess:
             return "closed its output"
         if self._sandboxed and code > 128:  # bwrap exits 128 + N for a bot killed by signal N
             code = 128 - code
-        return f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
+        ended = f"exited with status {code}" if code >= 0 else f"killed by signal {-code}"
+        return f"{ended} after a line that answers nothing ({self._last_junk})" \
+            if self._last_junk else ended
 
     def close(self) -> None:
         """Kill the bot with every process it started (its group, and the descendants that
@@ -685,10 +692,17 @@ class LogBudget:
                      LOG_BYTES_PER_PROCESS >> 10)
 
 
-def _log_stderr(stream, budget: LogBudget) -> None:
+def _log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] = ()) -> None:
     """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
-    characters, within its budget; read to the end whatever it writes, so the bot never blocks
-    on a full pipe and domsim never holds more than a chunk of it."""
+    characters, within its budget, its files named as here (`renames`: a sandboxed bot's
+    traceback names them as it sees them); read to the end whatever it writes, so the bot never
+    blocks on a full pipe and domsim never holds more than a chunk of it."""
+    def write(line: bytes) -> None:
+        text = line[:LOG_LINE].decode(errors="replace").rstrip()
+        for inside, here in renames:
+            text = text.replace(inside, here)
+        budget.write("stderr: " + text)
+
     fd, pending = stream.fileno(), b""
     with stream:
         while chunk := os.read(fd, 65536):
@@ -697,9 +711,9 @@ def _log_stderr(stream, budget: LogBudget) -> None:
                 lines.append(pending)
                 pending = b""
             for line in lines:
-                budget.write("stderr: " + line[:LOG_LINE].decode(errors="replace").rstrip())
+                write(line)
         if pending:
-            budget.write("stderr: " + pending[:LOG_LINE].decode(errors="replace").rstrip())
+            write(pending)
 
 
 def deal_keys(seed: int, first_deal: object = None) -> frozenset:

@@ -98,6 +98,11 @@ WORKERS = click.option("--workers", "-j", type=WORKERS_RANGE, default=default_wo
                        show_default="all cores", help="Worker processes.")
 SILENT = click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 SEED = click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
+RUN_KEY = click.option(
+    "--run-key", default=None, metavar="HEX",
+    help="Rerun a run with bots in their own process: the run_key of its manifest (default: a "
+         "new secret key, so that no bot can work the deals out from the seed; none for "
+         "built-in levels only).")
 RULE_OPTIONS = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                             help="Rule option, e.g. target=200.")
 ISOLATE = click.option(
@@ -423,9 +428,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               "manifest). With bots in their own process the games also depend on the run's "
               "secret key (its manifest's run_key): --seed alone then reproduces nothing a bot "
               "could guess; --resume and --run-key reproduce the run.")
-@click.option("--run-key", default=None, metavar="HEX",
-              help="Rerun a run with bots in their own process: the run_key of its manifest "
-                   "(default: a new secret key; none for built-in levels only).")
+@RUN_KEY
 @click.option("--workers", "-j", type=WORKERS_RANGE, default=default_workers,
               show_default="all cores",
               help="Worker processes (with --backend dask: the cluster's threads).")
@@ -701,6 +704,7 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--beta", type=PROBABILITY,
               default=0.05, show_default=True, help="SPRT: the chance of accepting H0 under H1.")
 @SEED
+@RUN_KEY
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
@@ -718,7 +722,7 @@ def stats(run_dir, as_json, samples) -> None:
 @click.pass_context
 @user_errors
 def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
-            workers, out, options, time_control, silent, isolate, seat_memory, sandbox,
+            run_key, workers, out, options, time_control, silent, isolate, seat_memory, sandbox,
             on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
@@ -756,8 +760,8 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
                          options=parse_options(options), isolate=isolate,
                          seat_memory=seat_memory, sandbox=sandbox is not False,
-                         on_fault=on_fault, time_control=time_control, out=out,
-                         workers=workers, progress=not silent, command=command,
+                         on_fault=on_fault, time_control=time_control, run_key=run_key,
+                         out=out, workers=workers, progress=not silent, command=command,
                          max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
     _compare_output(result, out)
 
@@ -807,6 +811,7 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @click.option("--setting", "settings", multiple=True, type=Finite(0, 1),
               metavar="STRENGTH", help="A dial strength to play instead (repeat; implies --dial).")
 @click.option("--seed", type=int, default=None, help="Run seed (default: random).")
+@RUN_KEY
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Report folder (default results/calibrate-<timestamp>); never overwritten.")
@@ -819,7 +824,7 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @STOP_ON_FAULTS
 @user_errors
 def calibrate(variants, every, players, games, tolerance, max_games, levels, with_dial,
-              settings, seed, workers, out, time_control, samples, silent, on_fault,
+              settings, seed, run_key, workers, out, time_control, samples, silent, on_fault,
               max_fault_rate, stop_on_faults) -> None:
     """Calibrate the levels of each rule set and write the one-page report.
 
@@ -838,7 +843,7 @@ def calibrate(variants, every, players, games, tolerance, max_games, levels, wit
     config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
                                  out, False, name="calibrate")
     command = ["domsim", *sys.argv[1:]]
-    plan = StepPlan(tolerance, max_games, config.seed)
+    plan = StepPlan(tolerance, max_games, config.seed, run_key)
 
     def run(config, folder, notes, ladder):
         for note in notes:
@@ -854,7 +859,8 @@ def calibrate(variants, every, players, games, tolerance, max_games, levels, wit
 
     steps = Calibration(out, plan, compare, click.echo)
     folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       players=players, levels=levels, on_fault=on_fault, run=run,
+                                       run_key=run_key, players=players, levels=levels,
+                                       on_fault=on_fault, run=run,
                                        time_control=time_control,
                                        dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
                                        min_deals=MIN_DEALS, steps=steps)

@@ -183,6 +183,8 @@ class Wrapped:
     env: dict[str, str]
     fds: tuple[int, ...]
     cgroups: tuple[Path, ...]
+    #: (path inside, path here) of each of the bot's own files, to name them in its log lines
+    renames: tuple[tuple[str, str], ...] = ()
 
 
 def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int,
@@ -209,12 +211,13 @@ def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int
     bwrap = [found[0], "--args", str(fds[0]), *filtered, "--", *command]
     cgroups, controllers = _make_cgroups(memory_mb)
     limits = _limits(memory_mb, "pids" not in controllers)
+    renames = tuple((inside.of(path), str(path)) for path in inside.host)
     if cgroups:
         # The shell joins the cgroups before it becomes prlimit and bwrap: nothing escapes them.
         join = " && ".join(f'echo $$ > "{group / "cgroup.procs"}"' for group in cgroups)
         return Wrapped(["/bin/sh", "-c", f'{join} && exec "$@"', "sh", *limits, *bwrap],
-                       _HOST_ENV, tuple(fds), tuple(cgroups))
-    return Wrapped([*limits, *bwrap], _HOST_ENV, tuple(fds), ())
+                       _HOST_ENV, tuple(fds), tuple(cgroups), renames)
+    return Wrapped([*limits, *bwrap], _HOST_ENV, tuple(fds), (), renames)
 
 
 class Inside:

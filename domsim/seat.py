@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 import os
 import random
-import reprlib
 import statistics
 import time
 from collections import Counter
@@ -37,7 +36,7 @@ from .limits import GRACE_SECONDS
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
 from .seeding import seat_seed
-from .strategy import Strategy, StrategyFactory, one_line
+from .strategy import Strategy, StrategyFactory, one_line, short_repr
 from .timing import time_histogram
 from .view import Move, PlayerView, ViewBuilder
 from .watchdog import watchdog
@@ -56,8 +55,6 @@ MAX_HUNG_GAMES = 3
 #: The exit status of a process forked inside an in-process strategy call (it exits at once).
 FORKED_IN_STRATEGY = 86
 
-_short = reprlib.Repr()  # for whatever a strategy returns: bounded, and safe if repr() fails
-_short.maxother = _short.maxstring = 100
 
 
 @dataclass
@@ -203,7 +200,7 @@ class Seat(GuardedSeat):
             return self.stand_in.choose(view)
         move = _as_legal_move(choice, view.legal_moves)
         if move is None:
-            self._fault(ILLEGAL, f"returned {_short.repr(choice)}, not one of its legal moves")
+            self._fault(ILLEGAL, f"returned {short_repr(choice)}, not one of its legal moves")
             return self.stand_in.choose(view)
         return move
 
@@ -323,8 +320,7 @@ class BotSeat(GuardedSeat):
                     index = None if move is None else view.legal_moves.index(move)
                 if index is not None and 0 <= index < len(moves):
                     return state.play_index(index)
-                self._fault(ILLEGAL, f"answered {_short.repr(reply)}, not one of its legal "
-                                     "moves")
+                self._fault(ILLEGAL, f"{_what_it_did(reply)}, not one of its legal moves")
         if view is None:
             view = views.view(state, moves)
         return state.play_choice(view, self.stand_in.choose(view))
@@ -381,7 +377,7 @@ class BotSeat(GuardedSeat):
             said = reply.get("message")
             # domsim's host reports what a Python strategy raised, as a fault in process reads
             text = (str(said)[:200] if reply.get("raised")
-                    else f"the bot reported: {_short.repr(said)}")
+                    else f"the bot reported: {short_repr(said)}")
             self._fault(EXCEPTION, text, drop=drop)
             return None, elapsed
         return reply, elapsed
@@ -393,6 +389,15 @@ class BotSeat(GuardedSeat):
 
 
 _FAILED = object()  # what `_call` returns after a fault
+
+
+def _what_it_did(reply: dict) -> str:
+    """A bot's illegal reply in its own terms: what the strategy returned, as domsim's seat host
+    says (`returned`), else the reply."""
+    returned = reply.get("returned")
+    if isinstance(returned, str):
+        return f"returned {returned[:300]}"
+    return f"answered {short_repr(reply)}"
 
 
 def _as_legal_move(choice: object, legal_moves: tuple[Move, ...]) -> Move | None:

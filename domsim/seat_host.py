@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import traceback
 
 from . import __version__
 from ._core import WireViews
@@ -30,7 +31,15 @@ from .protocol import (
     rules_from,
 )
 from .rules import Rules, private_copy
-from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy, one_line
+from .strategy import (
+    Strategy,
+    StrategyError,
+    StrategyFactory,
+    load_strategy,
+    one_line,
+    short_repr,
+)
+from .view import Move
 
 #: Games one host plays at once, when it speaks the compact encoding.
 TABLES = 32
@@ -68,9 +77,14 @@ class Host:
         try:
             return handler(message)
         except BaseException as exc:  # the strategy's fault, whatever it raised
-            self.strategy = None
-            return {"type": "error", "id": message.get("id"), "message": one_line(exc),
-                    "raised": True}
+            return self._raised(message.get("id"), exc)
+
+    def _raised(self, request: int | None, exc: BaseException) -> dict:
+        """The `error` reply to a strategy that raised; its traceback goes to stderr (the run's
+        log), so that its author sees the file and line."""
+        self.strategy = None
+        traceback.print_exception(exc, file=sys.stderr)
+        return {"type": "error", "id": request, "message": one_line(exc), "raised": True}
 
     def _on_hello(self, message: dict) -> dict:
         try:
@@ -101,7 +115,8 @@ class Host:
     def _on_choose(self, message: dict) -> dict:
         view = self.views.view(message, self.rules).with_rules(self.own_rules)
         choice = self.strategy.choose(view)
-        return move_message(message["id"], choice)
+        reply = move_message(message["id"], choice)
+        return reply if _is_legal(choice, view.legal_moves) else _returned(reply, choice)
 
     def compact_choice(self, line: bytes) -> bytes:
         """The reply to a compact `choose` line: `m ID INDEX` for a legal move, else the JSON
@@ -113,17 +128,28 @@ class Host:
         try:
             choice = self.strategy.choose(view)
         except BaseException as exc:  # the strategy's fault, whatever it raised
-            self.strategy = None
-            return encode({"type": "error", "id": request, "message": one_line(exc),
-                           "raised": True})
+            return encode(self._raised(request, exc))
         index = view.index_of(choice)
         return (compact_reply(request, index) if index is not None
-                else encode(move_message(request, choice)))
+                else encode(_returned(move_message(request, choice), choice)))
 
     def _on_game_over(self, message: dict) -> dict:
         if self.strategy is not None:
             self.strategy.end_game(tuple(message["scores"]), tuple(message["winners"]))
         return {"type": "done"}
+
+
+def _is_legal(choice: object, legal_moves: tuple) -> bool:
+    try:
+        return type(choice) in (Move, tuple) and choice in legal_moves
+    except Exception:  # a strange object's comparison: no legal move
+        return False
+
+
+def _returned(reply: dict, choice: object) -> dict:
+    """A `move` reply naming no legal move, with what the strategy returned (`returned`), so
+    that its fault says so in the strategy's terms."""
+    return {**reply, "returned": short_repr(choice)}
 
 
 def serve(host: Host, requests: int, replies: int) -> None:

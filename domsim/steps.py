@@ -85,11 +85,13 @@ class StepRule:
 
 @dataclass(frozen=True)
 class StepPlan:
-    """How every step is played: the tolerance, the most games a step plays, the seed."""
+    """How every step is played: the tolerance, the most games a step plays, the seed and the
+    run key (None: each step with bots in their own process draws its own)."""
 
     tolerance: float = DEFAULT_TOLERANCE
     max_games: int = DEFAULT_MAX_GAMES
     seed: int = 0
+    run_key: str | None = None
 
     def check(self) -> None:
         if not (math.isfinite(self.tolerance) and 0 < self.tolerance <= 400):
@@ -145,7 +147,7 @@ def play_step(variant: str, players: int | None, options: dict, lower: str, uppe
                            options=dict(options),
                            seed=derive_seed("calibration step", plan.seed, variant, index)
                            % 2**63, move_time_limit=overview.move_time_limit,
-                           time_control=overview.time_control)
+                           time_control=overview.time_control, run_key=plan.run_key)
     rule = StepRule(plan.tolerance, looks(FIRST_LOOK, config.games // per_deal))
     result = compare(config, out, rule)
     pair = result.progress.statistics()

@@ -28,6 +28,7 @@ import inspect
 import os
 import random
 import re
+import reprlib
 import sys
 import typing
 from collections.abc import Callable, Iterable
@@ -204,6 +205,15 @@ def guarded(what: str, call: Callable[[], object]) -> object:
         raise
     except BaseException as exc:
         raise StrategyError(f"{what}: {one_line(exc)}") from None
+
+
+_short = reprlib.Repr()  # for whatever a strategy returns: bounded, and safe if repr() fails
+_short.maxother = _short.maxstring = 100
+
+
+def short_repr(value: object) -> str:
+    """What a strategy returned, as a fault's message names it (bounded)."""
+    return _short.repr(value)
 
 
 def one_line(exc: BaseException) -> str:

@@ -593,3 +593,38 @@ def test_a_pooled_host_plays_each_game_under_that_games_rules():
         assert host.answer(game_message(rules, 0, 5, None)) == {"type": "ready"}
         assert host.rules == rules and host.own_rules == rules
         assert host.own_rules is not host.rules  # the strategy's copy, as in process
+
+
+# -- faults a bot's author can read (issue 38) ----------------------------------------------------
+BROKEN = ROOT / "tests" / "broken"
+
+
+@pytest.mark.parametrize("spec", [f"{BROKEN / 'illegal.py'}",
+                                  *(f"{BROKEN / 'garbage.py'}?kind={kind}"
+                                    for kind in ("none", "int", "str", "dict", "bad_end"))])
+def test_an_illegal_move_reads_alike_in_process_and_in_the_sandbox(spec):
+    """A fault names what the strategy returned, in its own terms, wherever it plays (not the
+    wire's {'tile': None, ...})."""
+    said = [play_game(BLOCK, [spec, "easy"], 2, isolate=isolate)["faults"][0]["first"]
+            for isolate in (False, True)]
+    assert said[0] == said[1] and said[0].startswith("returned "), said
+
+
+def test_a_bot_that_writes_junk_and_exits_says_what_it_wrote():
+    first = play_game(BLOCK, [bad_bot("mumble"), "easy"], 2)["faults"][0]["first"]
+    assert first.startswith("exited with status 0 after a line that answers nothing")
+    assert "thinking..." in first
+
+
+def test_a_sandboxed_strategy_that_raises_leaves_its_traceback_in_the_log(tmp_path):
+    """Its own file and line, under the name the user gave the file, not the sandbox's."""
+    bot = tmp_path / "bots" / "raises.py"
+    bot.parent.mkdir()
+    bot.write_text((BROKEN / "raises.py").read_text())
+    result = CliRunner().invoke(main, ["tourney", "--variant", "block", "-p", str(bot), "-p",
+                                       "easy", "--games", "2", "-j", "1", "--silent", "--out",
+                                       str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    log = (tmp_path / "run" / "run.log").read_text()
+    assert 'stderr: Traceback' in log and "RuntimeError: boom in choose" in log
+    assert re.search(rf'File "{re.escape(str(bot))}", line \d+, in choose', log), log[-3000:]

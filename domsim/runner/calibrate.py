@@ -45,6 +45,7 @@ def calibration_entrants(variant: str, players: int | None, levels: tuple[str, .
 
 
 def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
+                    run_key: str | None = None,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
                     on_fault: str,
                     run: Callable[[TourneyConfig, Path, list[str], list[str]], Outcome],
@@ -65,7 +66,8 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
         config = TourneyConfig(variant=variant, players=players, games=games,
                                entrants=tuple(calibration_entrants(variant, players, levels,
                                                                     dial)),
-                               seed=seed, on_fault=on_fault, time_control=time_control)
+                               seed=seed, on_fault=on_fault, time_control=time_control,
+                               run_key=run_key)
         config, note = whole_deal_sets(config, min_deals)
         ladder = [default_name(spec) for spec in config.entrants[:len(levels or builtin_levels())]]
         outcome = run(config, out / variant, [note] if note else [], ladder)

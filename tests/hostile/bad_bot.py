@@ -2,8 +2,9 @@
 """Hostile seat-protocol bot on purpose (imports nothing of domsim): misbehaves as argv[1] says,
 else plays the first legal move. Cases: version (speaks the old protocol 1), garbage (writes
 lines that are not JSON, then a move), silent (never answers `choose`), noread (never reads
-stdin after hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`), illegal
-(answers a tile it does not hold), error (answers `error`), late (answers after `late` s)."""
+stdin after hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`),
+mumble (writes a line that is not JSON, then exits with status 0), illegal (answers a tile it
+does not hold), error (answers `error`), late (answers after `late` s)."""
 
 import json
 import sys
@@ -38,6 +39,9 @@ for line in sys.stdin:
             print("x" * (2 << 20), flush=True)
         elif how == "exit":
             sys.exit(4)
+        elif how == "mumble":
+            print("thinking...", flush=True)
+            sys.exit(0)
         elif how == "illegal":
             held = {tuple(t) for t in message["hand"]}
             move = {"tile": next([a, b] for a in range(7) for b in range(a, 7)

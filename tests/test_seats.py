@@ -46,6 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
 EXAMPLE = f"exec:python3 {ROOT / 'strategies' / 'example_external.py'}"
 BLOCK = make_rules("block", 2)
+#: One run key for runs to compare: a strategy in its own process draws a new one otherwise.
+RUN_KEY = "5eed" * 8
 
 
 def hostile(name: str, query: str = "", cls: str = "") -> str:
@@ -204,9 +206,12 @@ def test_example_external_bot_in_a_tourney(tmp_path, monkeypatch):
         assert (table["faults_0"] == 0).all() and (table["faults_1"] == 0).all()
         return table[["game_id", "seat_0", "winners", "score_0", "score_1"]]
 
-    tables = [played("a")]
-    key = json.loads((tmp_path / "a" / "manifest.json").read_text())["config"]["run_key"]
-    tables.append(played("b", "--run-key", key))
+    # One key for both (a bot in its own process: the deals come from the seed and a key), so
+    # that the win rate below is of known deals.
+    tables = [played("a", "--run-key", RUN_KEY)]
+    assert json.loads((tmp_path / "a" / "manifest.json").read_text())["config"]["run_key"] \
+        == RUN_KEY
+    tables.append(played("b", "--run-key", RUN_KEY))
     assert tables[0].equals(tables[1])
     assert "example_external: seat " in (tmp_path / "a" / "run.log").read_text()
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
@@ -396,10 +401,6 @@ def test_in_process_a_fork_inside_a_strategy_exits_at_once(tmp_path):
 
 
 # -- runs: a strategy that kills or hangs its worker ----------------------------------------------
-#: One run key for runs to compare: a strategy in its own process draws a new one otherwise.
-RUN_KEY = "5eed" * 8
-
-
 def run_tourney(folder: Path, spec: str, *extra: str) -> tuple:
     result = CliRunner().invoke(main, ["tourney", "--variant", "block", "--games", "4",
                                        "-p", spec, "-p", "easy", "--seed", "5", "--workers",

@@ -30,8 +30,9 @@ that a run with it can be compared with one with that honest twin.
   `attacker: claim none`;
 - brute: looks for the game's seed through domsim's public derivations: the seat seed it is
   told, and the first hand it is dealt, against those of run seeds -100..100 (-20..20 for the
-  hands) and their first 64 deals; reports `attacker: brute found ...` or `attacker: brute
-  nothing` once a game;
+  hands) and their first 64 deals; reports once a game `attacker: brute found SEED...`, the
+  game seeds it believes (a hand may match another deal's by chance), or `attacker: brute
+  nothing`;
 - deep: answers every `choose` with a line of 300,000 `[` (json.loads would run out of
   recursion), then its move;
 - hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
@@ -235,14 +236,13 @@ def brute(game: dict, choose: dict) -> None:
     from domsim.tiles import tile_id
 
     told, seat = game["seat_seed"], game["seat"]
-    found = [f"run seed {run}, deal {deal} from the seat seed"
-             for run in range(-100, 101) for deal in range(64)
+    found = [game_seed(run, deal) for run in range(-100, 101) for deal in range(64)
              if seat_seed(game_seed(run, deal), seat) == told]
     mine = sum(1 << tile_id(a, b) for a, b in choose["hand"])
     rules = rules_from(game["rules"])
-    found += [f"run seed {run}, deal {deal_id} from its hand" for run in range(-20, 21)
-              for deal_id, _, deal in seed_deals(rules, run, 64) if deal.hands[seat] == mine]
-    report("brute " + ("found " + "; ".join(found) if found else "nothing"))
+    found += [seed for run in range(-20, 21) for _, seed, deal in seed_deals(rules, run, 64)
+              if deal.hands[seat] == mine]
+    report("brute " + ("found " + " ".join(map(str, found)) if found else "nothing"))
 
 
 def spin(marker: str) -> None:

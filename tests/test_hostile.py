@@ -426,3 +426,15 @@ def test_a_protection_this_machine_lacks_is_said_in_one_line_and_recorded(monkey
         log_header(["domsim"], 1, ["bot", "easy"], {"bot.py": runs, "easy": "in process"})
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len(warned) == 1 and "memory capped per process only" in warned[0]
+
+
+def test_a_run_of_built_in_levels_keeps_the_seeds_of_old(tmp_path):
+    """No key where no bot plays in its own process: a game's seed is the run seed's and its
+    deal's alone, as every domsim before keys dealt."""
+    from domsim.seeding import derive_seed
+
+    results = api_tourney("block", ["easy", "medium"], games=4, seed=1, workers=1,
+                          out=tmp_path / "run")
+    assert "run_key" not in results.manifest["config"]
+    seeds = dict(zip(results.games["deal_id"], results.games["seed"], strict=True))
+    assert seeds == {deal: derive_seed("game", 1, deal) for deal in seeds}

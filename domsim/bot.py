@@ -694,13 +694,13 @@ class LogBudget:
 
 def _log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] = ()) -> None:
     """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
-    characters, within its budget, its files named as here (`renames`: a sandboxed bot's
-    traceback names them as it sees them); read to the end whatever it writes, so the bot never
+    characters, within its budget, the files a traceback quotes named as here (`renames`: a
+    sandboxed bot sees them elsewhere); read to the end whatever it writes, so the bot never
     blocks on a full pipe and domsim never holds more than a chunk of it."""
     def write(line: bytes) -> None:
         text = line[:LOG_LINE].decode(errors="replace").rstrip()
         for inside, here in renames:
-            text = text.replace(inside, here)
+            text = text.replace(f'File "{inside}"', f'File "{here}"')
         budget.write("stderr: " + text)
 
     fd, pending = stream.fileno(), b""

@@ -19,7 +19,7 @@ from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat import BotSeat, GuardedSeat, Seat
 from .seeding import deal_rng, derive_seed, seat_rng
-from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy, spec_label
+from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
 from .watchdog import stop_watchdog
 
@@ -120,12 +120,14 @@ def play(rules: Rules, specs: list[str], seed: int, *,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool | None = False,
          bots: BotPool | None = None, on_fault: str = ON_FAULT,
          terminal: Terminal | None = None,
-         time_control: TimeControl | None = None, alarm: MoveAlarm | None = None) -> PlayedGame:
+         time_control: TimeControl | None = None, alarm: MoveAlarm | None = None,
+         game_id: int | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
     caller closes (None: a pool for this game alone). Games played at once (domsim.tables)
-    share one move `alarm`, entered by the caller for `move_time_limit` (None: the game's own)."""
+    share one move `alarm`, entered by the caller for `move_time_limit` (None: the game's own).
+    `game_id`, a run's id of the game, names it in the log (else its seed does)."""
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
     if terminal is None and any(map(is_human, specs)):
@@ -134,22 +136,20 @@ def play(rules: Rules, specs: list[str], seed: int, *,
     factories = [None if command or is_human(spec) else load_strategy(spec)
                  for spec, command in zip(specs, commands, strict=True)]
     stand_in_factory = load_strategy(stand_in)
+    game = f"game seed {seed}" if game_id is None else f"game {game_id}"
     seats: list[GuardedSeat] = []
     with (nullcontext(bots) if bots is not None else BotPool()) as bots, \
             (nullcontext(alarm) if alarm is not None else MoveAlarm(move_time_limit)) as alarm:
         try:
-            for seat, (spec, command, factory) in enumerate(zip(specs, commands, factories,
-                                                                strict=True)):
-                label = (f"game seed {seed}, seat {seat} "
-                         f"({spec_label(factory.spec if factory else spec)})")
+            for seat, (command, factory) in enumerate(zip(commands, factories, strict=True)):
                 make_stand_in = _stand_in(stand_in_factory, seed, seat)
                 clock = GameClock(time_control) if time_control else None
                 seats.append(
-                    HumanSeat(seat, terminal, make_stand_in, list(specs), label) if factory is
+                    HumanSeat(seat, terminal, make_stand_in, list(specs), game) if factory is
                     None and command is None else
-                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, label,
+                    BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, game,
                             clock, deal_keys(seed, first_deal)) if command else
-                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, label,
+                    Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, game,
                          clock))
             state, hands = _play(rules, seats, seed, keep_hands, first_deal)
         finally:

@@ -50,8 +50,8 @@ class HumanSeat(GuardedSeat):
     """A seat played by a person at `terminal`; no time limit. After `q` the stand-in plays."""
 
     def __init__(self, seat: int, terminal: Terminal, stand_in: Callable[[], Strategy],
-                 specs: list[str], label: str) -> None:
-        super().__init__(seat, HUMAN, stand_in, None, label)
+                 specs: list[str], game: str) -> None:
+        super().__init__(seat, HUMAN, stand_in, None, game)
         self.terminal = terminal
         self.names = [("you" if other == seat else f"seat {other} ({spec})")
                       for other, spec in enumerate(specs)]

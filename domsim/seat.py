@@ -36,12 +36,15 @@ from .limits import GRACE_SECONDS
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .rules import Rules, private_copy
 from .seeding import seat_seed
-from .strategy import Strategy, StrategyFactory, one_line, short_repr
+from .strategy import Strategy, StrategyFactory, one_line, short_repr, spec_label
 from .timing import time_histogram
 from .view import Move, PlayerView, ViewBuilder
 from .watchdog import watchdog
 
 log = logging.getLogger("domsim.faults")
+#: The attribute of a fault's log record that says whose fault of which kind in which game:
+#: (spec, kind, game), for the terminal's digest of faults (domsim.runner.console).
+FAULT = "fault"
 
 #: Fault kinds, as counted in the record's `faults` entries, and as logged.
 TIMEOUT, EXCEPTION, ILLEGAL = "timeouts", "errors", "illegal"
@@ -73,12 +76,13 @@ class GuardedSeat:
     for it. `playing` turns False when the seat is handed to the stand-in for the game."""
 
     def __init__(self, seat: int, spec: str, stand_in: Callable[[], Strategy],
-                 limit: float | None, label: str, clock: GameClock | None = None) -> None:
+                 limit: float | None, game: str, clock: GameClock | None = None) -> None:
         self.seat = seat
         self.spec = spec
         self.move_limit = limit
         self.clock = clock
-        self.label = label
+        self.game = game  # as the log names it: `game 12` (its id in the run), else by seed
+        self.label = f"{game}, seat {seat} ({spec_label(spec)})"
         self.faults = SeatFaults()
         self.decision_times: list[float] = []
         self.playing = True
@@ -145,7 +149,8 @@ class GuardedSeat:
             outcome = "its move is made for it" if kind == TIMEOUT else "the game goes on"
         if count == 0 or drop:
             log.warning("%s: %s: %s; %s", self.label, KIND_WORDS[kind], message, outcome,
-                        exc_info=exc_info)
+                        exc_info=exc_info,
+                        extra={FAULT: (spec_label(self.spec), KIND_WORDS[kind], self.game)})
 
     def report(self) -> tuple[dict, dict]:
         """(faults, timing) for the game record; times in milliseconds."""
@@ -169,9 +174,9 @@ class Seat(GuardedSeat):
     on `domsim.faults` with its traceback."""
 
     def __init__(self, seat: int, factory: StrategyFactory, rng: random.Random,
-                 stand_in: Callable[[], Strategy], alarm: MoveAlarm, label: str,
+                 stand_in: Callable[[], Strategy], alarm: MoveAlarm, game: str,
                  clock: GameClock | None = None) -> None:
-        super().__init__(seat, factory.spec, stand_in, alarm.seconds, label, clock)
+        super().__init__(seat, factory.spec, stand_in, alarm.seconds, game, clock)
         self.alarm = alarm
         self._own_rules = not is_built_in(factory.spec)  # the built-in levels are trusted
         self.strategy: Strategy | None = None
@@ -273,9 +278,9 @@ class BotSeat(GuardedSeat):
     next game)."""
 
     def __init__(self, seat: int, command: BotCommand, pool: BotPool, seed: int,
-                 stand_in: Callable[[], Strategy], limit: float | None, label: str,
+                 stand_in: Callable[[], Strategy], limit: float | None, game: str,
                  clock: GameClock | None = None, deal: frozenset = frozenset()) -> None:
-        super().__init__(seat, command.spec, stand_in, limit, label, clock)
+        super().__init__(seat, command.spec, stand_in, limit, game, clock)
         self.pool = pool
         self.seed = seed
         self.bot = None

@@ -629,3 +629,48 @@ def test_a_sandboxed_strategy_that_raises_leaves_its_traceback_in_the_log(tmp_pa
     log = (tmp_path / "run" / "run.log").read_text()
     assert 'stderr: Traceback' in log and "RuntimeError: boom in choose" in log
     assert re.search(rf'File "{re.escape(str(bot))}", line \d+, in choose', log), log[-3000:]
+
+
+def test_the_terminal_tells_an_entrants_faults_of_a_kind_once_and_the_log_every_one(tmp_path):
+    """One line at the first fault of an entrant and kind (the game named by its id, as `show
+    --game` takes it), not one a game; run.log keeps every one."""
+    bot = f"{BROKEN / 'raises.py'}"
+    result = CliRunner().invoke(main, ["tourney", "--variant", "block", "-p", bot, "-p", "easy",
+                                       "--games", "12", "-j", "1", "--in-process",
+                                       "--on-fault", "substitute", "--out",
+                                       str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stderr.splitlines()
+            if line.startswith("domsim: WARNING") and "boom in choose" in line]
+    assert len(said) == 1 and re.search(r"game \d+, seat \d", said[0]), result.stderr
+    logged = (tmp_path / "run" / "run.log").read_text().count("boom in choose; ")
+    assert logged == 12
+
+
+def test_a_fault_digest_counts_the_faults_it_held_back_and_names_their_games():
+    import logging
+
+    from domsim.runner.console import DIGEST_SECONDS, FaultDigest
+
+    shown: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            shown.append(record.getMessage())
+
+    now = [0.0]
+    digest = FaultDigest(Collect(), clock=lambda: now[0])
+
+    def fault(game: int, kind: str = "exception") -> None:
+        record = logging.makeLogRecord({"msg": f"game {game}: {kind}", "levelno": 30})
+        record.fault = ("bot.py", kind, f"game {game}")
+        digest.handle(record)
+
+    for game in range(5):
+        fault(game)
+    fault(9, "timeout")
+    now[0] = DIGEST_SECONDS
+    fault(5)
+    assert shown == ["game 0: exception", "game 9: timeout",
+                     "bot.py: 5 more exception faults (game 1, game 2, game 3, game 4, game 5; "
+                     "every one in run.log)"]

@@ -8,7 +8,8 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 from .. import __version__
 from ..bot import WEAKER
 from ..results.summary import Tally
+from ..seat import FAULT
 
 LOGGER = "domsim"
 log = logging.getLogger("domsim.runner")
@@ -49,7 +51,9 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
             for handler in logger.handlers:  # tqdm's stand-in for `console` drops its level
                 if handler is not to_file:
                     handler.setLevel(console.level)
-            logger.handlers = [WorkerLogHandler(handler) for handler in logger.handlers]
+            logger.handlers = [WorkerLogHandler(handler if handler is to_file
+                                                else FaultDigest(handler))
+                               for handler in logger.handlers]
             try:
                 yield
             finally:
@@ -58,6 +62,50 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
         logger.handlers, logger.level, logger.propagate = saved
         console.close()
         to_file.close()
+
+
+#: After an entrant's first fault of a kind, how often the terminal says how many more.
+DIGEST_SECONDS = 60.0
+#: Games a digest line names; it counts the rest.
+DIGEST_GAMES = 10
+
+
+class FaultDigest(logging.Handler):
+    """The terminal's side of faults (run.log keeps every one): an entrant's first fault of a
+    kind in full, then at most one line every `DIGEST_SECONDS` with how many more and in which
+    games, instead of a line a fault."""
+
+    def __init__(self, handler: logging.Handler, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        super().__init__(handler.level)
+        self.handler, self.clock = handler, clock
+        self.shown: dict[tuple[str, str], float] = {}
+        self.held: dict[tuple[str, str], list[str]] = defaultdict(list)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        fault = getattr(record, FAULT, None)
+        if fault is None:
+            self.handler.handle(record)
+            return
+        spec, kind, game = fault
+        key, now = (spec, kind), self.clock()
+        if key not in self.shown:
+            self.shown[key] = now
+            self.handler.handle(record)
+            return
+        self.held[key].append(game)
+        if now - self.shown[key] >= DIGEST_SECONDS:
+            self.shown[key] = now
+            self.handler.handle(self._digest(record, spec, kind, self.held.pop(key)))
+
+    @staticmethod
+    def _digest(record: logging.LogRecord, spec: str, kind: str,
+                games: list[str]) -> logging.LogRecord:
+        named = ", ".join(games[:DIGEST_GAMES]) + (", ..." if len(games) > DIGEST_GAMES else "")
+        return logging.makeLogRecord({
+            "name": record.name, "levelno": record.levelno, "levelname": record.levelname,
+            "msg": "%s: %d more %s faults (%s; every one in run.log)",
+            "args": (spec, len(games), kind, named)})
 
 
 class WorkerLogHandler(MultiProcessingHandler):

@@ -88,7 +88,7 @@ def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
     place = Place(rules, batch.entrants, batch.pairings[slot.pairing], slot)
     game = play(rules, place.specs, slot.seed, move_time_limit=alarm.seconds,
                 time_control=config.clock(), keep_hands=config.records, isolate=config.isolate,
-                bots=bots, on_fault=config.on_fault, alarm=alarm,
+                bots=bots, on_fault=config.on_fault, alarm=alarm, game_id=game_id,
                 first_deal=batch.first_deals[i] if batch.first_deals else None)
     if not config.records:
         return game_row(place, game), None

@@ -138,7 +138,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             sandbox: bool | None = None, on_fault: str | None = None, run_key: str | None = None,
             out: str | Path | None = None, resume: bool = False, workers: int | None = None,
             backend: str = "local", scheduler: str | None = None, progress: bool = False,
-            standings_every: int = 0, standings_seconds: float = 0,
+            standings_every: int = 0, standings_seconds: float = 0, game_lines: bool = False,
             max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
             command: Sequence[str] = ("domsim.api.tourney",)) -> Results:
     """Play a tourney and return its results; `domsim tourney` and `domsim run` are this call.
@@ -160,7 +160,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     run in `out` (settings given must be its own; RunFinished if nothing is left; a
     comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
     `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the
-    standings are shown every `standings_every` games and/or `standings_seconds` seconds."""
+    standings are shown every `standings_every` games and/or `standings_seconds` seconds;
+    `game_lines` prints a line for each finished game (`Finished game 12 (hard vs easy): ...`)."""
     given = {key: value for key, value in {
         "variant": variant, "games": games, "players": players, "format": format,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
@@ -183,7 +184,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
                               command=list(command), notes=notes,
                               standings=Standings(standings_every, standings_seconds,
                                                   not progress),
-                              faults=faults)
+                              faults=faults, game_lines=game_lines)
         if outcome.partial and not kept:
             raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
                                f"{outcome.total} games; give out= to keep a run that can be "
@@ -215,13 +216,14 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True, on_fault: str = "forfeit",
             out: str | Path | None = None, workers: int | None = None, progress: bool = False,
             max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
-            time_control: str | None = None, run_key: str | None = None) -> Comparison:
+            time_control: str | None = None, run_key: str | None = None,
+            game_lines: bool = False) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
     `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
     `seat_memory`, `sandbox`, `on_fault` (here "forfeit" by default: a fault loses the game, as
-    in fastchess), `max_fault_rate`, `stop_on_faults`, `time_control` and `run_key` as
-    `tourney`'s."""
+    in fastchess), `max_fault_rate`, `stop_on_faults`, `time_control`, `run_key` and
+    `game_lines` as `tourney`'s."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
                      options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox,
@@ -232,7 +234,8 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
     with _folder(out) as (folder, kept):
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),
                              silent=not progress, command=list(command),
-                             faults=FaultWatch(max_fault_rate, stop_on_faults))
+                             faults=FaultWatch(max_fault_rate, stop_on_faults),
+                             game_lines=game_lines)
         comparison = Comparison(result, kept)
         return comparison if kept else comparison.read_all()
 

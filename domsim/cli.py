@@ -98,6 +98,10 @@ WORKERS = click.option("--workers", "-j", type=WORKERS_RANGE, default=default_wo
                        show_default="all cores", help="Worker processes.")
 SILENT = click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 SEED = click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
+GAME_LINES = click.option(
+    "--game-lines", is_flag=True,
+    help="Print a line for each finished game, as engine testers do: `Finished game 12 (hard vs "
+         "easy): hard wins {101-43, 6 hands}` (the id `show --game` takes).")
 RUN_KEY = click.option(
     "--run-key", default=None, metavar="HEX",
     help="Rerun a run with bots in their own process: the run_key of its manifest (default: a "
@@ -429,6 +433,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               "secret key (its manifest's run_key): --seed alone then reproduces nothing a bot "
               "could guess; --resume and --run-key reproduce the run.")
 @RUN_KEY
+@GAME_LINES
 @click.option("--workers", "-j", type=WORKERS_RANGE, default=default_workers,
               show_default="all cores",
               help="Worker processes (with --backend dask: the cluster's threads).")
@@ -470,7 +475,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
             games_per_pairing, standings_every, standings_seconds, max_fault_rate,
-            stop_on_faults, **settings) -> None:
+            stop_on_faults, game_lines, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
@@ -491,7 +496,8 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
              backend=backend, scheduler=scheduler, silent=silent,
              standings_every=standings_every, standings_seconds=standings_seconds,
-             max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
+             max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults,
+             game_lines=game_lines)
 
 
 @main.command()
@@ -705,6 +711,7 @@ def stats(run_dir, as_json, samples) -> None:
               default=0.05, show_default=True, help="SPRT: the chance of accepting H0 under H1.")
 @SEED
 @RUN_KEY
+@GAME_LINES
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
@@ -722,8 +729,8 @@ def stats(run_dir, as_json, samples) -> None:
 @click.pass_context
 @user_errors
 def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
-            run_key, workers, out, options, time_control, silent, isolate, seat_memory, sandbox,
-            on_fault, max_fault_rate, stop_on_faults, resume) -> None:
+            run_key, game_lines, workers, out, options, time_control, silent, isolate,
+            seat_memory, sandbox, on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
@@ -761,7 +768,8 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
                          options=parse_options(options), isolate=isolate,
                          seat_memory=seat_memory, sandbox=sandbox is not False,
                          on_fault=on_fault, time_control=time_control, run_key=run_key,
-                         out=out, workers=workers, progress=not silent, command=command,
+                         game_lines=game_lines, out=out, workers=workers,
+                         progress=not silent, command=command,
                          max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
     _compare_output(result, out)
 

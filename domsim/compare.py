@@ -161,12 +161,12 @@ class CompareResult:
 def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
                 silent: bool, command: list[str], resume: bool = False,
                 faults: FaultWatch | None = None, rule: StopRule | None = None,
-                purpose: str = "compare") -> CompareResult:
+                purpose: str = "compare", game_lines: bool = False) -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
     decides (neither: all of config.games), then write the run's files with the test's
     outcome in the manifest and compare.json. `resume` goes on with the run in `out`: the test
     first reads the deals played, in order, so it stops where an uninterrupted run of the seed
-    stops."""
+    stops. `game_lines`: a line on stdout for each finished game."""
     tourney = open_tourney(config, out, resume=resume, command=command)
     progress = PairProgress(tourney, sprt, rule)
     tally = tourney.tally()
@@ -181,7 +181,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
 
     with run_logging(out / "run.log", silent):
         log_header(command, config.seed, list(config.entrants), tourney.how_strategies_run())
-        bar = ProgressBar(config.games, before, silent, faults=faults)
+        bar = ProgressBar(config.games, before, silent, faults=faults, game_lines=game_lines)
 
         def keep(result: BatchResult) -> None:
             if progress.verdict or result.game_ids[0] != progress.games:
@@ -195,7 +195,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                         break
                 write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
                            result.records[:kept])
-            bar(kept, tally, progress.llr_note())
+            bar(result.rows[:kept], tally, progress.llr_note())
             if progress.verdict:
                 bar.finish_early()
                 raise Decided

@@ -335,3 +335,21 @@ def test_a_typo_gets_one_suggestion_and_the_name_once(args, wanted):
     assert wanted in line and line.count("did you mean") == 1
     typo = wanted.split("'")[1]
     assert line.count(f"'{typo}'") == 1, line
+
+
+def test_game_lines_tell_each_finished_game_as_its_row_says(tmp_path):
+    """issue 38: `--game-lines` prints a line a game, as cutechess's "Finished game N": the id
+    `show --game` takes, the winner and each side's score by its entrant."""
+    import pyarrow.parquet as pq
+
+    result = run("tourney", "--variant", "block", "-p", "easy", "-p", "medium", "--games", "6",
+                 "--seed", "2", "-j", "2", "--game-lines", "--out", str(tmp_path / "run"))
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.startswith("Finished game")]
+    rows = pq.read_table(tmp_path / "run" / "games.parquet").to_pylist()
+    assert len(lines) == len(rows) == 6
+    by_id = {int(re.match(r"Finished game (\d+) ", line)[1]): line for line in lines}
+    for row in rows:
+        line = by_id[row["game_id"]]
+        assert f"({row['pairing']}): {row['winner_entrants'][0]} wins" in line
+        assert f"{row['entrant_0']} {row['score_0']}, {row['entrant_1']} {row['score_1']}" in line

@@ -230,22 +230,41 @@ class FaultWatch:
                         what)
 
 
+def game_line(row: dict) -> str:
+    """A finished game as engine testers print one: `Finished game 12 (hard vs easy): hard wins
+    {easy 43, hard 101, 6 hands}`, each side's score by its entrant (side k's first seat is k)
+    and the game by its stored id, as `show --game` takes it."""
+    winners = list(dict.fromkeys(row["winner_entrants"]))
+    result = (f"{winners[0]} wins" if len(winners) == 1 else
+              f"{' and '.join(winners)} share" if winners else "no winner")
+    sides = sum(1 for key in row if key.startswith("score_"))
+    scores = ", ".join(f"{row[f'entrant_{side}']} {row[f'score_{side}']}" for side in range(sides))
+    faults = sum(value for key, value in row.items() if key.startswith("faults_"))
+    said = f", {faults} fault{'s' * (faults != 1)}" if faults else ""
+    return (f"Finished game {row['game_id']} ({row['pairing']}): {result} "
+            f"{{{scores}, {row['hands']} hands{said}}}")
+
+
 class ProgressBar:
     """One bar in the parent counting games, with the current leader (off when stderr is not a
     terminal or when asked to be silent), and the standings when they are due."""
 
     def __init__(self, total: int, done: int, silent: bool,
-                 standings: Standings | None = None, faults: FaultWatch | None = None) -> None:
+                 standings: Standings | None = None, faults: FaultWatch | None = None,
+                 game_lines: bool = False) -> None:
         self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
                         disable=silent or not sys.stderr.isatty(), dynamic_ncols=True)
         self.total, self.done = total, done
         self.standings = standings or Standings()
         self.faults = faults or FaultWatch()
+        self.game_lines = game_lines  # a line on stdout for each finished game
 
-    def __call__(self, games: int, tally: Tally, note: str = "") -> None:
-        """Count `games` more; `note` follows the leader on the bar."""
-        self.bar.update(games)
-        self.done += games
+    def __call__(self, rows: list[dict], tally: Tally, note: str = "") -> None:
+        """Count the games of `rows` (their games-table rows); `note` follows the leader."""
+        for row in rows if self.game_lines else ():
+            tqdm.write(game_line(row))
+        self.bar.update(len(rows))
+        self.done += len(rows)
         leader = tally.leader()
         if leader:
             self.bar.set_postfix_str(f"leader {leader[0]} {leader[1]:.1%}{note}", refresh=False)

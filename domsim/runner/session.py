@@ -66,7 +66,7 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                 scheduler: str | None, silent: bool, command: list[str],
                 standings: Standings | None = None, purpose: str = "tourney",
                 notes: Sequence[str] = (), faults: FaultWatch | None = None,
-                about: dict | None = None) -> Outcome:
+                about: dict | None = None, game_lines: bool = False) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due and watching the fault rates (`faults`); `notes` (what was
     rounded) go to the log and the terminal; `about` joins a new run's manifest."""
@@ -94,7 +94,8 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                             "the last deal is not played by every pairing and seating",
                             config.games, tourney.schedule.pairings,
                             tourney.schedule.seatings_per_deal)
-            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults)
+            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults,
+                              game_lines)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
                                    command=command, purpose=purpose, progress=bar,

@@ -248,7 +248,7 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
-                progress: Callable[[int, Tally], None] = lambda n, tally: None,
+                progress: Callable[[list[dict], Tally], None] = lambda rows, tally: None,
                 about: dict | None = None) -> Outcome:
     """Play every game id not yet in the folder, then write the result files (also when the
     session is interrupted, a worker dies or a write fails: then the manifest says partial);
@@ -276,7 +276,7 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
             for row in result.rows:
                 tally.add(row)
             played += len(result.rows)
-        progress(len(result.rows), tally)
+        progress(result.rows, tally)
 
     stopped = None
     try:

@@ -195,6 +195,7 @@ def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int
     found = tool()
     if found is None:
         raise SandboxError(f"{TOOL} is not installed: {INSTALL_HINT}")
+    _refuse_showing(Path(cwd))
     program = _absolute(argv[0], cwd)
     own = [Path(f) for f in (*files, program) if not _shown_anyway(Path(f))]
     inside = Inside([path for path in own if path.exists()])
@@ -297,6 +298,17 @@ def _python_and_domsim() -> tuple[Path, ...]:
     paths |= {Path(entry) for entry in sys.path if entry.endswith(("-packages", ".zip"))}
     found = sorted({p.resolve() for p in paths if p.exists()} | {p for p in paths if p.exists()})
     return tuple(p for p in found if not any(p != q and p.is_relative_to(q) for q in found))
+
+
+def _refuse_showing(cwd: Path) -> None:
+    """SandboxError when a folder every bot is shown (a venv made at a project's root, say)
+    holds the current folder, and with it the runs kept there."""
+    here = cwd.resolve()
+    for folder in _python_and_domsim():
+        if here.is_relative_to(folder):
+            raise SandboxError(f"{folder}, which every bot is shown (Python or domsim), holds the "
+                               f"current folder {here} and the runs in it: run domsim from "
+                               "another folder, or make the venv elsewhere")
 
 
 def _in_system(path: Path) -> bool:

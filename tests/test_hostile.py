@@ -438,3 +438,13 @@ def test_a_run_of_built_in_levels_keeps_the_seeds_of_old(tmp_path):
     assert "run_key" not in results.manifest["config"]
     seeds = dict(zip(results.games["deal_id"], results.games["seed"], strict=True))
     assert seeds == {deal: derive_seed("game", 1, deal) for deal in seeds}
+
+
+def test_the_sandbox_refuses_to_show_python_when_it_holds_the_current_folder(tmp_path,
+                                                                            monkeypatch):
+    """A venv made at a project's root would show every bot the project, runs and all."""
+    venv = tmp_path / "project"
+    (venv / "results").mkdir(parents=True)
+    monkeypatch.setattr(sandbox, "_python_and_domsim", lambda: (venv,))
+    with pytest.raises(sandbox.SandboxError, match="holds the current folder"):
+        sandbox.wrap(("true",), str(venv / "results"), (), 0)

@@ -343,19 +343,41 @@ def test_a_bot_sees_the_files_its_spec_names_and_no_other(tmp_path):
     assert named.exit_code == 0, named.output
 
 
-def known_hands(out: Path, levels: set[str]) -> float:
-    """The share of the `remember` attacker's decisions at which it named the opponent's whole
-    hand right (checked against the records: the hand its seat held -> the opponent's)."""
-    truth = {}
+def attacker_hands(out: Path, levels: set[str]) -> dict[str, tuple[str, int]]:
+    """Each hand the attacker was dealt (as it names it) -> the opponent's, and the deal id (in a
+    round robin its seat holds that hand in every pairing: the same deal)."""
+    hands = {}
     for line in (out / "records.jsonl").read_text().splitlines():
         record = json.loads(line)
         mine = next((s for s, name in enumerate(record["seats"]) if name not in levels), None)
         for hand in record["hands"] if mine is not None else ():
             held = hand["deal"]["hands"]
-            truth[",".join(sorted(held[mine]))] = ",".join(sorted(held[1 - mine]))
+            hands[",".join(sorted(held[mine]))] = (",".join(sorted(held[1 - mine])),
+                                                    record["deal_id"])
+    return hands
+
+
+def deals_met_twice(out: Path, levels: set[str]) -> list[str]:
+    """The attacker's processes that played two games of one deal (a game named by the
+    process's own count of games, its deal by the hands it was dealt)."""
+    hands = attacker_hands(out, levels)
+    met: dict[str, set[tuple[int, str]]] = {}
+    for line in attacker_says(out):
+        if line.startswith("process ") and (found := hands.get(line.split()[5])):
+            token, game = line.split()[1], line.split()[3]
+            met.setdefault(token, set()).add((found[1], game))
+    return [token for token, games in met.items()
+            if len({deal for deal, _ in games}) < len({game for _, game in games})]
+
+
+def known_hands(out: Path, levels: set[str]) -> float:
+    """The share of the `remember` attacker's decisions at which it named the opponent's whole
+    hand right (checked against the records): by recognising a deal's mirror, or by chance
+    late in a hand, when few hands it remembers hold every tile the opponent has played."""
+    hands = attacker_hands(out, levels)
     claims = [line.split()[1:] for line in attacker_says(out) if line.startswith("claim")]
     assert claims
-    return sum(len(c) == 2 and truth.get(c[0]) == c[1] for c in claims) / len(claims)
+    return sum(len(c) == 2 and hands.get(c[0], ("",))[0] == c[1] for c in claims) / len(claims)
 
 
 @pytest.mark.parametrize(("levels", "seed"), [(["easy"], ["--seed", "1"]),
@@ -371,7 +393,9 @@ def test_no_bot_process_meets_a_deal_twice(tmp_path, levels, seed):
                str(24 * len(levels)), "-j", "1", "--records", "--silent", "--out", str(out),
                *seed]
     assert subprocess.run(command, timeout=300).returncode == 0
-    assert known_hands(out, set(levels)) == 0
+    assert deals_met_twice(out, set(levels)) == []
+    # What it names right now is luck (well under 1%: 0.2% at worst in 14 runs seen).
+    assert known_hands(out, set(levels)) < 0.02
 
 
 @pytest.mark.parametrize("seed", [["--seed", "1"], []])

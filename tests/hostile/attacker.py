@@ -27,7 +27,9 @@ that a run with it can be compared with one with that honest twin.
   decision looks among them for the one the opponent holds (a duplicate deal's mirror: the hand
   it held there, disjoint from its own, holding every tile the opponent has played); reports
   `attacker: claim MINE THEIRS` (its hand's first tiles and the opponent's it believes) or
-  `attacker: claim none`;
+  `attacker: claim none`, and at each hand's first decision `attacker: process TOKEN game N
+  holds MINE` (TOKEN: drawn once per process; N: its count of games), so that a test can tell
+  which process played which deal;
 - brute: looks for the game's seed through domsim's public derivations: the seat seed it is
   told, and the first hand it is dealt, against those of run seeds -100..100 (-20..20 for the
   hands) and their first 64 deals; reports once a game `attacker: brute found SEED...`, the
@@ -215,6 +217,8 @@ class Memory:
             if cls.key is not None:
                 cls.seen.append(cls.start)
             cls.key, cls.start = key, frozenset(map(tuple, message["hand"]))
+            held = ",".join(f"{a}-{b}" for a, b in sorted(cls.start))
+            report(f"process {TOKEN} game {len(received_games)} holds {held}")
         played = {tuple(sorted(e["tile"])) for e in message["history"]
                   if e["kind"] == "play" and e["seat"] != message["seat"]}
         fits = [h for h in cls.seen if h.isdisjoint(cls.start) and played <= h]
@@ -227,6 +231,7 @@ class Memory:
 
 
 received_games: list[str] = []
+TOKEN = os.urandom(6).hex()
 
 
 def brute(game: dict, choose: dict) -> None:

@@ -65,6 +65,8 @@ def test_levels_chain_the_steps_and_add_their_spreads():
     assert levels[2]["high"] - levels[2]["elo"] == pytest.approx(50.0)  # hypot(30, 40)
 
 
+#: The greedy bot plays in its own process: its steps deal from a key, this one, not a random one.
+RUN_KEY = "5eed" * 8
 CALIBRATE = ["calibrate", "--variant", "block", "--games", "1", "--seed", "4", "-j", "2",
              "--silent", "--samples", "10"]
 
@@ -77,7 +79,7 @@ def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
     out = tmp_path / "cal"
     result = invoke(*CALIBRATE, "--level", "medium", "--level",
                     str(ROOT / "strategies" / "example_greedy.py"), "--tolerance", "80",
-                    "--run-key", "5eed" * 8, "--out", str(out))
+                    "--run-key", RUN_KEY, "--out", str(out))
     assert result.exit_code == 0, result.output
     step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
     assert step["verdict"] == EQUAL and step["reason"].startswith("equal within \u00b180 Elo")
@@ -97,7 +99,8 @@ def test_a_step_that_reaches_the_cap_is_undecided_and_its_settings_are_withheld(
     out = tmp_path / "cal"
     result = invoke(*CALIBRATE, "--level", "medium", "--level",
                     str(ROOT / "strategies" / "example_greedy.py"), "--tolerance", "5",
-                    "--max-games", "60", "--setting", "0", "--setting", "0.2", "--out", str(out))
+                    "--max-games", "60", "--setting", "0", "--setting", "0.2",
+                    "--run-key", RUN_KEY, "--out", str(out))
     assert result.exit_code == 0, result.output
     assert "undecided at the cap of 60 games" in result.stdout
     levels = json.loads((out / "levels.json").read_text())

@@ -59,7 +59,6 @@ MAX_HUNG_GAMES = 3
 FORKED_IN_STRATEGY = 86
 
 
-
 @dataclass
 class SeatFaults:
     """What went wrong at one seat in one game (the record's `faults` entry)."""

@@ -175,7 +175,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     faults = FaultWatch(max_fault_rate, stop_on_faults)
     if resume and out is not None and _purpose(Path(out)) == "compare":
         return resume_compare(out, workers=workers, progress=progress, command=command,
-                              faults=faults, given=given)
+                              faults=faults, given=given, backend=backend, scheduler=scheduler)
     notes = settle_games(given, games_per_pairing, resume)
     with _folder(out, resume) as (folder, kept):
         config, folder = resolve_config(given, folder, resume)
@@ -217,17 +217,24 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             out: str | Path | None = None, workers: int | None = None, progress: bool = False,
             max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
             time_control: str | None = None, run_key: str | None = None,
-            game_lines: bool = False) -> Comparison:
+            game_lines: bool = False, move_time_limit: float | None = MOVE_TIME_LIMIT,
+            deals: str | Path | None = None, deals_order: str = "in-order",
+            records: bool = False, backend: str = "local",
+            scheduler: str | None = None) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
     `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
     `seat_memory`, `sandbox`, `on_fault` (here "forfeit" by default: a fault loses the game, as
-    in fastchess), `max_fault_rate`, `stop_on_faults`, `time_control`, `run_key` and
-    `game_lines` as `tourney`'s."""
+    in fastchess), `max_fault_rate`, `stop_on_faults`, `move_time_limit`, `time_control`,
+    `deals`, `deals_order`, `records`, `run_key`, `game_lines`, `backend` and `scheduler` as
+    `tourney`'s
+    (a comparison is a tourney of two entrants that its test may end early)."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
                      options=options, isolate=isolate, seat_memory=seat_memory, sandbox=sandbox,
-                     on_fault=on_fault, time_control=time_control, run_key=run_key)
+                     on_fault=on_fault, time_control=time_control, run_key=run_key,
+                     move_time_limit=move_time_limit, deals_order=deals_order, records=records,
+                     **({} if deals is None else {"deals": str(deals)}))
     if sequential:
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
@@ -235,24 +242,26 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),
                              silent=not progress, command=list(command),
                              faults=FaultWatch(max_fault_rate, stop_on_faults),
-                             game_lines=game_lines)
+                             game_lines=game_lines, backend=backend, scheduler=scheduler)
         comparison = Comparison(result, kept)
         return comparison if kept else comparison.read_all()
 
 
 def resume_compare(out: str | Path, *, workers: int | None = None, progress: bool = False,
                    command: Sequence[str] = ("domsim.api.resume_compare",),
-                   faults: FaultWatch | None = None, given: Mapping | None = None) -> Comparison:
+                   faults: FaultWatch | None = None, given: Mapping | None = None,
+                   backend: str = "local", scheduler: str | None = None) -> Comparison:
     """Go on with the interrupted comparison in `out` until its test decides: the same verdict
     after the same games, with the same LLR, as an uninterrupted run of its seed (RunFinished
-    if the test had decided). Settings in `given` must be the run's own."""
+    if the test had decided), also after the process was killed. Settings in `given` must be
+    the run's own; `backend` and `scheduler` as `tourney`'s."""
     out = Path(out)
     config, sprt = resume_config(out)
     if given:
         config = TourneyConfig.from_dict({**config.to_dict(), **given})
     result = run_compare(config, out, sprt, workers=workers or default_workers(),
                          silent=not progress, command=list(command), resume=True,
-                         faults=faults)
+                         faults=faults, backend=backend, scheduler=scheduler)
     return Comparison(result, True)
 
 

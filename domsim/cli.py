@@ -109,6 +109,25 @@ RUN_KEY = click.option(
          "built-in levels only).")
 RULE_OPTIONS = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                             help="Rule option, e.g. target=200.")
+WRITE_RECORDS = click.option("--records", is_flag=True,
+                             help="Also write every game record to records.jsonl.")
+TARGET = click.option("--target", type=click.IntRange(min=1), default=None,
+                      help="Points to win a game.")
+MOVE_LIMIT = click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
+                          show_default=True, metavar="SECONDS",
+                          help="Per-move limit; a later move is made for the seat. 0: no limit.")
+DEALS = click.option(
+    "--deals", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
+    help="Play these first-hand deals (a records file, or `domsim deals`' output), every deal "
+         "in every seating; without --games each once.")
+DEALS_ORDER = click.option(
+    "--deals-order", type=click.Choice(ORDERS), default="in-order", show_default=True,
+    help="The deals in file order, or shuffled from the seed (each round afresh).")
+BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="local",
+                       show_default=True,
+                       help="Where games are played: local processes or a Dask cluster.")
+SCHEDULER = click.option("--scheduler", metavar="ADDRESS",
+                         help="Dask scheduler address (--backend dask).")
 ISOLATE = click.option(
     "--isolate/--in-process", default=None,
     help="Every strategy but the built-in levels plays in its own process, in the sandbox, "
@@ -224,9 +243,7 @@ def _option_help(name: str) -> str:
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON) to this file; an existing file is refused.")
-@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
-              show_default=True, metavar="SECONDS",
-              help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@MOVE_LIMIT
 @TIME_CONTROL
 @ISOLATE
 @SEAT_MEMORY
@@ -405,6 +422,16 @@ STANDINGS_SECONDS = click.option(
     "--standings-seconds", type=Seconds("never"), default=0, metavar="T",
     help="Also every T seconds. 0: never.")
 
+def _with_target(options: tuple[str, ...], target: int | None) -> dict | None:
+    """The rule options -o gives, with --target's (None: neither given)."""
+    if not options and target is None:
+        return None
+    parsed = parse_options(options)
+    if target is not None and "target" in parsed:
+        raise click.UsageError("--target and --option target=... both set the target: give one")
+    return parsed | ({} if target is None else {"target": target})
+
+
 TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly given ones are used)
     "variant": "variant", "players": "players", "games": "games", "entrants": "entrants",
     "form": "format", "seed": "seed", "duplicate": "duplicate", "output_format": "output_format",
@@ -443,19 +470,14 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               show_default=True, help="Format of the games table.")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play each deal once per seating, so deal luck cancels.")
-@click.option("--target", type=click.IntRange(min=1), default=None, help="Points to win a game.")
+@TARGET
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. capicu_bonus=25.")
-@click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
-              show_default=True, metavar="SECONDS",
-              help="Per-move limit; a later move is made for the seat. 0: no limit.")
+@MOVE_LIMIT
 @TIME_CONTROL
-@click.option("--records", is_flag=True, help="Also write every game record to records.jsonl.")
-@click.option("--deals", type=click.Path(exists=True, dir_okay=False), default=None,
-              metavar="FILE", help="Play these first-hand deals (a records file, or `domsim "
-              "deals`' output), every deal in every seating; without --games each once.")
-@click.option("--deals-order", type=click.Choice(ORDERS), default="in-order", show_default=True,
-              help="The deals in file order, or shuffled from the seed (each round afresh).")
+@WRITE_RECORDS
+@DEALS
+@DEALS_ORDER
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
@@ -466,9 +488,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--resume", is_flag=True, help="Finish the interrupted run (or comparison) in "
               "--out.")
 @SILENT
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="Where games are played: local processes or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (--backend dask).")
+@BACKEND
+@SCHEDULER
 @STANDINGS_GAMES
 @STANDINGS_SECONDS
 @click.pass_context
@@ -487,12 +508,8 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
     """
     given = {TOURNEY_SETTINGS[name]: value for name, value in settings.items()
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
-    if options or target is not None:
-        given["options"] = parse_options(options)
-        if target is not None and "target" in given["options"]:
-            raise click.UsageError("--target and --option target=... both set the target: "
-                                   "give one")
-        given["options"] |= {} if target is None else {"target": target}
+    if (rule_options := _with_target(options, target)) is not None:
+        given["options"] = rule_options
     _tourney(given, out, resume, games_per_pairing=games_per_pairing, workers=workers,
              backend=backend, scheduler=scheduler, silent=silent,
              standings_every=standings_every, standings_seconds=standings_seconds,
@@ -716,11 +733,18 @@ def stats(run_dir, as_json, samples) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
 @RULE_OPTIONS
+@TARGET
+@MOVE_LIMIT
 @TIME_CONTROL
+@DEALS
+@DEALS_ORDER
+@WRITE_RECORDS
 @SILENT
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
+@BACKEND
+@SCHEDULER
 @on_fault_option("forfeit", "A test forfeits, as fastchess does: a crashing bot loses.")
 @MAX_FAULT_RATE
 @STOP_ON_FAULTS
@@ -729,8 +753,10 @@ def stats(run_dir, as_json, samples) -> None:
 @click.pass_context
 @user_errors
 def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
-            run_key, game_lines, workers, out, options, time_control, silent, isolate,
-            seat_memory, sandbox, on_fault, max_fault_rate, stop_on_faults, resume) -> None:
+            run_key, game_lines, workers, out, options, target, move_time_limit, time_control,
+            deals, deals_order, records, silent, isolate, seat_memory, sandbox, backend,
+            scheduler,
+            on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
@@ -743,16 +769,15 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
     command = ["domsim", *sys.argv[1:]]
     faults = api.FaultWatch(max_fault_rate, stop_on_faults)
     if resume:
-        given = [name for name in ctx.params if name not in ("out", "workers", "silent",
-                                                             "resume", "max_fault_rate",
-                                                             "stop_on_faults")
+        given = [name for name in ctx.params if name not in SESSION_PARAMETERS
                  and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
         if out is None or given:
-            raise click.ClickException("--resume takes --out DIR (and -j, --silent) alone: the "
-                                       "comparison's own settings go on")
+            raise click.ClickException("--resume takes --out DIR (and -j, --silent, --backend, "
+                                       "--scheduler) alone: the comparison's own settings go on")
         try:
             result = api.resume_compare(out, workers=workers, progress=not silent,
-                                        command=command, faults=faults)
+                                        command=command, faults=faults, backend=backend,
+                                        scheduler=scheduler)
         except RunFinished as finished:
             click.echo(str(finished))
             return
@@ -765,13 +790,20 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
     result = api.compare(a, b, variant, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
                          elo_model=elo_model, sequential=elo0 is not None,
                          games=games or COMPARE_LIMIT, players=players, seed=seed,
-                         options=parse_options(options), isolate=isolate,
+                         options=_with_target(options, target), isolate=isolate,
+                         move_time_limit=move_time_limit, deals=deals, deals_order=deals_order,
+                         records=records, backend=backend, scheduler=scheduler,
                          seat_memory=seat_memory, sandbox=sandbox is not False,
                          on_fault=on_fault, time_control=time_control, run_key=run_key,
                          game_lines=game_lines, out=out, workers=workers,
                          progress=not silent, command=command,
                          max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
     _compare_output(result, out)
+
+
+#: What a resumed comparison may be given: how this session runs, not what the run is.
+SESSION_PARAMETERS = ("out", "workers", "silent", "resume", "max_fault_rate", "stop_on_faults",
+                      "backend", "scheduler")
 
 
 def _compare_output(result: api.Comparison, out: Path) -> None:

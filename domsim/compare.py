@@ -11,8 +11,6 @@ gives the same verdict and the same table whatever the number of workers."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -27,27 +25,15 @@ from .analysis import (
 )
 from .results.atomic import write_json
 from .results.config import TourneyConfig
-from .results.finish import finish
 from .results.folder import MANIFEST
-from .results.manifest import Outcome, begin_session, manifest_config, now, read_manifest
-from .results.parts import read_rows, write_part
+from .results.manifest import manifest_config
 from .results.ratings import side_outcome
 from .results.summary import ALL, Tally
-from .runner.console import FaultRateExceeded, FaultWatch, ProgressBar, log_header, run_logging
-from .runner.local import local_executor
-from .runner.signals import stops_deferred, stops_ignored
-from .runner.tourney import (
-    RunFinished,
-    Tourney,
-    TourneyError,
-    open_tourney,
-    resume_manifest,
-    stream,
-)
-from .runner.worker import Batch, BatchResult
+from .runner.console import FaultWatch
+from .runner.session import run_session
+from .runner.tourney import RunFinished, Tourney, TourneyError, resume_manifest
 from .stats import EloEstimate, Sprt
 
-DEALS_PER_BATCH = 10
 #: The comparison's figures, as the API's Comparison.figures holds them.
 COMPARE_FILE = "compare.json"
 COMPARE_LIMIT = 20000  # games: the default most a sequential comparison plays
@@ -71,10 +57,6 @@ def check_bounds(elo0: float, elo1: float, model: str) -> None:
                            f"{DEFAULT_BOUNDS[0]:g} and {DEFAULT_BOUNDS[1]:g}")
 
 
-class Decided(Exception):
-    """Raised from inside the result stream to stop it once the test has decided."""
-
-
 class StopRule(Protocol):
     """Instead of an SPRT, what decides when a pair has played enough (calibrate's steps,
     domsim.steps): a verdict from the complete deals so far, or None to play on."""
@@ -89,11 +71,13 @@ class StopRule(Protocol):
 @dataclass
 class PairProgress:
     """Entrant 0's score against entrant 1, deal by deal, fed games in game-id order; a deal
-    counts once every seating of it is in, and the test (if any) looks after every deal."""
+    counts once every seating of it is in, and the test (if any) looks after every deal. It is
+    the run's watch (runner.tourney.Watch): the run ends with the deal that decided."""
 
     tourney: Tourney
     sprt: Sprt | None
     rule: StopRule | None = None
+    tally: Tally = field(init=False)  # the run's figures (its faults)
     scores: list[float] = field(default_factory=list)
     units: list[list[float]] = field(default_factory=list)
     unit_deals: list[int] = field(default_factory=list)  # the deal id of each unit
@@ -102,6 +86,17 @@ class PairProgress:
     games: int = 0
     llr: float | None = None
     verdict: str | None = None  # "H1", "H0", or None: undecided (or no test)
+
+    def __post_init__(self) -> None:
+        self.tally = self.tourney.tally()
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict is not None
+
+    @property
+    def deal_games(self) -> int:
+        return self.per_unit
 
     @property
     def per_unit(self) -> int:
@@ -115,8 +110,16 @@ class PairProgress:
     def ref(self) -> float:
         return pair_reference(self.pairing, 0, 1)
 
+    def take(self, rows: list[dict]) -> list[dict]:
+        """Count the first of `rows` up to the one that decides; returns those."""
+        for count, row in enumerate(rows, 1):
+            if self.add(row):
+                return rows[:count]
+        return rows
+
     def add(self, row: dict) -> bool:
         """Take one game; True once the test has decided."""
+        self.tally.add(row)
         entrants, shares = side_outcome(self.tourney.rules, self.pairing, row["seating"],
                                         row["winners"])
         counted, score = pair_scores(np.array([entrants]), np.array([shares]), 0, 1)
@@ -138,11 +141,24 @@ class PairProgress:
             self.verdict = self.rule.verdict(self.units, self.per_unit, self.ref)
         return self.verdict is not None
 
-    def llr_note(self) -> str:
+    def note(self) -> str:
         """The test's state for the progress bar, whose total is the most it may play."""
         if self.sprt is None or self.llr is None:
             return ""
         return f", LLR {self.llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"
+
+    def section(self) -> dict:
+        """The test's settings and state, as the manifest keeps them under "compare"."""
+        section = {"a": self.tourney.entrants[0].name, "b": self.tourney.entrants[1].name,
+                   "deals": len(self.units), "games": self.games, "llr": self.llr,
+                   "verdict": self.verdict}
+        if self.rule is not None:
+            section["rule"] = self.rule.describe()
+        if self.sprt is not None:
+            sprt = self.sprt
+            section["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                               "beta": sprt.beta, "model": sprt.model}
+        return section
 
     def statistics(self) -> HeadToHead:
         names = [entrant.name for entrant in self.tourney.entrants]
@@ -154,91 +170,35 @@ class CompareResult:
     out: Path
     config: TourneyConfig
     progress: PairProgress
-    tally: Tally
     stopped: str | None = None  # "interrupted", if it was
+
+    @property
+    def tally(self) -> Tally:
+        return self.progress.tally
 
 
 def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
                 silent: bool, command: list[str], resume: bool = False,
                 faults: FaultWatch | None = None, rule: StopRule | None = None,
-                purpose: str = "compare", game_lines: bool = False) -> CompareResult:
+                purpose: str = "compare", game_lines: bool = False, backend: str = "local",
+                scheduler: str | None = None) -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
-    decides (neither: all of config.games), then write the run's files with the test's
-    outcome in the manifest and compare.json. `resume` goes on with the run in `out`: the test
-    first reads the deals played, in order, so it stops where an uninterrupted run of the seed
-    stops. `game_lines`: a line on stdout for each finished game."""
-    tourney = open_tourney(config, out, resume=resume, command=command)
-    progress = PairProgress(tourney, sprt, rule)
-    tally = tourney.tally()
-    if resume:
-        manifest = read_manifest(out)
-        feed_played(out, progress, tally)
-    else:
-        manifest = tourney.manifest_for(command, purpose)
-    before = progress.games
-    session = {"command": command, "workers": workers, "backend": "local", "started": now()}
-    begin_session(out, manifest, session)
+    decides (neither: all of config.games), a run like any tourney's (runner.session) with the
+    test as its watch, then write compare.json. `resume` goes on with the run in `out`: the
+    test first reads the deals played, in order, so it stops where an uninterrupted run of the
+    seed stops. `game_lines`: a line on stdout for each finished game."""
+    watches: list[PairProgress] = []
 
-    with run_logging(out / "run.log", silent):
-        log_header(command, config.seed, list(config.entrants), tourney.how_strategies_run())
-        bar = ProgressBar(config.games, before, silent, faults=faults, game_lines=game_lines)
+    def watch(tourney: Tourney) -> PairProgress:
+        watches.append(PairProgress(tourney, sprt, rule))
+        return watches[-1]
 
-        def keep(result: BatchResult) -> None:
-            if progress.verdict or result.game_ids[0] != progress.games:
-                return  # after the deciding batch, or (stopping) after one that did not finish
-            kept = 0
-            with stops_deferred():  # the test counts exactly the games written
-                for row in result.rows:
-                    kept += 1
-                    tally.add(row)
-                    if progress.add(row):
-                        break
-                write_part(out, tourney.schema, result.game_ids[:kept], result.rows[:kept],
-                           result.records[:kept])
-            bar(result.rows[:kept], tally, progress.llr_note())
-            if progress.verdict:
-                bar.finish_early()
-                raise Decided
-
-        stopped = None
-        try:
-            if not progress.verdict:
-                stream(lambda: local_executor(workers, config.games),
-                       compare_batches(tourney, progress.per_unit, singles=workers,
-                                       first=progress.games),
-                       2 * workers + 2, keep)
-        except Decided:
-            pass
-        except KeyboardInterrupt:
-            stopped = "interrupted"
-        except FaultRateExceeded as exc:
-            stopped = str(exc)
-        except BrokenProcessPool:
-            stopped = "a worker process died"
-        finally:
-            bar.close()
-            played = progress.games
-            total = played if progress.verdict else config.games
-            manifest["compare"] = compare_manifest(progress)
-            result = CompareResult(out, config, progress, tally, stopped)
-            with stops_ignored():
-                finish(tourney, manifest, session,
-                       Outcome(played, total, played - before, stopped), tally)
-                write_json(out / COMPARE_FILE, compare_figures(result))
-            tourney.close()
+    outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
+                          scheduler=scheduler, silent=silent, command=command, purpose=purpose,
+                          faults=faults, game_lines=game_lines, watch=watch)
+    result = CompareResult(out, config, watches[0], outcome.stopped)
+    write_json(out / COMPARE_FILE, compare_figures(result))
     return result
-
-
-def feed_played(out: Path, progress: PairProgress, tally: Tally) -> None:
-    """Give the test and the tally the games a resumed comparison already played: game ids
-    0, 1, ... with no gap, as a comparison keeps them."""
-    for row in read_rows(out):
-        if row["game_id"] != progress.games or progress.verdict:
-            raise TourneyError(f"--resume: the games in {out} are not the first games of the "
-                               f"comparison in order (game id {row['game_id']} follows "
-                               f"{progress.games}): the files were edited; start a new run")
-        tally.add(row)
-        progress.add(row)
 
 
 def resume_config(out: Path) -> tuple[TourneyConfig, Sprt | None]:
@@ -261,31 +221,6 @@ def resume_config(out: Path) -> tuple[TourneyConfig, Sprt | None]:
 
 def resume_line(out: Path) -> str:
     return f"what finished is in {out}. Resume with: domsim compare --out {out} --resume"
-
-
-def compare_batches(tourney: Tourney, per_unit: int, singles: int = 0,
-                    first: int = 0) -> Iterator[Batch]:
-    """Batches of whole deals in game-id order from game id `first`, made as the stream asks
-    for them; the first `singles` hold one deal each, so the progress bar has a rate from the
-    first deal on."""
-    games, made = tourney.config.games, 0
-    while first < games:
-        size = per_unit * (1 if made < singles else DEALS_PER_BATCH)
-        yield tourney.batch(list(range(first, min(first + size, games))))
-        first, made = first + size, made + 1
-
-
-def compare_manifest(progress: PairProgress) -> dict:
-    out = {"a": progress.tourney.entrants[0].name, "b": progress.tourney.entrants[1].name,
-           "deals": len(progress.units), "games": progress.games, "llr": progress.llr,
-           "verdict": progress.verdict}
-    sprt = progress.sprt
-    if progress.rule is not None:
-        out["rule"] = progress.rule.describe()
-    if sprt is not None:
-        out["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
-                       "beta": sprt.beta, "model": sprt.model}
-    return out
 
 
 def verdict_line(result: CompareResult) -> str:

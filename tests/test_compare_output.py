@@ -7,12 +7,13 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from clitools import invoke
 
-from domsim.compare import compare_batches, ptnml
+from domsim.compare import ptnml
 from domsim.results.config import TourneyConfig
-from domsim.runner.tourney import Tourney
+from domsim.runner.tourney import Tourney, games_to_play
 
 
 def test_ptnml_counts_deals_by_their_score_in_quarters():
@@ -40,7 +41,8 @@ def test_the_final_block_adds_up_and_the_bounds_follow_alpha_and_beta(tmp_path):
     assert "LOS: " in text
 
 
-def test_compare_batches_start_with_single_deals_then_ten():
+def test_watched_batches_start_with_single_deals_then_ten():
     tourney = Tourney(TourneyConfig("classic", games=30, entrants=("easy", "medium")), Path())
-    sizes = [len(batch.game_ids) for batch in compare_batches(tourney, 2, singles=2)]
+    watch = SimpleNamespace(decided=False, deal_games=2)
+    sizes = [len(batch.game_ids) for batch in games_to_play(tourney, set(), 2, watch)]
     assert sizes == [2, 2, 20, 6]

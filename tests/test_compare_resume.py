@@ -5,6 +5,10 @@ compare.json holds the figures the API's Comparison has."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from clitools import invoke
@@ -77,3 +81,54 @@ def test_compare_json_holds_the_api_results_figures(tmp_path):
 def test_resume_takes_the_folder_alone(tmp_path, straight):
     result = invoke("compare", "hard", "easy", "--out", str(straight), "--resume")
     assert result.exit_code == 1 and "--resume takes --out DIR" in result.stderr
+
+
+KILLS_ITS_RUN = '''
+import os
+import signal
+from pathlib import Path
+
+from domsim.strategy import Strategy
+
+COUNT = Path({count!r})
+
+
+class KillsItsRun(Strategy):
+    """Plays its first legal move; while COUNT exists, kills its run (kill -9 of the domsim
+    process, whose workers die with it) at its {at}th decision, counted across processes in
+    COUNT."""
+
+    def choose(self, view):
+        if COUNT.exists():
+            with COUNT.open("a") as count:  # appends: atomic across processes
+                count.write("x")
+            if COUNT.stat().st_size >= {at}:
+                os.kill(os.getppid(), signal.SIGKILL)
+        return view.legal_moves[0]
+'''
+
+
+def test_a_compare_killed_outright_resumes_to_the_straight_verdict(tmp_path):
+    """kill -9 leaves no graceful stop: the manifest's test section, written before the first
+    game, is what lets `compare --resume` go on (on 60428d1 it sent the user to `tourney`)."""
+    count = tmp_path / "count"
+    (tmp_path / "bot.py").write_text(KILLS_ITS_RUN.format(count=str(count), at=400))
+    args = ("medium", str(tmp_path / "bot.py"), "--variant", "classic", "--elo0", "0",
+            "--elo1", "30", "--seed", "3", "--games", "600", "-j", "2", "--in-process",
+            "--silent")
+    straight = invoke("compare", *args, "--out", str(tmp_path / "straight"))
+    assert straight.exit_code == 0, straight.output
+    count.touch()
+    killed = subprocess.run([str(Path(sys.executable).with_name("domsim")), "compare", *args,
+                             "--out", str(tmp_path / "run")], start_new_session=True,
+                            capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    count.unlink()
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["compare"]["sprt"]
+    resumed = invoke("compare", "--out", str(tmp_path / "run"), "--resume", "-j", "1",
+                     "--silent")
+    assert resumed.exit_code == 0, resumed.output
+    done, whole = figures(tmp_path / "run"), figures(tmp_path / "straight")
+    assert whole["games"] > 40  # the kill came before the straight run's end
+    for key in ("verdict", "games", "deals", "llr", "wins", "losses", "draws", "ptnml", "elo"):
+        assert done[key] == whole[key], key

@@ -205,3 +205,22 @@ def test_without_distributed_the_message_says_what_to_install(tmp_path, monkeypa
                      "--scheduler", "tcp://127.0.0.1:8786", "--out", str(tmp_path / "run"))
     assert result.exit_code == 1
     assert "needs Dask: pip install 'domsim[dask]'" in result.stderr
+
+
+def test_a_comparison_runs_on_the_cluster_to_the_local_verdict(scheduler, tmp_path):
+    """compare is a tourney its test may end early (issue 37): on the cluster it plays the same
+    games to the same verdict, at the same game, as on local processes."""
+    args = ["compare", "medium", "easy", "--variant", "classic", "--elo0", "0", "--elo1", "100",
+            "--seed", "5", "--silent"]
+    local = CliRunner().invoke(main, [*args, "-j", "2", "--out", str(tmp_path / "local")],
+                               catch_exceptions=False)
+    assert local.exit_code == 0, local.output
+    dask = CliRunner().invoke(main, [*args, "--backend", "dask", "--scheduler", scheduler,
+                                     "--out", str(tmp_path / "dask")], catch_exceptions=False)
+    assert dask.exit_code == 0, dask.output
+    figures = {out: json.loads((tmp_path / out / "compare.json").read_text())
+               for out in ("local", "dask")}
+    assert figures["dask"]["verdict"] == "H1" and figures["dask"] == figures["local"]
+    assert table(tmp_path / "dask") == table(tmp_path / "local")
+    session = json.loads((tmp_path / "dask" / "manifest.json").read_text())["sessions"][0]
+    assert session["backend"] == "dask"

@@ -109,3 +109,20 @@ def test_resuming_on_a_changed_deals_file_is_refused(tmp_path):
     deals.write_text("".join(deals.read_text().splitlines(keepends=True)[:2]))
     one_line_error(invoke("tourney", "--out", str(out), "--resume", "--silent"),
                    "changed since the run")
+
+
+def test_a_comparison_plays_fixed_deals_to_a_target_under_a_move_limit(tmp_path):
+    """compare is a tourney that its test may end early, with a tourney's options (issue 37):
+    a deals file, --target, --move-time-limit and --records."""
+    _, deals = exported(tmp_path)
+    out = tmp_path / "compared"
+    result = invoke("compare", "hard", "easy", "--variant", "block", "--deals", str(deals),
+                    "--games", "8", "--target", "30", "--move-time-limit", "0.5", "--records",
+                    "-j", "1", "--silent", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    given = [json.loads(line)["hands"][0]["deal"] for line in deals.read_text().splitlines()]
+    assert first_hands(out) == [deal for deal in given for _ in range(2)]
+    config = json.loads((out / "manifest.json").read_text())["config"]
+    assert config["move_time_limit"] == 0.5 and config["options"]["target"] in (30, "30")
+    first = json.loads((out / "records.jsonl").read_text().splitlines()[0])
+    assert first["options"] == {"target": 30} and first["fixed_deal"]

@@ -183,7 +183,7 @@ def test_interrupted_then_resumed_equals_a_straight_run(tmp_path, monkeypatch):
     assert tourney(*args, "--out", str(straight)).exit_code == 0
     calls = []
 
-    def interrupt(self, games, tally):  # Ctrl-C once, after the first batch
+    def interrupt(self, games, tally, note=""):  # Ctrl-C once, after the first batch
         calls.append(games)
         if len(calls) == 1:
             raise KeyboardInterrupt

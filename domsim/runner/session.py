@@ -25,6 +25,7 @@ from .signals import stops_interrupt
 from .tourney import (
     Tourney,
     TourneyError,
+    Watch,
     open_tourney,
     resume_manifest,
     run_tourney,
@@ -66,10 +67,12 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                 scheduler: str | None, silent: bool, command: list[str],
                 standings: Standings | None = None, purpose: str = "tourney",
                 notes: Sequence[str] = (), faults: FaultWatch | None = None,
-                about: dict | None = None, game_lines: bool = False) -> Outcome:
+                about: dict | None = None, game_lines: bool = False,
+                watch: Callable[[Tourney], Watch] | None = None) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due and watching the fault rates (`faults`); `notes` (what was
-    rounded) go to the log and the terminal; `about` joins a new run's manifest."""
+    rounded) go to the log and the terminal; `about` joins a new run's manifest; `watch` makes
+    what may end the run early (compare's test) for the opened tourney."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -89,7 +92,8 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
             for note in [*notes, seated_twice(tourney.entrants, tourney.pairings)]:
                 if note:
                     log.warning("%s", note)
-            if not tourney.schedule.whole_deal_sets:
+            watching = watch(tourney) if watch else None
+            if not tourney.schedule.whole_deal_sets and watching is None:
                 log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
                             "the last deal is not played by every pairing and seating",
                             config.games, tourney.schedule.pairings,
@@ -97,9 +101,12 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
             bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults,
                               game_lines)
             try:
-                return run_tourney(tourney, factory, workers=workers, backend=backend,
-                                   command=command, purpose=purpose, progress=bar,
-                                   about=about)
+                outcome = run_tourney(tourney, factory, workers=workers, backend=backend,
+                                      command=command, purpose=purpose, progress=bar,
+                                      about=about, watch=watching)
+                if watching is not None and watching.decided:
+                    bar.finish_early()
+                return outcome
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

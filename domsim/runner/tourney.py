@@ -13,6 +13,7 @@ from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol
 
 import pyarrow as pa
 
@@ -47,6 +48,8 @@ from .worker import Batch, BatchResult, play_batch, run_confinement
 
 log = logging.getLogger("domsim.runner")
 MAX_BATCH = 100
+#: A watched run's batches: few deals, so little is played past the decision.
+DEALS_PER_BATCH = 10
 
 
 class TourneyError(ValueError):
@@ -59,6 +62,32 @@ class RunFinished(TourneyError):
 
 class Abandoned(KeyboardInterrupt):
     """A second stop signal while the running batches finished: they were given up."""
+
+
+class Decided(Exception):
+    """Raised from inside the result stream to end it once the run's watch has decided."""
+
+
+class Watch(Protocol):
+    """What may end a run before its last game (compare's SPRT, a calibration step's looks).
+    It is fed every game in game-id order, a resumed run's earlier games first, and the run
+    ends with the game that decided, so the same seed ends at the same game whatever the
+    number of workers or sessions."""
+
+    decided: bool
+    deal_games: int  # a deal's games (every seating): batches hold whole deals
+
+    def take(self, rows: list[dict]) -> list[dict]:
+        """The first of `rows` up to the one that decides (all of them if none does)."""
+        ...
+
+    def note(self) -> str:
+        """The test's state, for the progress bar."""
+        ...
+
+    def section(self) -> dict:
+        """The test's settings and state, kept in the manifest under "compare"."""
+        ...
 
 
 @dataclass
@@ -248,42 +277,53 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
-                progress: Callable[[list[dict], Tally], None] = lambda rows, tally: None,
-                about: dict | None = None) -> Outcome:
-    """Play every game id not yet in the folder, then write the result files (also when the
-    session is interrupted, a worker dies or a write fails: then the manifest says partial);
-    a new run's manifest also holds `about` (a calibration's `levels`)."""
+                progress: Callable[[list[dict], Tally, str], None] = lambda *_: None,
+                about: dict | None = None, watch: Watch | None = None) -> Outcome:
+    """Play every game id not yet in the folder (with a `watch`, until it decides), then write
+    the result files (also when the session is interrupted, a worker dies or a write fails:
+    then the manifest says partial); a new run's manifest also holds `about` (a calibration's
+    `levels`) and the watch's section, written before the first game so a run killed at any
+    point can be resumed with its test."""
     out, config = tourney.out, tourney.config
     for damage in tourney.damaged:
         log.warning("%s: its games are played again", damage)
     done = done_game_ids(out)
-    missing = (g for g in range(config.games) if g not in done)  # lazily: memory stays flat
-    size = max(1, min(MAX_BATCH, (config.games - len(done)) // (workers * 8) or 1))
+    tally = tourney.tally()
+    if done:  # the standings (and the watch) count the earlier sessions too
+        feed_earlier(out, tally, watch)
     started = now()
     manifest = (tourney.manifest_for(command, purpose) | (about or {}) if not done
                 else read_manifest(out))
+    if watch is not None:
+        manifest["compare"] = watch.section()
     session = {"command": command, "workers": workers, "backend": backend, "started": started}
     begin_session(out, manifest, session)
-    tally = tourney.tally()
-    for row in read_rows(out) if done else ():  # the standings count the earlier sessions too
-        tally.add(row)
     played = 0
 
     def keep(result: BatchResult) -> None:
         nonlocal played
+        rows = result.rows
+        if watch is not None and (watch.decided or result.game_ids[0] != len(done) + played):
+            return  # after the deciding batch, or (stopping) after one that did not finish
         with stops_deferred():  # a part written is a part counted, a stop signal or not
-            write_part(out, tourney.schema, result.game_ids, result.rows, result.records)
-            for row in result.rows:
+            if watch is not None:
+                rows = watch.take(rows)
+            write_part(out, tourney.schema, result.game_ids[:len(rows)], rows,
+                       result.records[:len(rows)])
+            for row in rows:
                 tally.add(row)
-            played += len(result.rows)
-        progress(result.rows, tally)
+            played += len(rows)
+        progress(rows, tally, "" if watch is None else watch.note())
+        if watch is not None and watch.decided:
+            raise Decided
 
     stopped = None
     try:
-        if stream(executor_factory,
-                  (tourney.batch(ids) for ids in batches(missing, size, singles=workers)),
+        if stream(executor_factory, games_to_play(tourney, done, workers, watch),
                   2 * workers + 2, keep):
             session["isolated_after_a_worker_died"] = True
+    except Decided:
+        pass
     except Abandoned:
         stopped = "interrupted twice (the running games were abandoned)"
     except KeyboardInterrupt:
@@ -295,17 +335,54 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     except OSError as exc:
         stopped = f"cannot write {exc.filename or out}: {exc.strerror}"
     finally:
-        outcome = Outcome(len(done) + played, config.games, played, stopped)
-        # A session that resumed nothing has tallied every row, in game-id order, as written.
+        completed = len(done) + played
+        decided = watch is not None and watch.decided
+        outcome = Outcome(completed, completed if decided else config.games, played, stopped)
+        if watch is not None:
+            manifest["compare"] = watch.section()
+        # The tally holds every row in game-id order unless a resume filled gaps.
+        in_order = not done or watch is not None
         try:
             with stops_ignored():
-                finish(tourney, manifest, session, outcome, None if done else tally)
+                finish(tourney, manifest, session, outcome, tally if in_order else None)
         except OSError as exc:
             reason = f"cannot write {exc.filename or out}: {exc.strerror}"
             said = reason if stopped in (None, reason) else f"{stopped}, then {reason}"
             raise TourneyError(f"{said}; every finished batch is kept: free the space, then "
                                f"resume with: domsim tourney --out {out} --resume") from None
     return outcome
+
+
+def feed_earlier(out: Path, tally: Tally, watch: Watch | None) -> None:
+    """Give the tally (and the watch) the games earlier sessions played; a watched run keeps
+    game ids 0, 1, ... with no gap, the games its test has read."""
+    for expected, row in enumerate(read_rows(out)):
+        if watch is not None:
+            if row["game_id"] != expected or watch.decided:
+                raise TourneyError(f"--resume: the games in {out} are not the first games of "
+                                   f"the run in order (game id {row['game_id']} where "
+                                   f"{expected} should be): the files were edited; start a "
+                                   "new run")
+            watch.take([row])
+        tally.add(row)
+
+
+def games_to_play(tourney: Tourney, done: set[int], workers: int,
+                  watch: Watch | None) -> Iterator[Batch]:
+    """The batches of the games not yet played, in game-id order, made as the stream asks for
+    them (lazily: memory stays flat); the first `workers` hold one game (a watched run's, one
+    deal), so the progress bar has a rate at once."""
+    games = tourney.config.games
+    if watch is None:
+        missing = (g for g in range(games) if g not in done)
+        size = max(1, min(MAX_BATCH, (games - len(done)) // (workers * 8) or 1))
+        yield from (tourney.batch(ids) for ids in batches(missing, size, singles=workers))
+        return
+    first, made = len(done), 0
+    while first < games and not watch.decided:
+        size = watch.deal_games * (1 if made < workers else DEALS_PER_BATCH)
+        yield tourney.batch(list(range(first, min(first + size, games))))
+        first, made = first + size, made + 1
 
 
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,

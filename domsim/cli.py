@@ -15,11 +15,12 @@ from pathlib import Path
 import click
 
 from . import __version__, api
-from .analysis import MIN_DEALS, run_statistics, statistics_lines, verdict_text
+from .analysis import run_statistics, statistics_lines, verdict_text
 from .audit import audit_records
 from .bot import BOTS_LOGGER, Confinement, check_spec
+from .calibration import Request, Session, begin, resumed_request, run_study
 from .clock import TimeControl, TimeControlError
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line, run_compare
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import STAND_IN
@@ -40,13 +41,14 @@ from .rules import (
     make_rules,
     parse_options,
 )
-from .runner.calibrate import calibration_variants, run_calibration
+from .runner.calibrate import calibration_variants
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
-from .runner.session import BACKENDS, default_out, resolve_config, resume_hint, run_session
+from .runner.session import BACKENDS, default_out, resolve_config, resume_hint
 from .runner.tourney import RunFinished, TourneyError
+from .seeding import random_run_seed
 from .stats import ELO_MODELS
-from .steps import DEFAULT_MAX_GAMES, Calibration, StepPlan
+from .steps import DEFAULT_MAX_GAMES
 from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
 from .strategy import StrategyError, strategy_catalog
 from .transcript import transcript_lines
@@ -837,10 +839,13 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Games per rule set of the overview (every level against every other), "
                    "rounded up to whole deal sets, and to the 30 deals a verdict needs.")
-@click.option("--tolerance", "--precision", "tolerance", type=Finite(0, 400, min_open=True),
+@click.option("--tolerance", type=Finite(0, 400, min_open=True),
               default=DEFAULT_STEP_TOLERANCE, show_default=True, metavar="ELO",
               help="A step is decided once it is significant at 95% or its interval lies "
                    "within +-ELO: the levels are then equal within it.")
+@click.option("--precision", type=Finite(0, 400, min_open=True), default=None, metavar="ELO",
+              help="Also play each step on until its 95% interval (corrected for the looks) "
+                   "is at most +-ELO wide, within --max-games: e.g. 20 for +-20 Elo.")
 @click.option("--max-games", type=click.IntRange(min=2), default=DEFAULT_MAX_GAMES,
               show_default=True, help="The most games a step plays before it is undecided.")
 @click.option("--level", "levels", multiple=True, metavar="SPEC",
@@ -862,10 +867,13 @@ def _sprt_bounds(elo0, elo1, games: int | None,
                                "a rare timeout of a loaded machine should not decide a game.")
 @MAX_FAULT_RATE
 @STOP_ON_FAULTS
+@click.option("--resume", is_flag=True, help="Go on with the interrupted calibration in --out "
+              "(its own settings): runs finished are kept, the rest played.")
+@click.pass_context
 @user_errors
-def calibrate(variants, every, players, games, tolerance, max_games, levels, with_dial,
-              settings, seed, run_key, workers, out, time_control, samples, silent, on_fault,
-              max_fault_rate, stop_on_faults) -> None:
+def calibrate(ctx, variants, every, players, games, tolerance, precision, max_games, levels,
+              with_dial, settings, seed, run_key, workers, out, time_control, samples, silent,
+              on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Calibrate the levels of each rule set and write the one-page report.
 
     First an overview: every level (and with --dial the dial at several strengths) against
@@ -879,36 +887,38 @@ def calibrate(variants, every, players, games, tolerance, max_games, levels, wit
 
     Example: domsim calibrate --all --dial --out results/calibration
     """
-    names = calibration_variants(variants, every)
-    config, out = resolve_config({"variant": names[0]} | ({} if seed is None else {"seed": seed}),
-                                 out, False, name="calibrate")
-    command = ["domsim", *sys.argv[1:]]
-    plan = StepPlan(tolerance, max_games, config.seed, run_key)
+    session = Session(workers, silent, ["domsim", *sys.argv[1:]],
+                      api.FaultWatch(max_fault_rate, stop_on_faults), click.echo)
+    if resume:
+        given = [name for name in ctx.params if name not in CALIBRATE_SESSION
+                 and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+        if out is None or given:
+            raise click.ClickException("--resume takes --out DIR (and -j, --silent) alone: the "
+                                       "calibration's own settings go on")
+        request = resumed_request(out)
+    else:
+        request = Request(tuple(calibration_variants(variants, every)),
+                          random_run_seed() if seed is None else seed, games=games,
+                          players=players, levels=levels,
+                          dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
+                          run_key=run_key, on_fault=on_fault, time_control=time_control,
+                          tolerance=tolerance, max_games=max_games, samples=samples,
+                          precision=precision)
+        out = out or default_out("calibrate")
+        begin(request, out)
+    study = run_study(request, out, session)
+    _write_report(study.folders, out, request.samples, study.calibration,
+                  partial=study.partial)
+    if study.partial:
+        outcome = study.outcome
+        raise click.ClickException(f"{outcome.stopped or 'stopped'} in {study.folders[-1]} "
+                                   f"after {outcome.done} of {outcome.total} games; the report "
+                                   f"covers what finished. Resume with: domsim calibrate --out "
+                                   f"{out} --resume")
 
-    def run(config, folder, notes, ladder):
-        for note in notes:
-            click.echo(f"{config.variant}: {note}")
-        return run_session(config, folder, resume=False, workers=workers, backend="local",
-                           scheduler=None, silent=silent, command=command, purpose="calibration",
-                           notes=notes, faults=api.FaultWatch(max_fault_rate, stop_on_faults),
-                           about={"levels": ladder})
 
-    def compare(config, folder, rule):
-        return run_compare(config, folder, None, workers=workers, silent=silent,
-                           command=command, rule=rule, purpose="calibration")
-
-    steps = Calibration(out, plan, compare, click.echo)
-    folders, outcome = run_calibration(names, out, games=games, seed=config.seed,
-                                       run_key=run_key, players=players, levels=levels,
-                                       on_fault=on_fault, run=run,
-                                       time_control=time_control,
-                                       dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
-                                       min_deals=MIN_DEALS, steps=steps)
-    _write_report(folders, out, samples, steps.to_dict())
-    if outcome.partial or len(steps.ladders) < len(folders):
-        raise click.ClickException(f"{outcome.stopped or 'stopped'} in {folders[-1]} after "
-                                   f"{outcome.done} of {outcome.total} games; the report covers "
-                                   "what finished")
+#: What a resumed calibration may be given: how this session runs, not what the study is.
+CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "stop_on_faults")
 
 
 @main.command()
@@ -998,11 +1008,12 @@ def report(run_dirs, out, samples) -> None:
     _write_report(run_dirs, out, samples)
 
 
-def _write_report(run_dirs, out: Path, samples: int, calibration: dict | None = None) -> None:
+def _write_report(run_dirs, out: Path, samples: int, calibration: dict | None = None,
+                  partial: bool = False) -> None:
     from .report import write_report  # matplotlib takes a third of a second to import
 
     runs = [run_statistics(load_run(path), samples) for path in run_dirs]
-    page = write_report(runs, out, calibration)
+    page = write_report(runs, out, calibration, partial)
     for figures in runs if calibration is None else ():  # calibrate told each step already
         click.echo(f"{figures['variant']}: {verdict_text(figures)}")
     click.echo(f"report written to {page}")

@@ -26,9 +26,10 @@ from .analysis import (
 from .results.atomic import write_json
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST
-from .results.manifest import manifest_config
+from .results.manifest import manifest_config, read_manifest
 from .results.ratings import side_outcome
 from .results.summary import ALL, Tally
+from .results.table import read_games
 from .runner.console import FaultWatch
 from .runner.session import run_session
 from .runner.tourney import RunFinished, Tourney, TourneyError, resume_manifest
@@ -199,6 +200,28 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
     result = CompareResult(out, config, watches[0], outcome.stopped)
     write_json(out / COMPARE_FILE, compare_figures(result))
     return result
+
+
+def compare_in(config: TourneyConfig, out: Path, sprt: Sprt | None, *,
+               rule: StopRule | None = None, **session) -> CompareResult:
+    """A comparison in `out` as a study needs it: a new one where there is none, else the one
+    there resumed, or read back if it is finished (`session`: run_compare's other keywords)."""
+    if not out.exists():
+        return run_compare(config, out, sprt, rule=rule, **session)
+    try:
+        return run_compare(config, out, sprt, rule=rule, resume=True, **session)
+    except RunFinished:
+        return finished_comparison(out, sprt, rule)
+
+
+def finished_comparison(out: Path, sprt: Sprt | None,
+                        rule: StopRule | None = None) -> CompareResult:
+    """The result of the finished comparison in `out`, its test read again from its games."""
+    manifest = read_manifest(out)
+    tourney = Tourney(TourneyConfig.from_dict(manifest_config(manifest, out)), out)
+    progress = PairProgress(tourney, sprt, rule)
+    progress.take(read_games(out, tourney.schema, finished=True).to_pylist())
+    return CompareResult(out, tourney.config, progress)
 
 
 def resume_config(out: Path) -> tuple[TourneyConfig, Sprt | None]:

@@ -402,10 +402,13 @@ TABLES, CHARTS_FOLDER, LEVELS_FILE = "tables", "charts", "levels.json"
 LEVELS_FORMAT = "domsim-levels/1"
 
 
-def section_ladder(stats: dict, key: str, steps: dict | None) -> dict:
+def section_ladder(stats: dict, key: str, steps: dict | None,
+                   in_calibration: bool = False) -> dict:
     """A rule set's ladder for the summary and levels.json: from calibrate's steps (each played
     until decided; Elo over the weakest level) when given, else from the overview run (its joint
-    ratings, Elo 0 the mean of the levels; each step's win rate head to head)."""
+    ratings, Elo 0 the mean of the levels; each step's win rate head to head). In a
+    calibration that stopped before a rule set's steps, those steps are not played: none is
+    judged from the overview."""
     base = {"section": key, "variant": stats["variant"], "players": stats["players"],
             "settings": settings_rows(stats, key)}
     if steps is not None:
@@ -428,9 +431,11 @@ def section_ladder(stats: dict, key: str, steps: dict | None) -> dict:
                    "elo_low": row["h2h_low"], "elo_high": row["h2h_high"],
                    "win_rate": row["win_rate"], "win_low": row["win_low"],
                    "win_high": row["win_high"], "games": row["games"],
-                   "verdict": overview_verdict(row, ladder),
-                   "reason": f"P(stronger) {row['p_stronger']:.1%} over the overview's "
-                             f"{ladder['deals']} deals"} for row in rows]}
+                   "verdict": "undecided" if in_calibration else overview_verdict(row, ladder),
+                   "reason": "not played: the calibration stopped before its steps"
+                   if in_calibration else f"P(stronger) {row['p_stronger']:.1%} over the "
+                                          f"overview's {ladder['deals']} deals"}
+                  for row in rows]}
 
 
 def overview_verdict(row: dict, ladder: dict) -> str:
@@ -540,6 +545,20 @@ def verdict_items(ladders: list[dict]) -> list[str]:
     return items
 
 
+def partial_line(ladder_page: bool) -> str:
+    """The first line of a partial report: what it covers and how to go on."""
+    how = ("domsim calibrate --out DIR --resume" if ladder_page
+           else "domsim tourney --out RUN_DIR --resume")
+    return ("Partial: it stopped before it finished, and these numbers cover only the games "
+            f"played. To finish: {how}, then build the report again.")
+
+
+def ranking_items(runs: list[dict]) -> list[str]:
+    """One sentence per run that is no ladder: its entrants strongest first."""
+    return [f'<li><b>{html.escape(stats["variant"])}</b>: {html.escape(verdict_text(stats))}'
+            "</li>" for stats in runs]
+
+
 def summary_note(calibration: dict | None) -> str:
     if calibration is None:
         return ("Each step is judged on the overview runs: significant when the stronger level "
@@ -601,18 +620,22 @@ SHIP_COLUMNS = [("section", "rule set", text), ("target", "target", text),
                  optional(percent)), ("withheld", "withheld because", optional(text))]
 
 
-def write_report(runs: list[dict], out: Path, calibration: dict | None = None) -> Path:
+def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
+                 partial: bool = False) -> Path:
     """Write the page into `out`: report.html, levels.json (docs/levels.schema.json), the tables
     as CSV in tables/ and the charts as SVG in charts/; return the page. `runs` are
     `run_statistics` results, one section each; `calibration` is calibrate's step-by-step
-    result (domsim.steps), whose ladders then fill the summary (else the runs' own ladders)."""
+    result (domsim.steps), whose ladders then fill the summary (else the runs' own ladders).
+    A calibration's page judges its ladders; any other runs' page ranks their entrants. A
+    `partial` study (or a partial run) says so in its title and first line."""
     tables, charts = out / TABLES, out / CHARTS_FOLDER
     for folder in (tables, charts):
         folder.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
     keys = [section_key(stats, taken) for stats in runs]
     by_variant = {ladder["variant"]: ladder for ladder in (calibration or {}).get("ladders", [])}
-    ladders = [section_ladder(stats, key, by_variant.get(stats["variant"]))
+    ladders = [section_ladder(stats, key, by_variant.get(stats["variant"]),
+                              calibration is not None)
                for stats, key in zip(runs, keys, strict=True)]
     sections = [section_html(stats, key, out) for stats, key in zip(runs, keys, strict=True)]
     verdicts = [verdict_row(stats, key) for stats, key in zip(runs, keys, strict=True)]
@@ -634,17 +657,27 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None) -
     dials = "".join(chart_html(dial_chart(stats), charts / f"{key}-dial.svg", "The dial's curve")
                     for stats, key in zip(runs, keys, strict=True) if dial_tables(stats))
     steps = chart_html(steps_chart(runs, keys), charts / "steps.svg", "Ladder steps")
-    note = summary_note(calibration)
+    ladder_page = calibration is not None or any(stats["calibration"] for stats in runs)
+    partial = partial or any(stats["partial"] for stats in runs)
+    title = ("calibration report" if ladder_page else "report") + (" (partial)" if partial
+                                                                   else "")
+    top = (f"{summary_html(summary, ladders)}"
+           f"<ul class=\"verdicts\">{''.join(verdict_items(ladders))}</ul>\n"
+           + (f"<h2>Settings to ship</h2>\n{ship_table.html(f'{TABLES}/settings.csv')}"
+              f'<h2>The dial\'s curve</h2>\n<div class="charts">{dials}</div>\n' if ship else "")
+           if ladder_page else f"<ul class=\"verdicts\">{''.join(ranking_items(runs))}</ul>\n")
+    note = summary_note(calibration) if ladder_page else (
+        "No run here is a calibration: its entrants are ranked, no ladder is judged.")
     page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>domsim calibration report</title>\n<style>{STYLE}</style>\n</head>\n"
-            f"<body>\n<h1>Which levels to ship</h1>\n"
-            f'<p class="meta">domsim {html.escape(__version__)}. {html.escape(note)} '
+            f"<title>domsim {title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<h1>{'Which levels to ship' if ladder_page else 'Who is strongest'}"
+            f"{' (partial)' if partial else ''}</h1>\n"
+            + (f'<p class="verdict bad">{html.escape(partial_line(ladder_page))}</p>\n'
+               if partial else "")
+            + f'<p class="meta">domsim {html.escape(__version__)}. {html.escape(note)} '
             f'Every table is a CSV in <a href="{TABLES}/">{TABLES}/</a>; the levels for a '
             f'game\'s config are in <a href="{LEVELS_FILE}">{LEVELS_FILE}</a>.</p>\n'
-            f"{summary_html(summary, ladders)}"
-            f"<ul class=\"verdicts\">{''.join(verdict_items(ladders))}</ul>\n"
-            + (f"<h2>Settings to ship</h2>\n{ship_table.html(f'{TABLES}/settings.csv')}"
-               f'<h2>The dial\'s curve</h2>\n<div class="charts">{dials}</div>\n' if ship else "")
+            f"{top}"
             + f'<h2>Details</h2>\n<details><summary>Every rule set\'s steps side by side'
             f'</summary><div class="charts">{steps}</div></details>\n{"".join(sections)}'
             "</body>\n</html>\n")

@@ -28,7 +28,7 @@ from .results.config import TourneyConfig
 from .results.manifest import read_manifest
 from .results.pairings import default_name, split_name
 from .rules import make_rules
-from .runner.tourney import TourneyError, round_up
+from .runner.tourney import round_up
 from .seeding import derive_seed
 from .stats import elo_estimate
 
@@ -57,10 +57,12 @@ def looks(first: int, most: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class StepRule:
-    """compare.StopRule for one step: a verdict at each planned look (module docstring)."""
+    """compare.StopRule for one step: a verdict at each planned look (module docstring); with a
+    `precision`, only once the look's interval is also at most that wide on each side."""
 
     tolerance: float
     looks: tuple[int, ...]
+    precision: float | None = None
 
     @property
     def z(self) -> float:
@@ -68,12 +70,17 @@ class StepRule:
 
     def describe(self) -> dict:
         return {"test": "Elo interval over deals at planned looks (Bonferroni)",
-                "tolerance_elo": self.tolerance, "looks_deals": list(self.looks), "z": self.z}
+                "tolerance_elo": self.tolerance, "precision_elo": self.precision,
+                "looks_deals": list(self.looks), "z": self.z}
 
     def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None:
         if len(units) not in self.looks:
             return None
         estimate = elo_estimate([sum(u) / len(u) for u in units], per_unit, ref, z=self.z)
+        if self.precision is not None and not (
+                estimate.one_sided is None
+                and estimate.elo_high - estimate.elo_low <= 2 * self.precision):
+            return None
         if estimate.elo_low > 0:
             return STRONGER
         if estimate.elo_high < 0:
@@ -85,17 +92,15 @@ class StepRule:
 
 @dataclass(frozen=True)
 class StepPlan:
-    """How every step is played: the tolerance, the most games a step plays, the seed and the
-    run key (None: each step with bots in their own process draws its own)."""
+    """How every step is played: the tolerance, the most games a step plays, the seed, the
+    run key (None: each step with bots in their own process draws its own) and the precision
+    (None: a step stops once decided; else also not before its interval is +-precision)."""
 
     tolerance: float = DEFAULT_TOLERANCE
     max_games: int = DEFAULT_MAX_GAMES
     seed: int = 0
     run_key: str | None = None
-
-    def check(self) -> None:
-        if not (math.isfinite(self.tolerance) and 0 < self.tolerance <= 400):
-            raise TourneyError(f"--tolerance must lie in (0, 400] Elo, got {self.tolerance:g}")
+    precision: float | None = None
 
 
 @dataclass
@@ -124,12 +129,13 @@ class Step:
 
 def step_reason(verdict: str | None, games: int, plan: StepPlan, stopped: str | None) -> str:
     """Why the step stopped, in a short sentence."""
+    measured = "" if plan.precision is None else f", measured to \u00b1{plan.precision:g} Elo"
     if verdict == STRONGER:
-        return f"stronger, significant at 95% after {games:,} games"
+        return f"stronger, significant at 95%{measured} after {games:,} games"
     if verdict == WEAKER:
-        return f"WEAKER, significant at 95% after {games:,} games"
+        return f"WEAKER, significant at 95%{measured} after {games:,} games"
     if verdict == EQUAL:
-        return f"equal within \u00b1{plan.tolerance:g} Elo after {games:,} games"
+        return f"equal within \u00b1{plan.tolerance:g} Elo{measured} after {games:,} games"
     if stopped:
         return f"undecided: {stopped} after {games:,} games"
     return f"undecided at the cap of {plan.max_games:,} games"
@@ -148,7 +154,7 @@ def play_step(variant: str, players: int | None, options: dict, lower: str, uppe
                            seed=derive_seed("calibration step", plan.seed, variant, index)
                            % 2**63, move_time_limit=overview.move_time_limit,
                            time_control=overview.time_control, run_key=plan.run_key)
-    rule = StepRule(plan.tolerance, looks(FIRST_LOOK, config.games // per_deal))
+    rule = StepRule(plan.tolerance, looks(FIRST_LOOK, config.games // per_deal), plan.precision)
     result = compare(config, out, rule)
     pair = result.progress.statistics()
     estimate = pair.estimate
@@ -203,6 +209,7 @@ class Calibration:
     plan: StepPlan
     compare: Callable[..., CompareResult]
     say: Callable[[str], None]
+    settings: dict = field(default_factory=dict)  # what the study was asked (to resume it)
     ladders: dict[str, dict] = field(default_factory=dict)
 
     def __call__(self, config: TourneyConfig, out: Path) -> bool:
@@ -226,5 +233,7 @@ class Calibration:
 
     def to_dict(self) -> dict:
         return {"alpha": ALPHA, "tolerance": self.plan.tolerance,
+                "precision": self.plan.precision,
                 "max_games": self.plan.max_games, "seed": self.plan.seed,
-                "first_look_deals": FIRST_LOOK, "ladders": list(self.ladders.values())}
+                "first_look_deals": FIRST_LOOK, "settings": self.settings, "complete": False,
+                "ladders": list(self.ladders.values())}

@@ -39,7 +39,7 @@ LAYERS = (
               "domsim.human", "domsim.game")),
     ("runner", ("domsim.runner",)),
     ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
-               "domsim.steps", "domsim.show")),
+               "domsim.steps", "domsim.calibration", "domsim.show")),
     ("report", ("domsim.report",)),
     ("api", ("domsim.api",)),
     ("cli", ("domsim.cli",)),

@@ -197,6 +197,9 @@ def test_a_report_judges_a_ladder_only_of_a_calibration_and_ranks_any_other_run(
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "strictly increasing" not in page
     assert '<p class="verdict unsure">ranking' in page and "verdict bad" not in page
+    # nor in its title and summary (issue 37: it said "Which levels to ship" on 60428d1)
+    assert "<title>domsim report</title>" in page and "Which levels to ship" not in page
+    assert "<h1>Who is strongest</h1>" in page and 'class="summary"' not in page
 
 
 def test_report_and_calibrate_errors(tmp_path):

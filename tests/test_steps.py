@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 from clitools import invoke, one_line_error
 
+from domsim.stats import elo_estimate
 from domsim.steps import EQUAL, STRONGER, WEAKER, StepRule, chained_levels, looks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,3 +139,34 @@ def test_bad_tolerances_and_caps_are_refused(tmp_path):
     assert invoke(*CALIBRATE, "--max-games", "1", "--out", str(tmp_path / "y")).exit_code == 2
     one_line_error(invoke("calibrate", "--variant", "nope", "--precision", "20"),
                    "unknown variant")
+
+
+def test_with_a_precision_a_step_plays_on_until_its_interval_is_that_narrow():
+    """--precision ELO (issue 37): significant is not enough; the look's corrected interval
+    must also be at most +-ELO."""
+    loose, tight = (StepRule(30.0, looks(30, 4000), precision) for precision in (None, 40.0))
+    rng = random.Random(3)
+    units = deals(rng, 0.75, 4000)
+    first = {rule: next(look for look in rule.looks
+                        if rule.verdict(units[:look], 2, 0.5) is not None)
+             for rule in (loose, tight)}
+    assert first[loose] == 30 and first[tight] > first[loose]
+    estimate = elo_estimate([sum(u) / 2 for u in units[:first[tight]]], 2, 0.5, z=tight.z)
+    assert estimate.elo_high - estimate.elo_low <= 80
+    before = tight.looks[tight.looks.index(first[tight]) - 1]
+    wide = elo_estimate([sum(u) / 2 for u in units[:before]], 2, 0.5, z=tight.z)
+    assert wide.elo_high - wide.elo_low > 80 and wide.elo_low > 0  # significant, too wide
+
+
+@pytest.mark.slow
+def test_calibrate_precision_measures_each_step_to_that_width(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "classic", "--level", "easy", "--level", "medium",
+                    "--games", "1", "--seed", "3", "-j", "2", "--silent", "--samples", "10",
+                    "--precision", "60", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
+    assert step["elo_high"] - step["elo_low"] <= 120
+    assert "measured to \u00b160 Elo" in step["reason"]
+    rule = json.loads((Path(step["folder"]) / "manifest.json").read_text())["compare"]["rule"]
+    assert rule["precision_elo"] == 60

@@ -58,8 +58,6 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
     every dial setting given as a level too); then `steps` plays the variant's ladder step by
     step (False: it stopped early). Stops at the first run that ends early. Returns the
     finished run folders and the last outcome."""
-    if out.exists():
-        raise TourneyError(f"{out} already exists: choose another --out")
     done: list[Path] = []
     outcome = Outcome(0, 0, 0)
     for variant in variants:

@@ -198,8 +198,7 @@ def open_tourney(config: TourneyConfig, out: Path, resume: bool,
     lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
     try:
         if resume:
-            check_resumable(out, config)
-            tourney = Tourney(named, out)
+            tourney = Tourney(resumable_config(out, named), out)
         tourney.lock = lock
         (out / PARTS).mkdir(exist_ok=True)
         tourney.damaged = clean_parts(out) if resume else []
@@ -246,21 +245,26 @@ def take_lock(out: Path, command: Sequence[str]) -> RunLock:
         raise TourneyError(f"cannot lock {out}: {exc.strerror}") from None
 
 
-def check_resumable(out: Path, config: TourneyConfig) -> None:
-    """The run in `out` has these settings and is not finished."""
+def resumable_config(out: Path, config: TourneyConfig) -> TourneyConfig:
+    """`config` for going on with the run in `out`, which must have these settings (its secret
+    key is kept where none is given: a study resuming its runs never saw their keys) and not
+    be finished (RunFinished: every game played, or its test decided)."""
     manifest = resume_manifest(out)
     if problem := legacy_problem(manifest, out):
         raise TourneyError(problem)
     saved = TourneyConfig.from_dict(manifest_config(manifest, out))
+    if config.run_key is None:
+        config = replace(config, run_key=saved.run_key)
     if saved != config:
         raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
                            f"{describe_difference(saved, config)}")
     if config.deals and deals_info(config, 0)["sha256"] != manifest.get("deals", {}).get("sha256"):
         raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
                            "restore it, or start a new run")
-    if manifest.get("partial") is False and manifest.get("games_completed") == config.games:
-        raise RunFinished(f"{out} is already complete ({config.games} games): nothing to "
-                          "resume, nothing changed")
+    if manifest.get("partial") is False:
+        raise RunFinished(f"{out} is already complete ({manifest.get('games_completed')} "
+                          "games): nothing to resume, nothing changed")
+    return config
 
 
 def resume_manifest(out: Path) -> dict:

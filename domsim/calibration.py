@@ -1,0 +1,141 @@
+"""`domsim calibrate` as one study: per rule set an overview tourney, then each step of its
+ladder played until decided (domsim.steps), every run a session of the one driver
+(runner.session) in a folder under the study's. The request is kept in calibration.json from the
+start, so an interrupted calibration (Ctrl-C, or killed outright) goes on with `--resume`: runs
+finished are read back, the interrupted one resumed, the rest played, to the straight run's
+results."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .analysis import MIN_DEALS, SAMPLES
+from .compare import CompareResult, compare_in
+from .results.atomic import write_json
+from .results.config import TourneyConfig
+from .results.manifest import Outcome
+from .runner.calibrate import run_calibration
+from .runner.console import FaultWatch
+from .runner.session import run_session
+from .runner.tourney import RunFinished, TourneyError
+from .steps import CALIBRATION, DEFAULT_MAX_GAMES, DEFAULT_TOLERANCE, Calibration, StepPlan
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a calibration plays: calibrate's options (runner.calibrate, domsim.steps)."""
+
+    variants: tuple[str, ...]
+    seed: int
+    games: int = 1000
+    players: int | None = None
+    levels: tuple[str, ...] = ()
+    dial: tuple[float, ...] = ()
+    run_key: str | None = None
+    on_fault: str = "substitute"
+    time_control: str | None = None
+    tolerance: float = DEFAULT_TOLERANCE
+    max_games: int = DEFAULT_MAX_GAMES
+    samples: int = SAMPLES
+    precision: float | None = None
+
+    def plan(self) -> StepPlan:
+        return StepPlan(self.tolerance, self.max_games, self.seed, self.run_key,
+                        self.precision)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict) -> Request:
+        return cls(**{key: tuple(value) if isinstance(value, list) else value
+                      for key, value in values.items()})
+
+
+@dataclass
+class Session:
+    """How this session plays the study's runs (none of it changes what they are)."""
+
+    workers: int
+    silent: bool
+    command: list[str]
+    faults: FaultWatch | None = None
+    say: Callable[[str], None] = print
+
+
+@dataclass
+class Study:
+    """A calibration's outcome: the overview folders played, the last run's outcome and the
+    steps (calibration.json's content)."""
+
+    folders: list[Path]
+    outcome: Outcome
+    calibration: dict = field(default_factory=dict)
+
+    @property
+    def partial(self) -> bool:
+        return self.outcome.partial or not self.calibration.get("complete")
+
+
+def begin(request: Request, out: Path) -> None:
+    """Make the study's folder (refused if it exists: one study makes it) with its request."""
+    for variant in request.variants:  # every rule set's request is checked before any folder
+        TourneyConfig(variant=variant, players=request.players).rules()
+    try:
+        out.mkdir(parents=True)
+    except FileExistsError:
+        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
+                           "finish the calibration in it") from None
+    except OSError as exc:
+        raise TourneyError(f"cannot create --out {out}: {exc.strerror}") from None
+    write_json(out / CALIBRATION, {"settings": request.to_dict(), "complete": False})
+
+
+def resumed_request(out: Path) -> Request:
+    """The request of the calibration in `out` (TourneyError, one line: none to resume)."""
+    try:
+        saved = json.loads((out / CALIBRATION).read_text(encoding="utf-8"))
+        return Request.from_dict(saved["settings"])
+    except FileNotFoundError:
+        raise TourneyError(f"--resume: {out} holds no {CALIBRATION}: give the --out of a "
+                           "calibration") from None
+    except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise TourneyError(f"--resume: cannot read the calibration in {out / CALIBRATION} "
+                           f"({type(exc).__name__}): start a new calibration") from None
+
+
+def run_study(request: Request, out: Path, session: Session) -> Study:
+    """Play the calibration in `out` (made by `begin`, or resumed): each rule set's overview
+    and then its steps, each run new, resumed or (finished) read back."""
+
+    def overview(config: TourneyConfig, folder: Path, notes: list[str],
+                 ladder: list[str]) -> Outcome:
+        if not folder.exists():
+            for note in notes:
+                session.say(f"{config.variant}: {note}")
+        try:
+            return run_session(config, folder, resume=folder.exists(), workers=session.workers,
+                               backend="local", scheduler=None, silent=session.silent,
+                               command=session.command, purpose="calibration", notes=notes,
+                               faults=session.faults, about={"levels": ladder})
+        except RunFinished:
+            return Outcome(config.games, config.games, 0)
+
+    def step(config: TourneyConfig, folder: Path, rule) -> CompareResult:
+        return compare_in(config, folder, None, rule=rule, workers=session.workers,
+                          silent=session.silent, command=session.command,
+                          purpose="calibration")
+
+    steps = Calibration(out, request.plan(), step, session.say, request.to_dict())
+    folders, outcome = run_calibration(
+        list(request.variants), out, games=request.games, seed=request.seed,
+        run_key=request.run_key, players=request.players, levels=request.levels,
+        on_fault=request.on_fault, run=overview, time_control=request.time_control,
+        dial=request.dial, min_deals=MIN_DEALS, steps=steps)
+    calibration = steps.to_dict()
+    calibration["complete"] = not outcome.partial and len(steps.ladders) == len(request.variants)
+    write_json(out / CALIBRATION, calibration)
+    return Study(folders, outcome, calibration)

@@ -1,0 +1,111 @@
+"""A calibration is one study of sessions (domsim.calibration): interrupted by Ctrl-C or killed
+outright, in its overview or in a step, `calibrate --out DIR --resume` reaches the straight
+run's steps and levels; an interrupted calibration's report says it is partial."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+from clitools import invoke, one_line_error
+
+from domsim.runner import console
+
+ARGS = ["calibrate", "--variant", "classic", "--variant", "block", "--level", "easy", "--level",
+        "medium", "--games", "3", "--seed", "3", "--samples", "10", "--max-games", "400",
+        "--silent"]
+
+#: Runs `domsim ARGS` and kills the process outright (SIGKILL) at the CALLS-th batch it counts.
+KILLED_AT = '''
+import os
+import signal
+import sys
+
+from domsim.cli import main
+from domsim.runner import console
+
+calls = []
+
+
+def check(self, tally):
+    calls.append(1)
+    if len(calls) == {calls}:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+console.FaultWatch.check = check
+sys.argv = ["domsim", *{args!r}]
+main()
+'''
+
+
+def outcome(out) -> tuple[list, dict]:
+    """The steps (without their folders) and levels.json of the calibration in `out`."""
+    calibration = json.loads((out / "calibration.json").read_text())
+    assert calibration["complete"]
+    steps = [{key: value for key, value in step.items() if key != "folder"}
+             for ladder in calibration["ladders"] for step in ladder["steps"]]
+    return steps, json.loads((out / "levels.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory):
+    out = tmp_path_factory.mktemp("straight") / "cal"
+    result = invoke(*ARGS, "-j", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return outcome(out)
+
+
+def resume(out):
+    result = invoke("calibrate", "--out", str(out), "--resume", "-j", "1", "--silent")
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.mark.parametrize("calls", [3, 25])  # in classic's overview; in its step
+def test_a_calibration_killed_outright_resumes_to_the_straight_result(tmp_path, straight,
+                                                                      calls):
+    out = tmp_path / "cal"
+    script = KILLED_AT.format(calls=calls, args=[*ARGS, "-j", "1", "--out", str(out)])
+    killed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert not json.loads((out / "calibration.json").read_text())["complete"]
+    resume(out)
+    assert outcome(out) == straight
+
+
+def test_an_interrupted_calibration_writes_a_partial_report_and_resumes(tmp_path, monkeypatch,
+                                                                        straight):
+    out = tmp_path / "cal"
+    seen = []
+
+    def interrupt(self, tally):
+        seen.append(1)
+        if len(seen) == 25:
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(console.FaultWatch, "check", interrupt)
+        stopped = invoke(*ARGS, "-j", "1", "--out", str(out))
+    assert stopped.exit_code == 1
+    assert f"Resume with: domsim calibrate --out {out} --resume" in stopped.stderr
+    page = (out / "report.html").read_text()
+    assert "<title>domsim calibration report (partial)</title>" in page
+    assert "Partial: it stopped before it finished" in page
+    assert "each step significant" not in page  # block's steps never ran
+    assert "not played: the calibration stopped before its steps" in page
+    resumed = resume(out)
+    assert outcome(out) == straight
+    assert "(partial)" not in (out / "report.html").read_text()
+    assert resumed.stdout.splitlines()[-1] == f"report written to {out / 'report.html'}"
+
+
+def test_resume_needs_a_calibration_folder_and_takes_it_alone(tmp_path):
+    one_line_error(invoke("calibrate", "--out", str(tmp_path), "--resume"),
+                   "holds no calibration.json")
+    one_line_error(invoke("calibrate", "--out", str(tmp_path), "--resume", "--games", "9"),
+                   "--resume takes --out DIR")

@@ -20,7 +20,7 @@ from .results.manifest import Outcome
 from .runner.calibrate import run_calibration
 from .runner.console import FaultWatch
 from .runner.session import run_session
-from .runner.tourney import RunFinished, TourneyError
+from .runner.tourney import RunFinished, TourneyError, new_folder
 from .steps import CALIBRATION, DEFAULT_MAX_GAMES, DEFAULT_TOLERANCE, Calibration, StepPlan
 
 
@@ -84,13 +84,7 @@ def begin(request: Request, out: Path) -> None:
     """Make the study's folder (refused if it exists: one study makes it) with its request."""
     for variant in request.variants:  # every rule set's request is checked before any folder
         TourneyConfig(variant=variant, players=request.players).rules()
-    try:
-        out.mkdir(parents=True)
-    except FileExistsError:
-        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
-                           "finish the calibration in it") from None
-    except OSError as exc:
-        raise TourneyError(f"cannot create --out {out}: {exc.strerror}") from None
+    new_folder(out, "calibration")
     write_json(out / CALIBRATION, {"settings": request.to_dict(), "complete": False})
 
 

@@ -771,11 +771,7 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
     command = ["domsim", *sys.argv[1:]]
     faults = api.FaultWatch(max_fault_rate, stop_on_faults)
     if resume:
-        given = [name for name in ctx.params if name not in SESSION_PARAMETERS
-                 and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
-        if out is None or given:
-            raise click.ClickException("--resume takes --out DIR (and -j, --silent, --backend, "
-                                       "--scheduler) alone: the comparison's own settings go on")
+        _resume_alone(ctx, out, SESSION_PARAMETERS, "comparison")
         try:
             result = api.resume_compare(out, workers=workers, progress=not silent,
                                         command=command, faults=faults, backend=backend,
@@ -801,6 +797,18 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
                          progress=not silent, command=command,
                          max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
     _compare_output(result, out)
+
+
+def _resume_alone(ctx: click.Context, out: Path | None, session: tuple[str, ...],
+                  what: str) -> None:
+    """--resume takes --out and the options of how this session runs (`session`), no more."""
+    given = [name for name in ctx.params if name not in session
+             and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+    if out is None or given:
+        allowed = ", ".join(f"--{name.replace('_', '-')}" for name in session
+                            if name not in ("out", "resume"))
+        raise click.ClickException(f"--resume takes --out DIR alone (and {allowed}): the "
+                                   f"{what}'s own settings go on")
 
 
 #: What a resumed comparison may be given: how this session runs, not what the run is.
@@ -890,11 +898,7 @@ def calibrate(ctx, variants, every, players, games, tolerance, precision, max_ga
     session = Session(workers, silent, ["domsim", *sys.argv[1:]],
                       api.FaultWatch(max_fault_rate, stop_on_faults), click.echo)
     if resume:
-        given = [name for name in ctx.params if name not in CALIBRATE_SESSION
-                 and ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
-        if out is None or given:
-            raise click.ClickException("--resume takes --out DIR (and -j, --silent) alone: the "
-                                       "calibration's own settings go on")
+        _resume_alone(ctx, out, CALIBRATE_SESSION, "calibration")
         request = resumed_request(out)
     else:
         request = Request(tuple(calibration_variants(variants, every)),

@@ -218,15 +218,20 @@ def bots_out_of_process(config: TourneyConfig) -> bool:
 
 def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:
     """Create the folder (refused if it exists: only one run can make it) and lock it."""
+    new_folder(out, "run")
+    return take_lock(out, command)
+
+
+def new_folder(out: Path, what: str) -> None:
+    """Create the `--out` folder of a new run or study (`what`), refused if it exists."""
     try:
         out.mkdir(parents=True)
     except FileExistsError:
         raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
-                           "finish the run in it") from None
+                           f"finish the {what} in it") from None
     except OSError as exc:
         raise TourneyError(f"cannot create --out {out}: {exc.strerror}: choose another "
                            "folder") from None
-    return take_lock(out, command)
 
 
 def resume_lock(out: Path, command: Sequence[str]) -> RunLock:

@@ -27,7 +27,7 @@ from .results.ratings import (
     summary_lines,
 )
 from .results.run import Run
-from .results.summary import Tally, elo_cell, interval_cell, margin
+from .results.summary import Tally, counted_points, elo_cell, faults_forfeit, interval_cell, margin
 from .stats import (
     EloEstimate,
     RatingIntervals,
@@ -247,7 +247,7 @@ def rows(run: Run):
 
 
 def tallied(run: Run) -> Tally:
-    tally = Tally(run.rules, run.entrants, run.pairings)
+    tally = Tally(run.rules, run.entrants, run.pairings, faults_forfeit(run.config))
     for row in rows(run):
         tally.add(row)
     return tally
@@ -281,7 +281,7 @@ def points_per_hand(run: Run) -> list[dict]:
     index = {pairing_label(run.entrants, p): p for p in run.pairings}
     for row in rows(run):
         pairing = index[row["pairing"]]
-        hand_points = row["hand_points"]
+        hand_points = counted_points(rules, row, faults_forfeit(run.config))
         on_side = side_entrants(rules, pairing, row["seating"])
         for e in dict.fromkeys(pairing):
             own = {side for side, entrant in enumerate(on_side) if entrant == e}

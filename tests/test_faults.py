@@ -4,6 +4,7 @@ table, and a run warns (or stops) when an entrant's fault rate passes --max-faul
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -93,3 +94,23 @@ def test_every_command_says_its_fault_policy(command, default):
     text = " ".join(invoke(command, "--help").stdout.split())
     assert "--on-fault [forfeit|substitute]" in text
     assert f"[default: {default}]" in text.split("--on-fault", 1)[1][:600]
+
+
+@pytest.mark.parametrize("variant, target", [("block", 100), ("kozel", 101), ("classic", 0)])
+def test_a_forfeited_game_is_lost_by_the_whole_target_in_every_figure(tmp_path, variant, target):
+    """R-SEAT-FAULT, issue 37: the forfeiting side scores 0 and the other the target (kozel:
+    the reverse, its points count against; classic has none), in one hand, never with the
+    stand-in's board points (on 60428d1 a bot losing every game by forfeit had +48 a game)."""
+    out = tmp_path / "run"
+    result = invoke("tourney", "--variant", variant, "-p", RAISES, "-p", "easy", "--games", "4",
+                    "--seed", "1", "-j", "1", "--silent", "--in-process", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    lines = {(row["pairing"], row["entrant"]): row
+             for row in csv.DictReader((out / "summary.csv").open())}
+    raises, easy = lines["all", "raises"], lines["all", "easy"]
+    assert raises["wins"] == "0" and raises["losses"] == "4"
+    for column in ("margin_per_game", "margin_per_hand"):
+        assert float(raises[column]) == -target and float(easy[column]) == target
+    stats = json.loads(invoke("stats", str(out), "--json", "--samples", "10").stdout)
+    points = {line["entrant"]: line for line in stats["points"]}
+    assert points["raises"]["margin"] == -target

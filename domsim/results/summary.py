@@ -17,9 +17,11 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..record import forfeit_winners
 from ..rules import Rules
 from ..stats import elo_from_score, moments_interval, wilson_interval
 from .atomic import write_atomic
+from .config import TourneyConfig
 from .folder import SUMMARY
 from .pairings import Entrant, pairing_label
 
@@ -120,12 +122,34 @@ def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float
     return -total if rules.variant.points_against else total
 
 
+def faults_forfeit(config: TourneyConfig) -> bool:
+    """Whether a fault in the run forfeits the game (else the stand-in's moves count)."""
+    return config.on_fault == "forfeit"
+
+
+def counted_points(rules: Rules, row: dict, forfeits: bool) -> list[list[int]]:
+    """A game's points per hand as the figures count them. In a run whose faults forfeit
+    (`forfeits`), a forfeited game is one hand that the forfeiting sides lose by the whole
+    target: they score 0, the others the target (kozel records points against: the reverse;
+    classic has no points), never the board points the stand-in played to."""
+    if forfeits:
+        faulted = [row[f"faults_{seat}"] > 0 for seat in range(rules.players)]
+        if forfeit_winners(rules, faulted, row["winners"]) is not None:
+            winning = {rules.side_of(seat) for seat in row["winners"]}
+            won, lost = ((0, rules.target) if rules.variant.points_against
+                         else (rules.target, 0))
+            return [[won if side in winning else lost for side in range(rules.sides)]]
+    return row["hand_points"]
+
+
 class Tally:
-    """Summary lines fed with games-table rows in game-id order."""
+    """Summary lines fed with games-table rows in game-id order; `forfeits`: the run's faults
+    forfeit the game (`counted_points`)."""
 
     def __init__(self, rules: Rules, entrants: list[Entrant],
-                 pairings: list[tuple[int, ...]]) -> None:
+                 pairings: list[tuple[int, ...]], forfeits: bool = False) -> None:
         self.rules = rules
+        self.forfeits = forfeits
         self.entrants = entrants
         self.pairings = {pairing_label(entrants, p): p for p in pairings}
         self.lines: dict[tuple[str, int], Line] = {(ALL, e): Line() for e in range(len(entrants))}
@@ -136,14 +160,15 @@ class Tally:
     def add(self, row: dict) -> None:
         rules, label = self.rules, row["pairing"]
         pairing = self.pairings[label]
-        winners, hand_points = row["winners"], row["hand_points"]
+        winners = row["winners"]
+        hand_points = counted_points(rules, row, self.forfeits)
         for e in dict.fromkeys(pairing):
             sides = {side for side in range(rules.sides)
                      if pairing[(side - row["seating"]) % rules.sides] == e}
             faults = sum(row[f"faults_{s}"] for s in range(rules.players)
                          if rules.side_of(s) in sides)
             values = (outcome(rules, sides, winners), margin(rules, sides, hand_points),
-                      row["hands"], faults)
+                      len(hand_points), faults)
             unit = (label, row["deal_id"])
             self.lines[label, e].add(unit, *values)
             self.lines[ALL, e].add(unit, *values)

@@ -37,7 +37,7 @@ from ..results.manifest import (
 from ..results.pairings import Entrant, make_pairings, parse_entrants
 from ..results.parts import clean_parts, done_game_ids, read_rows, write_part
 from ..results.schedule import Schedule, batches
-from ..results.summary import Tally
+from ..results.summary import Tally, faults_forfeit
 from ..rules import Rules
 from ..seeding import new_run_key
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
@@ -128,7 +128,7 @@ class Tourney:
         return new_manifest(self, command, purpose, lambda spec: strategy_info(spec, self.config))
 
     def tally(self) -> Tally:
-        return Tally(self.rules, self.entrants, self.pairings)
+        return Tally(self.rules, self.entrants, self.pairings, faults_forfeit(self.config))
 
     def close(self) -> None:
         """Let another writer have the folder."""

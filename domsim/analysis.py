@@ -21,19 +21,30 @@ from .results.ratings import (
     Outcomes,
     anchor_indices,
     number,
+    open_end,
     outcomes_of,
     rate_outcomes,
     side_entrants,
     summary_lines,
 )
 from .results.run import Run
-from .results.summary import Tally, counted_points, elo_cell, faults_forfeit, interval_cell, margin
+from .results.summary import (
+    Tally,
+    counted_points,
+    elo_cell,
+    faults_forfeit,
+    interval_cell,
+    margin,
+    signed_elo,
+)
 from .stats import (
+    ELO_CLAMP,
     EloEstimate,
     RatingIntervals,
     VarianceSaving,
     elo_estimate,
     outcome_counts,
+    shown_elo,
     variance_saving,
     wilson_interval,
 )
@@ -89,6 +100,8 @@ class HeadToHead:
         out = {key: value for key, value in asdict(self).items()
                if key not in ("estimate", "saving", "outcomes")}
         out.update(asdict(self.estimate))
+        out.update(elo_low=open_end(self.estimate.elo_low),
+                   elo_high=open_end(self.estimate.elo_high))
         out["outcomes"] = [[value, count] for value, count in self.outcomes]
         out.update(games_per_unit=self.saving.games_per_unit,
                    game_variance=self.saving.game_variance,
@@ -173,6 +186,12 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     }
 
 
+def strongest_first(lines: list[dict]) -> list[dict]:
+    """Rating lines by their results: a sweep's +-infinity beyond every measured rating, two
+    sweeps by their bounds."""
+    return sorted(lines, key=lambda line: (-line["elo"], -shown_elo(line)))
+
+
 def rating_text(line: dict) -> str:
     """An entrant's rating as every surface prints it (`elo_cell`)."""
     return elo_cell(line.get("bound"), line["elo"], line["low"], line["high"])
@@ -181,7 +200,12 @@ def rating_text(line: dict) -> str:
 def zero_label(rating: dict) -> str:
     """What Elo 0 is in these ratings: one entrant, or the mean of several."""
     centre = rating["centre"]
-    return f"{centre[0]} = 0" if len(centre) == 1 else f"mean of {', '.join(centre)} = 0"
+    zero = f"{centre[0]} = 0" if len(centre) == 1 else f"mean of {', '.join(centre)} = 0"
+    swept = [line["name"] for line in rating["entrants"]
+             if line.get("bound") in ("lower", "upper")]
+    if swept:  # a sweep has no finite rating: it never counts in the mean
+        zero += f"; {', '.join(swept)} won or lost every game, outside it"
+    return zero
 
 
 def ladder(rating: dict, deals: int) -> dict:
@@ -196,10 +220,10 @@ def ladder(rating: dict, deals: int) -> dict:
         p = rating["p_better"][upper["name"]][lower["name"]]
         low, high = rating["differences"][upper["name"]][lower["name"]]
         steps.append({"from": lower["name"], "to": upper["name"],
-                      "elo": upper["elo"] - lower["elo"], "low": low, "high": high,
+                      "elo": shown_elo(upper) - shown_elo(lower), "low": low, "high": high,
                       "p_stronger": p, "significant": enough and p >= SIGNIFICANT})
-    levels = [{key: line.get(key) for key in ("name", "elo", "low", "high", "bound")}
-              for line in rows]
+    levels = [{key: line.get(key) for key in ("name", "low", "high", "bound")}
+              | {"elo": shown_elo(line)} for line in rows]
     return {"increasing": all(step["elo"] > 0 for step in steps),
             "significant": all(step["significant"] for step in steps), "steps": steps,
             "levels": levels, "zero": zero_label(rating), "deals": deals,
@@ -228,7 +252,7 @@ def ladder_line(verdict: dict) -> str:
 
 def ranking_line(stats: dict) -> str:
     """A run that is no ladder: its entrants strongest first, with their ratings."""
-    ranked = sorted(stats["ratings"]["entrants"], key=lambda line: -line["elo"])
+    ranked = strongest_first(stats["ratings"]["entrants"])
     return (f"ranking (Elo, {zero_label(stats['ratings'])}, 95% interval): "
             + ", ".join(f"{line['name']} {rating_text(line)}" for line in ranked))
 
@@ -371,7 +395,7 @@ def statistics_lines(stats: dict) -> list[str]:
              f"{stats['ratings']['samples']} resamplings of whole deals)"]
     ranked = stats["ratings"]["entrants"]
     if not stats["calibration"]:  # a ladder is read in entrant order, standings by strength
-        ranked = sorted(ranked, key=lambda line: -line["elo"])
+        ranked = strongest_first(ranked)
         lines[-1] += ", strongest first"
     if stats.get("seated_twice"):
         lines.insert(1, stats["seated_twice"])
@@ -447,8 +471,13 @@ def elo_text(pair: dict) -> str:
     if pair.get("one_sided") == "upper":
         return (f"Elo < {pair['elo_high']:+.1f} (every deal lost: a one-sided 97.5% bound), "
                 "nElo - (no spread)")
-    return (f"Elo {pair['elo']:+.1f} [{pair['elo_low']:+.1f}, {pair['elo_high']:+.1f}], "
+    return (f"Elo {pair['elo']:+.1f} [{elo_end(pair['elo_low'])}, {elo_end(pair['elo_high'])}], "
             f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}]")
+
+
+def elo_end(value: float) -> str:
+    """An interval's end to a tenth, an unbounded one (at the score clamp) as +-inf."""
+    return signed_elo(value) if abs(value) >= ELO_CLAMP else f"{value:+.1f}"
 
 
 def _fraction(value: float) -> str:

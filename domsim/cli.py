@@ -27,6 +27,7 @@ from .game import STAND_IN
 from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .record import FAULT_POLICIES, RecordError, read_records, verify
+from .results.atomic import strict_json
 from .results.checksums import file_problem
 from .results.config import ConfigError
 from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY, RunError
@@ -703,7 +704,7 @@ def stats(run_dir, as_json, samples) -> None:
     """
     figures = run_statistics(load_run(run_dir), samples)
     if as_json:
-        click.echo(json.dumps(figures))
+        click.echo(strict_json(figures))
         return
     for line in statistics_lines(figures):
         click.echo(line)

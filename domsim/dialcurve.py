@@ -10,7 +10,7 @@ import math
 import random
 from itertools import pairwise
 
-from .stats import Z95, score_from_elo
+from .stats import Z95, score_from_elo, shown_elo
 from .strategies.dial import Dial
 from .strategy import StrategyError, load_strategy
 
@@ -42,9 +42,11 @@ def level_indices(names: list[str]) -> list[int]:
 
 
 def split_dial(rating: dict) -> tuple[list[dict], list[dict]]:
-    """(the built-in levels' rating lines, the dial's lines with their strength, weakest first)."""
+    """(the built-in levels' rating lines, the dial's lines with their strength, weakest first);
+    a sweep's line placed at its bound (`shown_elo`), where a curve can use it."""
     levels, dial = [], []
     for line in rating["entrants"]:
+        line = {**line, "elo": shown_elo(line)}
         strength = strength_of(line["name"])
         if strength is None:
             levels.append(line)

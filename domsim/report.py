@@ -22,9 +22,10 @@ from . import __version__
 from .analysis import MIN_DEALS, verdict_text, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from .results.atomic import write_json
+from .results.summary import signed_elo
 from .rules import VARIANTS
 from .runner.tourney import round_up
-from .stats import score_from_elo
+from .stats import score_from_elo, shown_elo
 
 PAGE = "report.html"
 #: The page shows a chart at 100 pixels an inch of its figure size.
@@ -80,7 +81,7 @@ def number(digits: int) -> Format:
 
 
 def signed(value: object) -> str:
-    return "" if value is None else f"{value:+.0f}"  # None: a one-sided bound's open end
+    return "" if value is None else signed_elo(value)  # None: a one-sided bound's open end
 
 
 def section_tables(stats: dict) -> list[Table]:
@@ -184,7 +185,7 @@ def dial_tables(stats: dict) -> list[Table]:
 # -- charts ---------------------------------------------------------------------------------------
 def ladder_chart(stats: dict) -> Figure:
     """Elo of each entrant with its 95% interval, the first (weakest) entrant at the bottom."""
-    lines = stats["ratings"]["entrants"]
+    lines = [{**line, "elo": shown_elo(line)} for line in stats["ratings"]["entrants"]]
     figure = Figure(figsize=(6.4, 0.8 + 0.45 * len(lines)), layout="constrained")
     axes = figure.add_subplot()
     ys = list(range(len(lines)))

@@ -96,6 +96,18 @@ def moments_interval(n: int, total: float, total_squares: float,
 #: fishtest's `nelo_divided_by_nt`: normalized Elo per unit of t-value (the slope 800/ln 10).
 NELO_PER_T = 800 / math.log(10)
 SCORE_CLAMP = 1e-3  # as fishtest: a score of 0 or 1 maps to about -/+1200 Elo, not infinity
+#: The Elo of the clamped score: an interval end this far out is unbounded (shown as infinite).
+ELO_CLAMP = 400 * math.log10((1 - SCORE_CLAMP) / SCORE_CLAMP) - 1e-6
+
+
+def shown_elo(line: dict) -> float:
+    """Where a chart or a curve places a rating line (`elo`, `low`, `high`, `bound`): at its
+    Elo, or a sweep's (+-infinity, ordered beyond every measured rating) at its bound."""
+    if line.get("bound") == "lower":
+        return line["low"]
+    if line.get("bound") == "upper":
+        return line["high"]
+    return line["elo"]
 
 
 def phi(x: float) -> float:
@@ -537,9 +549,10 @@ def deal_weights(deal_index: np.ndarray, deals: int, rng: np.random.Generator) -
 class RatingIntervals:
     """Ratings with percentile bootstrap intervals, and p_better[i, j]: the fraction of samples
     in which entrant i is rated above entrant j (ties count one half). `bounds[i]` says what
-    entrant i's interval is: None a two-sided interval; "lower" (it won every game: its rating
-    is only bounded below, at elo[i] = low[i], high[i] nan) or "upper" (it won none: elo[i] =
-    high[i], low[i] nan), the one-sided bounds of a sweep; "anchor" the one entrant Elo 0 is
+    entrant i's interval is: None a two-sided interval; "lower" (it won every game: elo[i] is
+    +infinity, so it ranks above every measured rating, bounded below at low[i], high[i] nan)
+    or "upper" (it won none: elo[i] -infinity, bounded above at high[i], low[i] nan), the
+    one-sided bounds of a sweep; "anchor" the one entrant Elo 0 is
     pinned to, "unmeasured" one whose resamplings all agree (too few deals to show a spread):
     no interval, low and high nan."""
 
@@ -566,10 +579,11 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     aside) has an interval: how far it sits from their average level.
 
     An entrant that won every game it played (or none) has no finite most likely rating: the
-    fit's value is the prior's. Its rating is then the one-sided bound of its sweep (as a head
-    to head's, `sweep_estimate`): the rating at which it would score ONE_TAIL^(1/N) of its N
-    deals' wins (or at most 1 - that), fitted with the other games as they are; and it leaves
-    the centre, so that the others' ratings do not move with the prior."""
+    fit's value is the prior's. Its rating is then +-infinity with the one-sided bound of its
+    sweep (as a head to head's, `sweep_estimate`): the rating at which it would score
+    ONE_TAIL^(1/N) of its N deals' wins (or at most 1 - that), fitted with the other games as
+    they are; and it leaves the centre, so that the others' ratings do not move with the
+    prior."""
     deal_ids, side_entrants = np.asarray(deal_ids), np.asarray(side_entrants, dtype=np.int64)
     shares = np.asarray(shares, dtype=float)
     swept = sweeps(deal_ids, side_entrants, shares, entrants)
@@ -597,9 +611,9 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     values = point.elo.copy()
     for e, (bound, units) in swept.items():
         shrunk = sweep_shares(side_entrants, shares, e, bound, units)
-        values[e] = fit_ratings(side_entrants, shrunk, entrants, None, prior_draws,
-                                centre).elo[e]
-        low[e], high[e] = (values[e], np.nan) if bound == "lower" else (np.nan, values[e])
+        limit = fit_ratings(side_entrants, shrunk, entrants, None, prior_draws, centre).elo[e]
+        low[e], high[e] = (limit, np.nan) if bound == "lower" else (np.nan, limit)
+        values[e] = math.inf if bound == "lower" else -math.inf
         bounds[e] = bound
     if len(centre) == 1:
         low[centre[0]] = high[centre[0]] = np.nan

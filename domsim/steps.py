@@ -174,13 +174,15 @@ def name_of(entrant: str) -> str:
 
 def chained_levels(names: list[str], steps: list[Step]) -> list[dict]:
     """Each level's Elo over the weakest, the sum of the steps below it, with a 95% interval
-    from the steps' (independent runs: their half-widths add in quadrature)."""
+    from the steps' (independent runs: each side's half-widths add in quadrature), so the level
+    above the weakest has exactly its step's estimate and interval."""
     levels = [{"name": names[0], "elo": 0.0, "low": 0.0, "high": 0.0}]
-    elo, spread = 0.0, 0.0
+    elo, below, above = 0.0, 0.0, 0.0
     for name, step in zip(names[1:], steps, strict=True):
         elo += step.elo
-        spread = math.hypot(spread, (step.elo_high - step.elo_low) / 2)
-        levels.append({"name": name, "elo": elo, "low": elo - spread, "high": elo + spread})
+        below = math.hypot(below, step.elo - step.elo_low)
+        above = math.hypot(above, step.elo_high - step.elo)
+        levels.append({"name": name, "elo": elo, "low": elo - below, "high": elo + above})
     return levels
 
 

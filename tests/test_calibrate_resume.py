@@ -5,42 +5,13 @@ run's steps and levels; an interrupted calibration's report says it is partial."
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 
 import pytest
-from clitools import invoke, one_line_error
-
-from domsim.runner import console
+from clitools import interrupted_at, invoke, killed_at, one_line_error
 
 ARGS = ["calibrate", "--variant", "classic", "--variant", "block", "--level", "easy", "--level",
         "medium", "--games", "3", "--seed", "3", "--samples", "10", "--max-games", "400",
         "--silent"]
-
-#: Runs `domsim ARGS` and kills the process outright (SIGKILL) at the CALLS-th batch it counts.
-KILLED_AT = '''
-import os
-import signal
-import sys
-
-from domsim.cli import main
-from domsim.runner import console
-
-calls = []
-
-
-def check(self, tally):
-    calls.append(1)
-    if len(calls) == {calls}:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-console.FaultWatch.check = check
-sys.argv = ["domsim", *{args!r}]
-main()
-'''
-
 
 def outcome(out) -> tuple[list, dict]:
     """The steps (without their folders) and levels.json of the calibration in `out`."""
@@ -69,10 +40,7 @@ def resume(out):
 def test_a_calibration_killed_outright_resumes_to_the_straight_result(tmp_path, straight,
                                                                       calls):
     out = tmp_path / "cal"
-    script = KILLED_AT.format(calls=calls, args=[*ARGS, "-j", "1", "--out", str(out)])
-    killed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=300)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    killed_at(calls, *ARGS, "-j", "1", "--out", str(out))
     assert not json.loads((out / "calibration.json").read_text())["complete"]
     resume(out)
     assert outcome(out) == straight
@@ -81,16 +49,7 @@ def test_a_calibration_killed_outright_resumes_to_the_straight_result(tmp_path, 
 def test_an_interrupted_calibration_writes_a_partial_report_and_resumes(tmp_path, monkeypatch,
                                                                         straight):
     out = tmp_path / "cal"
-    seen = []
-
-    def interrupt(self, tally):
-        seen.append(1)
-        if len(seen) == 25:
-            raise KeyboardInterrupt
-
-    with monkeypatch.context() as patched:
-        patched.setattr(console.FaultWatch, "check", interrupt)
-        stopped = invoke(*ARGS, "-j", "1", "--out", str(out))
+    stopped = interrupted_at(monkeypatch, 25, *ARGS, "-j", "1", "--out", str(out))
     assert stopped.exit_code == 1
     assert f"Resume with: domsim calibrate --out {out} --resume" in stopped.stderr
     page = (out / "report.html").read_text()

@@ -8,11 +8,14 @@ from __future__ import annotations
 import csv
 import json
 import re
+from pathlib import Path
 
 import pytest
 from clitools import invoke
 
 from domsim import api
+
+ROOT = Path(__file__).resolve().parents[1]
 
 BOUNDS = re.compile(r"\[([-+]?\d+(?:\.\d+)?)%?, ([-+]?\d+(?:\.\d+)?)%?\]")
 
@@ -68,15 +71,40 @@ def test_a_sweep_is_a_one_sided_bound_on_every_surface(tmp_path):
         pytest.skip("hard did not sweep easy on these deals")
     stats = json.loads(invoke("stats", str(out), "--json").stdout)
     hard = next(line for line in stats["ratings"]["entrants"] if line["name"] == "hard")
-    assert hard["bound"] == "lower" and hard["high"] is None and hard["elo"] == hard["low"]
+    # Its Elo is +infinity (JSON has none: null), its bound in `low` (issue 37: never in elo).
+    assert hard["bound"] == "lower" and hard["high"] is None and hard["elo"] is None
     assert summary["all", "hard"]["elo_bound"] == "lower"
-    assert summary["all", "hard"]["elo_high"] == ""
+    assert summary["all", "hard"]["elo"] == "inf" and summary["all", "hard"]["elo_high"] == ""
+    assert float(summary["all", "hard"]["elo_low"]) == pytest.approx(hard["low"], abs=1e-3)
     assert summary["hard vs easy", "hard"]["elo_bound"] == "lower"
+    assert summary["hard vs easy", "easy"]["elo"] == "-inf"
     assert f"> {hard['low']:+.0f}" in printed and f"> {hard['low']:+.0f}" in invoke(
         "stats", str(out)).stdout
     ratings = api.load(out).ratings()
     assert ratings.loc[ratings.entrant == "hard", "bound"].item() == "lower"
+    assert ratings.entrant.tolist() == ["hard", "easy"]  # strongest first: the sweep's +inf
     assert not equal_bounds(printed)
+
+
+def test_small_runs_rank_by_results_and_print_no_clamp_or_equal_ends(tmp_path):
+    """Issue 37, as reported on 60428d1: hard (16-0) ranked below example_greedy as "> -74",
+    an interval "[+21, +1200]", "side 1 vs side 0 -0 [-0, +0]". Here every listing puts the
+    sweep first, the clamp's end prints as infinite and no interval has equal ends."""
+    out = tmp_path / "run"
+    printed = invoke("tourney", "--variant", "block", "--games", "24", "--seed", "1", "-p",
+                     str(ROOT / "strategies" / "example_greedy.py"), "-p", "easy", "-p", "hard",
+                     "--in-process", "-j", "1", "--silent", "--out", str(out)).stdout
+    summary = read_summary(out)
+    if summary["all", "hard"]["wins"] != "16":
+        pytest.skip("hard did not sweep on these deals")
+    text = invoke("stats", str(out)).stdout
+    ranked = text.split("strongest first\n")[1].splitlines()[1:4]
+    assert [line.split()[0] for line in ranked] == ["hard", "example_greedy", "easy"]
+    assert "hard won or lost every game, outside it" in text
+    assert api.load(out).ratings().entrant.tolist() == ["hard", "example_greedy", "easy"]
+    for shown in (printed, text):
+        assert "1200" not in shown and "1199" not in shown and "-0]" not in shown
+        assert "[-0," not in shown and not equal_bounds(shown)
 
 
 def test_an_anchor_of_one_entrant_shows_no_interval(tmp_path):

@@ -59,11 +59,15 @@ def test_equal_levels_are_seldom_called_different():
 
 
 def test_levels_chain_the_steps_and_add_their_spreads():
-    steps = [type("S", (), {"elo": 100.0, "elo_low": 70.0, "elo_high": 130.0})(),
-             type("S", (), {"elo": 50.0, "elo_low": 10.0, "elo_high": 90.0})()]
+    """One estimate per step (issue 37): the level above the weakest is its step, interval and
+    all (on 60428d1 the report gave block's easy->medium [+193, +510], the step [+246, +563])."""
+    steps = [type("S", (), {"elo": 100.0, "elo_low": 60.0, "elo_high": 130.0})(),
+             type("S", (), {"elo": 50.0, "elo_low": 20.0, "elo_high": 90.0})()]
     levels = chained_levels(["a", "b", "c"], steps)
     assert [line["elo"] for line in levels] == [0.0, 100.0, 150.0]
+    assert (levels[1]["low"], levels[1]["high"]) == (60.0, 130.0)
     assert levels[2]["high"] - levels[2]["elo"] == pytest.approx(50.0)  # hypot(30, 40)
+    assert levels[2]["elo"] - levels[2]["low"] == pytest.approx(50.0)  # hypot(40, 30)
 
 
 #: The greedy bot plays in its own process: its steps deal from a key, this one, not a random one.

@@ -4,6 +4,7 @@ a crash or a full disk leaves the old file (or none), never half a new one."""
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,4 +33,20 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def write_json(path: Path, data: dict) -> None:
-    write_atomic(path, json.dumps(data, indent=2) + "\n")
+    write_atomic(path, strict_json(data, indent=2) + "\n")
+
+
+def strict_json(data: object, indent: int | None = None) -> str:
+    """`data` as standard JSON: an infinite or nan float (a sweep's rating, an open end) is
+    null, where the line's `bound` or `one_sided` says which end is open."""
+    return json.dumps(finite(data), indent=indent, allow_nan=False)
+
+
+def finite(data: object) -> object:
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite(value) for value in data]
+    return data

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from ..dialcurve import level_indices
 from ..rules import Rules
-from ..stats import EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
+from ..stats import ELO_CLAMP, EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
 from .pairings import Entrant, pairing_label
 from .summary import ALL, Tally, outcome
 
@@ -102,7 +102,7 @@ def summary_lines(tally: Tally, pairings: list[tuple[int, ...]], seatings: int,
             values = estimate_values(pairing_estimate(games, pairings.index(pairing), e,
                                                       pairing, seatings))
         elo, low, high, bound = values
-        line.update(elo=float(elo), elo_low=number(low), elo_high=number(high),
+        line.update(elo=number(elo), elo_low=number(low), elo_high=number(high),
                     elo_bound=bound or "")
         out.append(line)
     return out
@@ -123,11 +123,20 @@ def pairing_estimate(games: Outcomes, p: int, e: int, pairing: tuple[int, ...],
 
 def estimate_values(estimate: EloEstimate) -> tuple[float, float, float, str | None]:
     """(Elo, low, high, bound) of a head-to-head estimate as the ratings give them: a sweep's
-    Elo is its bound, its open end nan."""
+    Elo is +-infinity and its bound the end it has (the open end nan); an end at the score
+    clamp (a score interval reaching 0 or 1) is infinite, never the clamp's +-1200; no complete
+    deal, no estimate (all nan)."""
+    if not estimate.units:
+        return math.nan, math.nan, math.nan, None
     if estimate.one_sided == "lower":
-        return estimate.elo_low, estimate.elo_low, math.nan, "lower"
+        return math.inf, estimate.elo_low, math.nan, "lower"
     if estimate.one_sided == "upper":
-        return estimate.elo_high, math.nan, estimate.elo_high, "upper"
-    return estimate.elo, estimate.elo_low, estimate.elo_high, None
+        return -math.inf, math.nan, estimate.elo_high, "upper"
+    return estimate.elo, open_end(estimate.elo_low), open_end(estimate.elo_high), None
+
+
+def open_end(elo: float) -> float:
+    """An interval's end, infinite where it is the score clamp's."""
+    return math.copysign(math.inf, elo) if abs(elo) >= ELO_CLAMP else elo
 
 

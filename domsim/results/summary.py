@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..record import forfeit_winners
 from ..rules import Rules
-from ..stats import elo_from_score, moments_interval, wilson_interval
+from ..stats import ELO_CLAMP, elo_from_score, moments_interval, wilson_interval
 from .atomic import write_atomic
 from .config import TourneyConfig
 from .folder import SUMMARY
@@ -209,7 +209,7 @@ class Tally:
             rate, _, _, elo, low, high = line.rate(self.reference(ALL, e))
             rows.append((str(rank), self.entrants[e].name, str(line.games),
                          f"{line.wins}-{line.losses}-{line.shared}", f"{line.share:g}",
-                         f"{rate:.1%}", f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]",
+                         f"{rate:.1%}", elo_cell(None, elo, low, high),
                          str(line.faults)))
         return [f"Standings after {done} of {total} games (W-L-S: won, lost, shared; points: a "
                 "win 1, a shared win the share; Elo against the field)", *columns(rows)]
@@ -256,20 +256,30 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
 
 def elo_cell(bound: str | None, elo: float | None, low: float | None,
              high: float | None) -> str:
-    """An Elo with its 95% interval, a sweep's as its one-sided bound, the anchor as such."""
+    """An Elo with its 95% interval, a sweep's as its one-sided bound, the anchor as such; an
+    interval whose ends print alike as no spread, an unbounded end (the score clamp's) as
+    infinite: never "[-0, +0]" or "[-1200, +1200]"."""
     if elo is None:
         return "-"
     if bound == "anchor":
-        return f"{elo:+.0f} (Elo 0)"
-    if bound == "unmeasured":
-        return f"{elo:+.0f} (no spread)"
+        return f"{signed_elo(elo)} (Elo 0)"
     if bound == "lower" and low is not None:
-        return f"> {low:+.0f}"
+        return f"> {signed_elo(low)}"
     if bound == "upper" and high is not None:
-        return f"< {high:+.0f}"
+        return f"< {signed_elo(high)}"
     if low is None or high is None:  # no resampling asked for (--samples 0)
-        return f"{elo:+.0f} (no interval)"
-    return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
+        return f"{signed_elo(elo)} (no interval)"
+    if bound == "unmeasured" or signed_elo(low) == signed_elo(high):
+        return f"{signed_elo(elo)} (no spread)"
+    return f"{signed_elo(elo)} [{signed_elo(low)}, {signed_elo(high)}]"
+
+
+def signed_elo(value: float) -> str:
+    """A whole Elo with its sign ("+0", never "-0"); an unbounded one (infinite, or at the
+    score clamp) as +-inf."""
+    if abs(value) >= ELO_CLAMP:
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"
 
 
 def interval_cell(value: float, low: float, high: float, spec: str) -> str:

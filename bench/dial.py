@@ -108,9 +108,8 @@ def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int,
           flush=True)
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        result = run_tune(variant, None, {}, target, Path(folder) / "tune", seed=seed,
-                          steps=7, games_per_step=20000, workers=workers, silent=True,
-                          command=["bench/dial.py"])
+        play = Play(variant, None, {}, seed, workers, True, ["bench/dial.py"])
+        result = run_tune(play, target, Path(folder) / "tune", steps=7, games_per_step=20000)
         secs = time.perf_counter() - started
     interval = result.estimate.interval if result.estimate else None
     shown = "none" if interval is None else f"[{interval[0]:.4f}, {interval[1]:.4f}]"

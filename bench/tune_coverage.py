@@ -22,7 +22,7 @@ import numpy as np
 
 from domsim import tune as tune_module
 from domsim.dialcurve import strength_of
-from domsim.tune import TuneTarget, run_tune
+from domsim.tune import Play, TuneTarget, run_tune
 
 TARGET = 0.65
 CURVES = {"line": lambda s: -3.0 + 7.0 * s,
@@ -44,7 +44,7 @@ def true_setting(eta) -> float:
 
 
 def drawn_compare(eta, rng: np.random.Generator):
-    """run_compare's stand-in: deals drawn until the step's SPRT decides."""
+    """compare_in's stand-in: deals drawn until the step's SPRT decides."""
     def run(config, out, sprt, **_):
         strength = strength_of(config.entrants[0])
         counts, units, verdict = {}, [], None
@@ -74,13 +74,13 @@ def main() -> None:
     args = parser.parse_args()
     eta = CURVES[args.curve]
     truth = true_setting(eta)
-    tune_module.run_compare = drawn_compare(eta, np.random.default_rng(args.seed))
+    tune_module.compare_in = drawn_compare(eta, np.random.default_rng(args.seed))
     held, in_bracket, widths, settings = 0, 0, [], []
     for k in range(args.tunes):
         with tempfile.TemporaryDirectory() as folder:
-            result = run_tune("block", None, {}, TuneTarget("medium", TARGET), Path(folder) / "t",
-                              seed=k, steps=7, games_per_step=20000, workers=1, silent=True,
-                              command=[])
+            result = run_tune(Play("block", None, {}, k, 1, True, []),
+                              TuneTarget("medium", TARGET), Path(folder) / "t", steps=7,
+                              games_per_step=20000)
         estimate = result.estimate
         if estimate is not None and estimate.low is not None:
             held += estimate.low <= truth <= estimate.high

@@ -57,12 +57,9 @@ from .tune import (
     DEFAULT_GAP_GAMES,
     DEFAULT_STEPS,
     DEFAULT_TOLERANCE,
-    Play,
-    TuneTarget,
-    levels_lines,
-    run_levels,
-    run_tune,
-    tune_lines,
+    TuneRequest,
+    resume_words,
+    run_request,
 )
 
 
@@ -927,7 +924,7 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
 
 
 @main.command()
-@click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
+@click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless --resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--against", "level", default=None, metavar="SPEC",
               help="The level the target win rate is against [medium].")
@@ -952,9 +949,12 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
 @RULE_OPTIONS
 @SILENT
 @on_fault_option("forfeit", "A tune's tests forfeit, as compare's.")
+@click.option("--resume", is_flag=True, help="Go on with the interrupted tune in --out (its own "
+              "settings): steps finished are kept, the rest played.")
+@click.pass_context
 @user_errors
-def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
-         workers, out, options, silent, on_fault) -> None:
+def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
+         workers, out, options, silent, on_fault, resume) -> None:
     """Find the dial strength that wins a target share of the games against a level: bisect
     the strength, each step a sequential test on duplicate deals, and print the setting with
     its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
@@ -966,31 +966,39 @@ def tune(variant, players, level, win_rate, count, gap_games, tolerance, steps, 
 
     Example: domsim tune --variant block --levels 5
     """
-    if count is not None and (level is not None or win_rate is not None):
-        raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
-    if count is None and gap_games is not None:
-        raise click.ClickException("--gap-games goes with --levels N")
-    given = {"variant": variant, "players": players, "entrants": ("dial", level or "medium"),
-             "options": parse_options(options)}
-    config, out = resolve_config(given | ({} if seed is None else {"seed": seed}), out, False,
-                                 name="tune")
-    config.rules()  # a bad variant, player count or option fails here, before any game
-    play = Play(variant, players, config.options, config.seed, workers, silent,
-                ["domsim", *sys.argv[1:]], on_fault)
-    if count is not None:
-        levels = run_levels(play, count, out, steps=steps, games_per_step=games,
-                            gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance)
-        lines, stopped = levels_lines(levels, play, out), levels.stopped
+    command = ["domsim", *sys.argv[1:]]
+    if resume:
+        _resume_alone(ctx, out, TUNE_SESSION, "tune")
+        try:
+            request = TuneRequest.saved(out)
+        except RunFinished as finished:
+            click.echo(str(finished))
+            return
     else:
-        target = TuneTarget(level or "medium", 0.65 if win_rate is None else win_rate, tolerance)
-        result = run_tune(variant, players, config.options, target, out, seed=config.seed,
-                          steps=steps, games_per_step=games, workers=workers, silent=silent,
-                          command=play.command, on_fault=on_fault)
-        lines, stopped = tune_lines(result, out, config.seed), result.stopped
+        if variant is None:
+            raise click.UsageError("missing --variant (or --out DIR --resume)")
+        if count is not None and (level is not None or win_rate is not None):
+            raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
+        if count is None and gap_games is not None:
+            raise click.ClickException("--gap-games goes with --levels N")
+        given = {"variant": variant, "players": players, "entrants": ("dial", level or "medium"),
+                 "options": parse_options(options)}
+        config, out = resolve_config(given | ({} if seed is None else {"seed": seed}), out,
+                                     False, name="tune")
+        config.rules()  # a bad variant, player count or option fails here, before any game
+        request = TuneRequest(variant, config.seed, players, config.options, on_fault,
+                              level or "medium", 0.65 if win_rate is None else win_rate,
+                              tolerance, steps, games, count, gap_games or DEFAULT_GAP_GAMES)
+    lines, stopped = run_request(request, out, workers=workers, silent=silent, command=command,
+                                 resume=resume)
     for line in lines:
         click.echo(line)
     if stopped:
-        raise click.ClickException(f"{stopped}; what finished is in {out}")
+        raise click.ClickException(f"{stopped}; {resume_words(out)}")
+
+
+#: What a resumed tune may be given: how this session runs, not what the tune is.
+TUNE_SESSION = ("out", "workers", "silent", "resume")
 
 
 @main.command()

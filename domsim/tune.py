@@ -28,6 +28,7 @@ kept, named as such."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -36,13 +37,13 @@ from pathlib import Path
 
 from . import __version__
 from .analysis import pair_reference
-from .compare import run_compare
+from .compare import COMPARE_LIMIT, compare_in
 from .results.atomic import write_json
 from .results.config import TourneyConfig
 from .results.pairings import builtin_levels, make_pairings, parse_entrants
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
-from .runner.tourney import TourneyError
+from .runner.tourney import RunFinished, TourneyError, new_folder
 from .seeding import derive_seed
 from .stats import (
     ELO_PER_NATURAL,
@@ -97,7 +98,8 @@ class TuneTarget:
 
 @dataclass(frozen=True)
 class Play:
-    """How every game of a tune is played."""
+    """How every game of a tune is played; `request` is what tune.json keeps from the start (the
+    tune's options, `TuneRequest`), and `resume` goes on with the tune in the folder."""
 
     variant: str
     players: int | None
@@ -107,6 +109,8 @@ class Play:
     silent: bool
     command: list[str]
     on_fault: str = "forfeit"  # a test scores a fault as a loss, as fastchess does
+    request: dict = field(default_factory=dict)
+    resume: bool = False
 
     def config(self, entrants: tuple[str, ...], games: int, *label: object) -> TourneyConfig:
         """A run of its own deals: its seed derived from the tune's and the run's label."""
@@ -197,23 +201,24 @@ def check_entrants(play: Play, levels: tuple[str, ...]) -> None:
             load_strategy(spec)
 
 
-def new_folder(out: Path, play: Play, levels: tuple[str, ...]) -> None:
-    """Make `out` once every spec loads (a bad one leaves nothing behind)."""
-    if out.exists():
-        raise TourneyError(f"{out} already exists: choose another --out")
+def begin(out: Path, play: Play, levels: tuple[str, ...]) -> None:
+    """Make `out` once every spec loads (a bad one leaves nothing behind), with the request in
+    tune.json; a resumed tune goes on in its folder."""
     check_entrants(play, levels)
-    out.mkdir(parents=True)
+    if not play.resume:
+        new_folder(out, "tune")
+        write_json(out / TUNE_FILE, play_dict(play) | {"complete": False})
 
 
-def run_tune(variant: str, players: int | None, options: dict[str, str], target: TuneTarget,
-             out: Path, *, seed: int, steps: int, games_per_step: int, workers: int,
-             silent: bool, command: list[str], on_fault: str = "forfeit") -> TuneResult:
+def run_tune(play: Play, target: TuneTarget, out: Path, *, steps: int,
+             games_per_step: int) -> TuneResult:
     """Tune the dial to one target (module docstring); write out/tune.json after every step."""
-    play = Play(variant, players, options, seed, workers, silent, command, on_fault)
     target.check()
-    new_folder(out, play, (target.level,))
-    return search(play, target, out, steps, games_per_step,
-                  lambda result: write_json(out / TUNE_FILE, tune_manifest(result, play)))
+    begin(out, play, (target.level,))
+    result = search(play, target, out, steps, games_per_step,
+                    lambda result: write_json(out / TUNE_FILE, tune_manifest(result, play)))
+    write_json(out / TUNE_FILE, tune_manifest(result, play, complete=result.stopped is None))
+    return result
 
 
 def search(play: Play, target: TuneTarget, out: Path, steps: int, games_per_step: int,
@@ -228,8 +233,8 @@ def search(play: Play, target: TuneTarget, out: Path, steps: int, games_per_step
         dial, level = calibration_entrants(play.variant, play.players, (target.level,),
                                            (strength,))[::-1]
         config = play.config((dial, level), games_per_step, label, k + 1)
-        compared = run_compare(config, out / f"step-{k + 1}", sprt, workers=play.workers,
-                               silent=play.silent, command=play.command)
+        compared = compare_in(config, out / f"step-{k + 1}", sprt, workers=play.workers,
+                              silent=play.silent, command=play.command)
         progress = compared.progress
         pair = progress.statistics()
         verdict = progress.verdict
@@ -312,11 +317,12 @@ def search_dict(result: TuneResult) -> dict:
 
 def play_dict(play: Play) -> dict:
     return {"domsim": __version__, "command": play.command, "variant": play.variant,
-            "players": play.players, "options": play.options, "seed": play.seed}
+            "players": play.players, "options": play.options, "seed": play.seed,
+            "request": play.request}
 
 
-def tune_manifest(result: TuneResult, play: Play) -> dict:
-    return play_dict(play) | search_dict(result)
+def tune_manifest(result: TuneResult, play: Play, complete: bool = False) -> dict:
+    return play_dict(play) | search_dict(result) | {"complete": complete}
 
 
 def setting_text(result: TuneResult) -> str:
@@ -438,15 +444,15 @@ def measure_gaps(play: Play, levels: list[str], games: int, out: Path) -> list[G
     for weaker, stronger in pairwise(levels):
         started = time.perf_counter()
         low_name, high_name = calibration_entrants(play.variant, play.players, (weaker, stronger))
-        compared = run_compare(play.config((high_name, low_name), games, "gap", weaker),
-                               out / f"gap-{weaker}-{stronger}", None, workers=play.workers,
-                               silent=play.silent, command=play.command)
+        compared = compare_in(play.config((high_name, low_name), games, "gap", weaker),
+                              out / f"gap-{weaker}-{stronger}", None, workers=play.workers,
+                              silent=play.silent, command=play.command)
         estimate = compared.progress.statistics().estimate
         gaps.append(Gap(weaker, stronger, estimate.elo, estimate.elo_low, estimate.elo_high,
                         compared.progress.games, time.perf_counter() - started, str(compared.out)))
         if compared.stopped:
             raise TourneyError(f"{compared.stopped} while measuring {stronger} against {weaker}; "
-                               f"what finished is in {out}")
+                               f"{resume_words(out)}")
     return gaps
 
 
@@ -482,15 +488,15 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
         raise TourneyError(f"--levels {count}: give 3 to {MOST_LEVELS} (the ends are easy and "
                            "insane; more levels than that lie closer than the tests can tell)")
     levels = builtin_levels()
-    new_folder(out, play, tuple(levels))
+    begin(out, play, tuple(levels))
     started = time.perf_counter()
     result = LevelsResult(count)
     result.gaps = measure_gaps(play, levels, gap_games, out)
     result.levels = level_targets(result.gaps, count, play.reference, tolerance)
 
-    def save() -> None:
+    def save(complete: bool = False) -> None:
         result.seconds = time.perf_counter() - started
-        write_json(out / TUNE_FILE, levels_manifest(result, play))
+        write_json(out / TUNE_FILE, levels_manifest(result, play) | {"complete": complete})
 
     def saver(level: Level) -> Callable[[TuneResult], None]:
         def save_level(searched: TuneResult) -> None:
@@ -508,8 +514,64 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
         if level.result.stopped:
             result.stopped = level.result.stopped
             break
-    save()
+    save(complete=result.stopped is None)
     return result
+
+
+def resume_words(out: Path) -> str:
+    return f"what finished is in {out}. Resume with: domsim tune --out {out} --resume"
+
+
+@dataclass(frozen=True)
+class TuneRequest:
+    """What a tune plays: tune's options, kept in tune.json from the start (`request`) so that an
+    interrupted tune resumes; `count` levels instead of one target (`level`, `win_rate`)."""
+
+    variant: str
+    seed: int
+    players: int | None = None
+    options: dict = field(default_factory=dict)
+    on_fault: str = "forfeit"
+    level: str = "medium"
+    win_rate: float = 0.65
+    tolerance: float = DEFAULT_TOLERANCE
+    steps: int = DEFAULT_STEPS
+    games: int = COMPARE_LIMIT
+    count: int | None = None
+    gap_games: int = DEFAULT_GAP_GAMES
+
+    @classmethod
+    def saved(cls, out: Path) -> TuneRequest:
+        """The request of the tune in `out`, to resume it (TourneyError: none to resume;
+        RunFinished: it is complete)."""
+        try:
+            saved = json.loads((out / TUNE_FILE).read_text(encoding="utf-8"))
+            request = cls(**saved["request"])
+        except FileNotFoundError:
+            raise TourneyError(f"--resume: {out} holds no {TUNE_FILE}: give the --out of a "
+                               "tune") from None
+        except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            raise TourneyError(f"--resume: cannot read the tune in {out / TUNE_FILE} "
+                               f"({type(exc).__name__}): start a new tune") from None
+        if saved.get("complete"):
+            raise RunFinished(f"{out} is already complete: nothing to resume, nothing changed")
+        return request
+
+
+def run_request(request: TuneRequest, out: Path, *, workers: int, silent: bool,
+                command: list[str], resume: bool = False) -> tuple[list[str], str | None]:
+    """Play the tune `request` asks for in `out` (`resume`: go on with the one there); returns
+    what `domsim tune` prints and why it stopped early (None: it did not)."""
+    play = Play(request.variant, request.players, request.options, request.seed, workers,
+                silent, command, request.on_fault, asdict(request), resume)
+    if request.count is not None:
+        levels = run_levels(play, request.count, out, steps=request.steps,
+                            games_per_step=request.games, gap_games=request.gap_games,
+                            tolerance=request.tolerance)
+        return levels_lines(levels, play, out), levels.stopped
+    target = TuneTarget(request.level, request.win_rate, request.tolerance)
+    result = run_tune(play, target, out, steps=request.steps, games_per_step=request.games)
+    return tune_lines(result, out, request.seed), result.stopped
 
 
 def levels_manifest(result: LevelsResult, play: Play) -> dict:

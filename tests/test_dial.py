@@ -25,7 +25,7 @@ from domsim.rules import make_rules
 from domsim.runner.calibrate import calibration_entrants
 from domsim.stats import Z95, fieller_interval, fit_score_line, logit, score_from_elo
 from domsim.strategy import Strategy
-from domsim.tune import Gap, TuneTarget, level_targets, run_tune
+from domsim.tune import Gap, Play, TuneTarget, level_targets, run_tune
 from domsim.view import ViewBuilder
 
 
@@ -209,6 +209,10 @@ def read_rows(path):
         return list(csv.DictReader(source))
 
 
+#: The fake comparisons' tune: block, seed 1, one worker.
+PLAY = Play("block", None, {}, 1, 1, True, [])
+
+
 def _fake_compare(threshold, slope=30.0):
     """A compare whose test says H1 (too strong) above `threshold` and H0 below it, with 150
     deals of two games won with the logistic chance slope * (strength - threshold) + logit(0.65)
@@ -227,9 +231,9 @@ def _fake_compare(threshold, slope=30.0):
 
 
 def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypatch):
-    monkeypatch.setattr(tune_module, "run_compare", _fake_compare(0.3))
-    result = run_tune("block", None, {}, TuneTarget("medium", 0.65), tmp_path / "t", seed=1,
-                      steps=6, games_per_step=100, workers=1, silent=True, command=[])
+    monkeypatch.setattr(tune_module, "compare_in", _fake_compare(0.3))
+    result = run_tune(PLAY, TuneTarget("medium", 0.65), tmp_path / "t", steps=6,
+                      games_per_step=100)
     assert [step.strength for step in result.steps] == [0.5, 0.25, 0.375, 0.3125, 0.28125,
                                                         0.296875]
     assert result.low == 0.296875 and result.high == 0.3125 and result.games == 1800
@@ -264,9 +268,9 @@ def _undecided_compare(threshold, width=0.04):
 def test_tune_bisects_past_an_undecided_step_by_its_interval(tmp_path, monkeypatch):
     """No step decides, yet each interval lies clear of 65% until 0.3125 (65.25% +- 4 holds
     it): the bisection goes on by the intervals, says what it took, and stops there."""
-    monkeypatch.setattr(tune_module, "run_compare", _undecided_compare(0.3))
-    result = run_tune("block", None, {}, TuneTarget("medium", 0.65), tmp_path / "t", seed=1,
-                      steps=7, games_per_step=100, workers=1, silent=True, command=[])
+    monkeypatch.setattr(tune_module, "compare_in", _undecided_compare(0.3))
+    result = run_tune(PLAY, TuneTarget("medium", 0.65), tmp_path / "t", steps=7,
+                      games_per_step=100)
     assert [(step.strength, step.assumed) for step in result.steps] == [
         (0.5, "H1"), (0.25, "H0"), (0.375, "H1"), (0.3125, None)]
     assert (result.low, result.high) == (0.25, 0.375)
@@ -279,12 +283,11 @@ def test_tune_bisects_past_an_undecided_step_by_its_interval(tmp_path, monkeypat
 
 
 def test_tune_interval_widens_with_the_targets_own_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(tune_module, "run_compare", _fake_compare(0.3))
+    monkeypatch.setattr(tune_module, "compare_in", _fake_compare(0.3))
     widths = []
     for error in (0.0, 60.0):
-        result = run_tune("block", None, {}, TuneTarget("medium", 0.65, elo_error=error),
-                          tmp_path / f"t{error:g}", seed=1, steps=4, games_per_step=100,
-                          workers=1, silent=True, command=[])
+        result = run_tune(PLAY, TuneTarget("medium", 0.65, elo_error=error),
+                          tmp_path / f"t{error:g}", steps=4, games_per_step=100)
         widths.append(result.estimate.high - result.estimate.low)
     assert widths[1] > widths[0]
 

@@ -7,7 +7,6 @@ results."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from .results.manifest import Outcome
 from .runner.calibrate import run_calibration
 from .runner.console import FaultWatch
 from .runner.session import run_session
-from .runner.tourney import RunFinished, TourneyError, new_folder
+from .runner.tourney import RunFinished, new_folder, saved_request
 from .steps import CALIBRATION, DEFAULT_MAX_GAMES, DEFAULT_TOLERANCE, Calibration, StepPlan
 
 
@@ -89,16 +88,9 @@ def begin(request: Request, out: Path) -> None:
 
 
 def resumed_request(out: Path) -> Request:
-    """The request of the calibration in `out` (TourneyError, one line: none to resume)."""
-    try:
-        saved = json.loads((out / CALIBRATION).read_text(encoding="utf-8"))
-        return Request.from_dict(saved["settings"])
-    except FileNotFoundError:
-        raise TourneyError(f"--resume: {out} holds no {CALIBRATION}: give the --out of a "
-                           "calibration") from None
-    except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
-        raise TourneyError(f"--resume: cannot read the calibration in {out / CALIBRATION} "
-                           f"({type(exc).__name__}): start a new calibration") from None
+    """The request of the calibration in `out` (TourneyError, one line: none to resume;
+    RunFinished: it is complete)."""
+    return saved_request(out, CALIBRATION, "settings", "calibration", Request.from_dict)
 
 
 def run_study(request: Request, out: Path, session: Session) -> Study:

@@ -897,7 +897,11 @@ def calibrate(ctx, variants, every, players, games, tolerance, precision, max_ga
                       api.FaultWatch(max_fault_rate, stop_on_faults), click.echo)
     if resume:
         _resume_alone(ctx, out, CALIBRATE_SESSION, "calibration")
-        request = resumed_request(out)
+        try:
+            request = resumed_request(out)
+        except RunFinished as finished:
+            click.echo(str(finished))
+            return
     else:
         request = Request(tuple(calibration_variants(variants, every)),
                           random_run_seed() if seed is None else seed, games=games,

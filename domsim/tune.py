@@ -28,7 +28,6 @@ kept, named as such."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -43,7 +42,7 @@ from .results.config import TourneyConfig
 from .results.pairings import builtin_levels, make_pairings, parse_entrants
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
-from .runner.tourney import RunFinished, TourneyError, new_folder
+from .runner.tourney import TourneyError, new_folder, saved_request
 from .seeding import derive_seed
 from .stats import (
     ELO_PER_NATURAL,
@@ -544,18 +543,7 @@ class TuneRequest:
     def saved(cls, out: Path) -> TuneRequest:
         """The request of the tune in `out`, to resume it (TourneyError: none to resume;
         RunFinished: it is complete)."""
-        try:
-            saved = json.loads((out / TUNE_FILE).read_text(encoding="utf-8"))
-            request = cls(**saved["request"])
-        except FileNotFoundError:
-            raise TourneyError(f"--resume: {out} holds no {TUNE_FILE}: give the --out of a "
-                               "tune") from None
-        except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
-            raise TourneyError(f"--resume: cannot read the tune in {out / TUNE_FILE} "
-                               f"({type(exc).__name__}): start a new tune") from None
-        if saved.get("complete"):
-            raise RunFinished(f"{out} is already complete: nothing to resume, nothing changed")
-        return request
+        return saved_request(out, TUNE_FILE, "request", "tune", lambda values: cls(**values))
 
 
 def run_request(request: TuneRequest, out: Path, *, workers: int, silent: bool,

@@ -61,6 +61,8 @@ def test_an_interrupted_calibration_writes_a_partial_report_and_resumes(tmp_path
     assert outcome(out) == straight
     assert "(partial)" not in (out / "report.html").read_text()
     assert resumed.stdout.splitlines()[-1] == f"report written to {out / 'report.html'}"
+    again = invoke("calibrate", "--out", str(out), "--resume")
+    assert again.exit_code == 0 and "already complete" in again.stdout
 
 
 def test_resume_needs_a_calibration_folder_and_takes_it_alone(tmp_path):

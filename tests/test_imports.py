@@ -225,7 +225,7 @@ def test_domsim_compare_stays_the_api_function_when_its_namesake_module_loads():
     """The submodule domsim.compare (the runner of `domsim compare`) loads first here, as when
     the command line or the tuner loads it before the API."""
     code = ("import domsim.compare, domsim.tune, domsim.api\n"
-            "print(domsim.compare is domsim.api.compare, domsim.tune.run_compare.__module__)")
+            "print(domsim.compare is domsim.api.compare, domsim.tune.compare_in.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["True", "domsim.compare"]

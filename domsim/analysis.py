@@ -24,7 +24,6 @@ from .results.ratings import (
     open_end,
     outcomes_of,
     rate_outcomes,
-    side_entrants,
     summary_lines,
 )
 from .results.run import Run
@@ -35,6 +34,7 @@ from .results.summary import (
     faults_forfeit,
     interval_cell,
     margin,
+    side_entrants,
     signed_elo,
 )
 from .stats import (

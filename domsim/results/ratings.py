@@ -16,7 +16,7 @@ from ..dialcurve import level_indices
 from ..rules import Rules
 from ..stats import ELO_CLAMP, EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
 from .pairings import Entrant, pairing_label
-from .summary import ALL, Tally, outcome
+from .summary import ALL, Tally, side_outcome
 
 
 @dataclass
@@ -44,18 +44,6 @@ def outcomes_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int,
                     np.array([on_side for on_side, _ in sides],
                              dtype=np.int64).reshape(-1, rules.sides),
                     np.array([shares for _, shares in sides], dtype=float).reshape(-1, rules.sides))
-
-
-def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
-                 winners: list[int]) -> tuple[list[int], list[float]]:
-    """(entrant on each side, each side's share of the win) of a game: seating r puts slot
-    (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
-    return (side_entrants(rules, pairing, seating),
-            [outcome(rules, {side}, winners) for side in range(rules.sides)])
-
-
-def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
-    return [pairing[(side - seating) % rules.sides] for side in range(rules.sides)]
 
 
 #: Bootstrap resamplings and seed of every rating a run's files and commands show by default.

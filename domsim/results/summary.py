@@ -14,12 +14,21 @@ from __future__ import annotations
 
 import csv
 import io
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
+from ..dialcurve import level_indices
 from ..record import forfeit_winners
 from ..rules import Rules
-from ..stats import ELO_CLAMP, elo_from_score, moments_interval, wilson_interval
+from ..stats import (
+    ELO_CLAMP,
+    bootstrap_ratings,
+    moments_interval,
+    wilson_interval,
+)
 from .atomic import write_atomic
 from .config import TourneyConfig
 from .folder import SUMMARY
@@ -86,18 +95,17 @@ class Line:
             self.per_hand.add(hand_sum / count)
         self.unit_sums = [0.0, 0.0, 0]
 
-    def rate(self, ref: float) -> tuple[float, float, float, float, float, float]:
-        """(win rate, its interval, the Elo of each against opponents an equal would score
-        `ref` against); needs no closed unit, so it can be read while games come in."""
+    def rate(self) -> tuple[float, float, float]:
+        """(win rate, its Wilson interval); needs no closed unit, so it can be read while games
+        come in."""
         low, high = wilson_interval(self.share, self.games)
-        rate = self.share / self.games if self.games else 0.0
-        return rate, low, high, *(elo_from_score(value, ref) for value in (rate, low, high))
+        return self.share / self.games if self.games else 0.0, low, high
 
     def values(self) -> list:
         """The line's columns, its Elo columns (the statistics') left empty."""
         self.close_unit()
         self.unit = None
-        return [self.games, self.wins, self.losses, self.shared, *self.rate(0.5)[:3],
+        return [self.games, self.wins, self.losses, self.shared, *self.rate(),
                 None, None, None, None, *self.per_game.interval(), *self.per_hand.interval(),
                 self.faults]
 
@@ -108,6 +116,18 @@ def outcome(rules: Rules, sides: set[int], winners: list[int]) -> float:
         return len(sides) / rules.sides
     mine = sum(rules.side_of(seat) in sides for seat in winners)
     return mine / len(winners)
+
+
+def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
+                 winners: list[int]) -> tuple[list[int], list[float]]:
+    """(entrant on each side, each side's share of the win) of a game: seating r puts slot
+    (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
+    return (side_entrants(rules, pairing, seating),
+            [outcome(rules, {side}, winners) for side in range(rules.sides)])
+
+
+def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
+    return [pairing[(side - seating) % rules.sides] for side in range(rules.sides)]
 
 
 def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float:
@@ -150,6 +170,9 @@ class Tally:
                  pairings: list[tuple[int, ...]], forfeits: bool = False) -> None:
         self.rules = rules
         self.forfeits = forfeits
+        # Every game's deal, entrant on each side and share of each side: the live standings'
+        # joint ratings, on the scale of the final table's.
+        self.deals, self.on_sides, self.shares = array("q"), array("q"), array("d")
         self.entrants = entrants
         self.pairings = {pairing_label(entrants, p): p for p in pairings}
         self.lines: dict[tuple[str, int], Line] = {(ALL, e): Line() for e in range(len(entrants))}
@@ -162,6 +185,10 @@ class Tally:
         pairing = self.pairings[label]
         winners = row["winners"]
         hand_points = counted_points(rules, row, self.forfeits)
+        on_sides, shares = side_outcome(rules, pairing, row["seating"], winners)
+        self.deals.append(row["deal_id"])
+        self.on_sides.extend(on_sides)
+        self.shares.extend(shares)
         for e in dict.fromkeys(pairing):
             sides = {side for side in range(rules.sides)
                      if pairing[(side - row["seating"]) % rules.sides] == e}
@@ -187,12 +214,6 @@ class Tally:
         return [(self.entrants[e].name, line.faulted, line.games)
                 for (scope, e), line in self.lines.items() if scope == ALL]
 
-    def reference(self, scope: str, e: int) -> float:
-        """The win rate of an entrant as strong as its opponents: its share of the sides."""
-        pairings = [self.pairings[scope]] if scope != ALL else [
-            pairing for pairing in self.pairings.values() if e in pairing]
-        return sum(pairing.count(e) / len(pairing) for pairing in pairings) / len(pairings)
-
     def rows(self) -> list[tuple[str, int, dict]]:
         """(scope, entrant index, its summary line by COLUMNS)."""
         return [(scope, e, dict(zip(COLUMNS, [scope, self.entrants[e].name, *line.values()],
@@ -200,19 +221,30 @@ class Tally:
                 for (scope, e), line in self.lines.items()]
 
     def standings(self, done: int, total: int) -> list[str]:
-        """The entrants over all their games so far, strongest first, as a text table."""
-        lines = [(self.lines[ALL, e], e) for e in range(len(self.entrants))]
-        lines.sort(key=lambda item: -item[0].rate(0.5)[0])
-        header = ("#", "entrant", "games", "W-L-S", "points", "score", "Elo [95% CI]", "faults")
-        rows = [header]
-        for rank, (line, e) in enumerate(lines, 1):
-            rate, _, _, elo, low, high = line.rate(self.reference(ALL, e))
-            rows.append((str(rank), self.entrants[e].name, str(line.games),
+        """The entrants over all their games so far, strongest first, as a text table, rated
+        as the final table rates them (the joint fit, Elo 0 the mean of the levels) without its
+        intervals, which the end's resamplings give."""
+        names = [entrant.name for entrant in self.entrants]
+        fitted = bootstrap_ratings(np.frombuffer(self.deals, dtype=np.int64),
+                                   np.frombuffer(self.on_sides, dtype=np.int64).reshape(
+                                       -1, self.rules.sides),
+                                   np.frombuffer(self.shares).reshape(-1, self.rules.sides),
+                                   len(names), samples=0, centre=level_indices(names))
+        order = sorted(range(len(names)), key=lambda e: (-fitted.ratings.elo[e],
+                                                         -self.lines[ALL, e].share))
+        rows = [("#", "entrant", "games", "W-L-S", "points", "score", "Elo", "faults")]
+        for rank, e in enumerate(order, 1):
+            line = self.lines[ALL, e]
+            bound = fitted.bounds[e]
+            elo = (elo_cell(bound, fitted.ratings.elo[e], fitted.low[e], fitted.high[e])
+                   if bound in ("lower", "upper") else signed_elo(fitted.ratings.elo[e]))
+            rows.append((str(rank), names[e], str(line.games),
                          f"{line.wins}-{line.losses}-{line.shared}", f"{line.share:g}",
-                         f"{rate:.1%}", elo_cell(None, elo, low, high),
-                         str(line.faults)))
+                         f"{line.rate()[0]:.1%}", elo, str(line.faults)))
+        zero = ", ".join(names[c] for c in fitted.centre)
         return [f"Standings after {done} of {total} games (W-L-S: won, lost, shared; points: a "
-                "win 1, a shared win the share; Elo against the field)", *columns(rows)]
+                f"win 1, a shared win the share; Elo: the joint fit, mean of {zero} = 0, "
+                "intervals at the end)", *columns(rows)]
 
 
 def write_summary(out: Path, lines: list[dict]) -> None:

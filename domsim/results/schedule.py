@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
 
 from ..seeding import game_seed
+
+GameIds = TypeVar("GameIds", int, np.ndarray)
 
 
 @dataclass(frozen=True)
@@ -39,11 +44,15 @@ class Schedule:
         return self.sides if self.duplicate else 1
 
     def slot(self, game_id: int) -> Slot:
+        deal, pairing, seating = self.placed(game_id)
+        return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal, self.run_key))
+
+    def placed(self, game_id: GameIds) -> tuple[GameIds, GameIds, GameIds]:
+        """(deal, pairing, seating) of a game id, or of each of an array of them."""
         per_deal = self.seatings_per_deal
         deal, rest = divmod(game_id, self.pairings * per_deal)
         pairing, within = divmod(rest, per_deal)
-        seating = within if self.duplicate else deal % self.sides
-        return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal, self.run_key))
+        return deal, pairing, within if self.duplicate else deal % self.sides
 
     def games_per_pairing(self) -> list[int]:
         """Counted per pairing, not per game: a run may plan more games than could be walked."""

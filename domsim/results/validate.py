@@ -12,6 +12,7 @@ from .columns import Place, cell_problem, scheduled_cells
 from .config import TourneyConfig
 from .pairings import Entrant
 from .schedule import Schedule
+from .wholetable import clears
 
 
 def table_problem(config: TourneyConfig, rules: Rules, entrants: list[Entrant],
@@ -19,6 +20,8 @@ def table_problem(config: TourneyConfig, rules: Rules, entrants: list[Entrant],
     """The first row that its run cannot have played, and why; None if every row can be."""
     schedule = Schedule(config.games, len(pairings), rules.sides, config.duplicate, config.seed,
                         config.run_key)
+    if clears(rules, entrants, pairings, schedule, table):  # whole columns at once
+        return None
     seen: set[int] = set()
     for batch in table.to_batches():
         for row in batch.to_pylist():

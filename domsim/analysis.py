@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass
 from itertools import combinations, pairwise
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .results.columns import TIMING_PREFIX
 from .results.pairings import pairing_label, seated_twice
@@ -27,14 +29,12 @@ from .results.ratings import (
     summary_lines,
 )
 from .results.run import Run
+from .results.sides import column, sides_of
 from .results.summary import (
     Tally,
-    counted_points,
     elo_cell,
     faults_forfeit,
     interval_cell,
-    margin,
-    side_entrants,
     signed_elo,
 )
 from .stats import (
@@ -163,11 +163,10 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     """The ratings as plain values; an open end of a one-sided bound, or the anchor's interval,
     is None (`bound` says which)."""
     names = run.names
-    faults = [0] * len(names)
-    for seat in range(run.rules.players):
-        for name, count in zip(run.table.column(f"entrant_{seat}").to_pylist(),
-                               run.table.column(f"faults_{seat}").to_pylist(), strict=True):
-            faults[names.index(name)] += count
+    faults = sum(np.bincount(codes(run.table, f"entrant_{seat}", names),
+                             weights=run.table.column(f"faults_{seat}").to_numpy(),
+                             minlength=len(names)) for seat in range(run.rules.players))
+    faults = [int(count) for count in faults]
     return {
         "centre": [names[i] for i in fitted.centre],
         "samples": fitted.samples,
@@ -271,82 +270,86 @@ def rows(run: Run):
 
 
 def tallied(run: Run) -> Tally:
-    tally = Tally(run.rules, run.entrants, run.pairings, faults_forfeit(run.config))
-    for row in rows(run):
-        tally.add(row)
+    tally = Tally(run.rules, run.entrants, run.pairings, faults_forfeit(run.config),
+                  run.seatings_per_deal)
+    tally.add_table(run.table)
     return tally
 
 
+def codes(table: pa.Table, name: str, values: list[str]) -> np.ndarray:
+    """Each cell of a text column as its index in `values`."""
+    return pc.index_in(column(table, name), value_set=pa.array(values)).to_numpy(
+        zero_copy_only=False).astype(np.int64)
+
+
 def hand_endings(run: Run) -> list[dict]:
-    """Per pairing and over all: games, hands, and the share of hands ended by a domino (a player
-    going out), blocked, with a capicú, and of games won dry."""
-    columns = run.table.select(["pairing", "hands", "blocked_hands", "capicu_hands",
-                                "dry"]).to_pydict()
-    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-    for label, hands, blocked, capicu, dry in zip(*columns.values(), strict=True):
-        for key in (label, "all"):
-            group = groups[key]
-            for i, value in enumerate((1, hands, blocked, capicu, int(dry))):
-                group[i] += value
+    """Per pairing (in the order they first come) and over all: games, hands, and the share of
+    hands ended by a domino (a player going out), blocked, with a capicú, and of games won
+    dry."""
+    table = run.table
+    labels = [pairing_label(run.entrants, pairing) for pairing in run.pairings]
+    pairing = codes(table, "pairing", labels)
+    counts = [np.ones(table.num_rows), *(table.column(name).to_numpy().astype(float) for name
+                                         in ("hands", "blocked_hands", "capicu_hands", "dry"))]
+    _, first = np.unique(pairing, return_index=True)
     out = []
-    for label in [*dict.fromkeys(columns["pairing"]), "all"]:
-        games, hands, blocked, capicu, dry = groups[label]
-        out.append({"pairing": label, "games": games, "hands": hands,
-                    "domino": (hands - blocked) / hands, "blocked": blocked / hands,
-                    "capicu": capicu / hands, "dry_games": dry / games})
+    for group in [*pairing[np.sort(first)].tolist(), None]:
+        met = np.ones(table.num_rows, dtype=bool) if group is None else pairing == group
+        games, hands, blocked, capicu, dry = (int(count[met].sum()) for count in counts)
+        out.append({"pairing": "all" if group is None else labels[group], "games": games,
+                    "hands": hands, "domino": (hands - blocked) / hands,
+                    "blocked": blocked / hands, "capicu": capicu / hands,
+                    "dry_games": dry / games})
     return out
 
 
 def points_per_hand(run: Run) -> list[dict]:
     """Per entrant over all its games: points per hand of its side(s) and of the opponents (as
     recorded: kozel records points against), and its margin per hand (summary sign)."""
-    rules = run.rules
-    totals = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
-    index = {pairing_label(run.entrants, p): p for p in run.pairings}
-    for row in rows(run):
-        pairing = index[row["pairing"]]
-        hand_points = counted_points(rules, row, faults_forfeit(run.config))
-        on_side = side_entrants(rules, pairing, row["seating"])
-        for e in dict.fromkeys(pairing):
-            own = {side for side, entrant in enumerate(on_side) if entrant == e}
-            total = totals[e]
-            total[0] += len(hand_points)
-            for points in hand_points:
-                mine = [p for s, p in enumerate(points) if s in own]
-                theirs = [p for s, p in enumerate(points) if s not in own] or mine
-                total[1] += sum(mine) / len(mine)
-                total[2] += sum(theirs) / len(theirs)
-            total[3] += margin(rules, own, hand_points)
-    return [{"entrant": run.names[e], "hands": hands, "points": own / hands,
-             "opponents": theirs / hands, "margin": diff / hands}
-            for e, (hands, own, theirs, diff) in sorted(totals.items())]
+    games = sides_of(run.rules, run.entrants, run.pairings, run.table,
+                     faults_forfeit(run.config))
+    out = []
+    for e, name in enumerate(run.names):
+        plays, mine, theirs = games.points_of(e)
+        if plays.any():
+            hands = int(games.hands[plays].sum())
+            margin = games.margins(run.rules, e)[1]
+            out.append({"entrant": name, "hands": hands, "points": mine.sum() / hands,
+                        "opponents": theirs.sum() / hands, "margin": margin.sum() / hands})
+    return out
 
 
 def decision_times(run: Run) -> list[dict]:
     """Per strategy spec: p50/p95/p99 over every decision it made in the run (merged from each
     seat's bucket histogram, domsim.timing.time_histogram) and its slowest decision."""
-    merged: dict[str, dict[int, int]] = defaultdict(dict)
-    games, slowest = defaultdict(int), defaultdict(float)
-    columns = run.table.select([name for name in run.table.column_names
-                                if name.startswith(("seat_", TIMING_PREFIX))]).to_pydict()
+    specs = list(dict.fromkeys(spec for member in run.entrants for spec in member.members))
+    table = run.table
+    merged: list[dict[int, int]] = [defaultdict(int) for _ in specs]
+    games, slowest = np.zeros(len(specs), dtype=np.int64), np.zeros(len(specs))
     for seat in range(run.rules.players):
-        for spec, histogram, top in zip(columns[f"seat_{seat}"],
-                                        columns[f"{TIMING_PREFIX}hist_{seat}"],
-                                        columns[f"{TIMING_PREFIX}max_ms_{seat}"], strict=True):
-            counts = merged[spec]
-            for bucket, count in histogram:
-                counts[int(bucket)] = counts.get(int(bucket), 0) + count
-            games[spec] += 1
-            slowest[spec] = max(slowest[spec], top or 0.0)
+        spec = codes(table, f"seat_{seat}", specs)
+        games += np.bincount(spec, minlength=len(specs))
+        top = table.column(f"{TIMING_PREFIX}max_ms_{seat}").to_numpy(zero_copy_only=False)
+        np.maximum.at(slowest, spec, np.nan_to_num(top.astype(float)))
+        histogram = column(table, f"{TIMING_PREFIX}hist_{seat}")  # bucket -> decisions
+        offsets = histogram.offsets.to_numpy()  # (a map has no list kernels)
+        owner = np.repeat(spec, np.diff(offsets))
+        first, last = int(offsets[0]), int(offsets[-1])
+        pairs, where = np.unique(np.stack([owner, histogram.keys[first:last].to_numpy()],
+                                          axis=1), axis=0, return_inverse=True)
+        counts = np.bincount(where.ravel(),
+                             weights=histogram.items[first:last].to_numpy().astype(float))
+        for (index, bucket), count in zip(pairs.tolist(), counts.tolist(), strict=True):
+            merged[index][bucket] += int(count)
     out = []
-    for spec in dict.fromkeys(spec for member in run.entrants for spec in member.members):
-        if not merged[spec]:
+    for index, spec in enumerate(specs):
+        if not merged[index]:
             continue
-        line = {"strategy": spec, "games": games[spec],
-                "decisions": sum(merged[spec].values())}
+        line = {"strategy": spec, "games": int(games[index]),
+                "decisions": sum(merged[index].values())}
         for q in PERCENTILES:
-            line[f"p{q}_ms"] = histogram_percentile(merged[spec], q)
-        line["max_ms"] = slowest[spec]
+            line[f"p{q}_ms"] = histogram_percentile(dict(merged[index]), q)
+        line["max_ms"] = float(slowest[index])
         out.append(line)
     return out
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-import numpy as np
+import pyarrow as pa
 
 from .analysis import (
     HeadToHead,
@@ -27,7 +27,7 @@ from .results.atomic import write_json
 from .results.config import TourneyConfig
 from .results.folder import MANIFEST
 from .results.manifest import manifest_config, read_manifest
-from .results.ratings import side_outcome
+from .results.sides import sides_of
 from .results.summary import ALL, Tally
 from .results.table import read_games
 from .runner.console import FaultWatch
@@ -113,26 +113,31 @@ class PairProgress:
 
     def take(self, rows: list[dict]) -> list[dict]:
         """Count the first of `rows` up to the one that decides; returns those."""
-        for count, row in enumerate(rows, 1):
-            if self.add(row):
-                return rows[:count]
-        return rows
+        if not rows:
+            return rows
+        table = pa.Table.from_pylist(rows, schema=self.tally.schema)
+        tourney = self.tourney
+        games = sides_of(tourney.rules, tourney.entrants, tourney.pairings, table,
+                         forfeits=False)
+        counted, scores = pair_scores(games.entrant, games.share, 0, 1)
+        taken = next((count for count, (row, kept, score)
+                      in enumerate(zip(rows, counted.tolist(), scores.tolist(), strict=True), 1)
+                      if self.add(row["deal_id"], kept, score)), len(rows))
+        self.tally.add_table(table.slice(0, taken))
+        return rows[:taken]
 
-    def add(self, row: dict) -> bool:
-        """Take one game; True once the test has decided."""
-        self.tally.add(row)
-        entrants, shares = side_outcome(self.tourney.rules, self.pairing, row["seating"],
-                                        row["winners"])
-        counted, score = pair_scores(np.array([entrants]), np.array([shares]), 0, 1)
-        if counted[0]:
-            self.scores.append(float(score[0]))
-            self.current.append(float(score[0]))
+    def add(self, deal: int, counted: bool, score: float) -> bool:
+        """Take one game of `deal`, with entrant 0's score in it if it counts; True once the
+        test has decided."""
+        if counted:
+            self.scores.append(score)
+            self.current.append(score)
         self.games += 1
         if self.games % self.per_unit:
             return False
         if self.current:
             self.units.append(self.current)
-            self.unit_deals.append(row["deal_id"])
+            self.unit_deals.append(deal)
             self.counts[round(sum(self.current) / len(self.current), 9)] += 1
         self.current = []
         if self.sprt is not None:

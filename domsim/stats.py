@@ -667,7 +667,7 @@ def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndar
     estimate: ordered low <= point <= high by construction, whatever the rounding or the
     skew of a small bootstrap."""
     if not len(samples):
-        return point, point
+        return point.copy(), point.copy()  # two arrays: a sweep sets one end of each
     low, high = np.percentile(samples, [100 * ONE_TAIL, 100 * (1 - ONE_TAIL)], axis=0)
     return np.minimum(low, point), np.maximum(high, point)
 

@@ -140,3 +140,15 @@ def test_compare_states_a_sweep_as_a_one_sided_bound():
                              "bound), nElo: - (no spread)")
     assert elo_line(lost).startswith(f"Elo: < {lost.elo_high:.2f} (every deal lost")
     assert "+/-" in elo_line(elo_estimate([1.0, 0.5, 0.0]))
+
+
+def test_without_resamplings_a_sweep_keeps_its_bound_on_its_own_end():
+    """--samples 0 (and the live standings): each end its own array, so one sweep's bound is
+    not written into another entrant's other end (on c5ec899 the loser's bound showed up as
+    the winner's low end)."""
+    fitted = bootstrap_ratings(np.array([0]), np.array([[0, 1]]), np.array([[0.0, 1.0]]), 2,
+                               samples=0, centre=(0, 1))
+    assert fitted.bounds == ("upper", "lower")
+    assert np.isnan(fitted.low[0]) and np.isfinite(fitted.high[0])
+    assert np.isfinite(fitted.low[1]) and np.isnan(fitted.high[1])
+    assert fitted.ratings.elo.tolist() == [-np.inf, np.inf]

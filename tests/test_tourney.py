@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import json
 
+import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -15,7 +17,7 @@ from domsim.cli import main
 from domsim.results import table as table_module
 from domsim.results.pairings import make_pairings, parse_entrants, seat_specs
 from domsim.results.schedule import Schedule, batches
-from domsim.results.summary import margin, outcome
+from domsim.results.sides import Sides, per_side
 from domsim.rules import make_rules
 from domsim.runner import session
 from domsim.runner import tourney as tourney_module
@@ -110,13 +112,21 @@ def test_batches_cut_runs_of_consecutive_ids():
     assert list(batches(range(7), 3, singles=2)) == [[0], [1], [2, 3, 4], [5, 6]]
 
 
-def test_outcome_and_margin_of_a_side():
+def test_shares_and_margins_of_the_sides():
+    """A side's share is the share of the winners on it; an entrant's margin its sides' mean
+    points less the others' (kozel records points against: the sign turns)."""
+    winners = pa.array([[0], [0, 1], []], type=pa.list_(pa.int8()))
+    assert per_side(3, 3, winners, np.arange(3)).tolist() == [[1, 0, 0], [1, 1, 0], [0, 0, 0]]
     rules = make_rules("block", 3)
-    assert outcome(rules, {0}, [0]) == 1 and outcome(rules, {1}, [0]) == 0
-    assert outcome(rules, {1}, [0, 1]) == 0.5
-    assert margin(rules, {0}, [[10, 0, 4], [0, 6, 0]]) == (10 - 2) + (0 - 3)
+    games = Sides(deal=np.zeros(1), pairing=np.zeros(1), entrant=np.array([[0, 1, 2]]),
+                  share=np.zeros((1, 3)), points=np.array([[10.0, 6, 4]]), hands=np.array([2]),
+                  faults=np.zeros((1, 3)))
+    assert games.margins(rules, 0)[1].tolist() == [10 - 5]  # (10 - 2) + (0 - 3) over 2 hands
     kozel = make_rules("kozel", 4)
-    assert margin(kozel, {1}, [[20, 0]]) == 20  # points recorded against team 0
+    team = Sides(deal=np.zeros(1), pairing=np.zeros(1), entrant=np.array([[0, 1]]),
+                 share=np.zeros((1, 2)), points=np.array([[20.0, 0]]), hands=np.array([1]),
+                 faults=np.zeros((1, 2)))
+    assert team.margins(kozel, 1)[1].tolist() == [20]  # points recorded against team 0
 
 
 # -- the command: results, determinism, resume -------------------------------------------------

@@ -6,8 +6,9 @@ every game is in, so a crash at any point leaves a folder that `--resume` finish
 from __future__ import annotations
 
 from .manifest import Outcome, Planned, end_session, seal_manifest
-from .parts import read_rows, remove_parts
+from .parts import remove_parts
 from .ratings import outcomes_of, rate_outcomes, summary_lines
+from .sides import SHARE_COLUMNS
 from .summary import Tally, write_summary
 from .table import assemble, read_games
 
@@ -21,8 +22,7 @@ def finish(run: Planned, manifest: dict, session: dict, outcome: Outcome,
     assemble(out, run.schema, config.output_format, config.records, manifest)
     if tally is None:
         tally = run.tally()
-        for row in read_rows(out):
-            tally.add(row)
+        tally.add_table(read_games(out, run.schema))
     write_summary(out, rated_summary(run, manifest, tally, not outcome.partial))
     seal_manifest(out, manifest, config)
     if not outcome.partial:
@@ -34,7 +34,7 @@ def rated_summary(run: Planned, manifest: dict, tally: Tally, finished: bool) ->
     resamplings and seed), read back from the files just written."""
     if not any(line.games for line in tally.lines.values()):
         return [line for _, _, line in tally.rows()]
-    games = outcomes_of(run.rules, run.entrants, run.pairings,
-                        read_games(run.out, run.schema, finished))
+    games = outcomes_of(run.rules, run.entrants, run.pairings,  # no more columns than it reads
+                        read_games(run.out, run.schema, finished, SHARE_COLUMNS))
     fitted = rate_outcomes(games, [entrant.name for entrant in run.entrants], manifest)
     return summary_lines(tally, run.pairings, run.schedule.seatings_per_deal, games, fitted)

@@ -15,8 +15,9 @@ import pyarrow as pa
 from ..dialcurve import level_indices
 from ..rules import Rules
 from ..stats import ELO_CLAMP, EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
-from .pairings import Entrant, pairing_label
-from .summary import ALL, Tally, side_outcome
+from .pairings import Entrant
+from .sides import shares_of
+from .summary import ALL, Tally
 
 
 @dataclass
@@ -33,17 +34,9 @@ class Outcomes:
 def outcomes_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, ...]],
                 table: pa.Table) -> Outcomes:
     """The outcomes of the games in a games table of a run with these rules and entrants."""
-    index = {pairing_label(entrants, p): i for i, p in enumerate(pairings)}
-    columns = table.select(["deal_id", "pairing", "seating", "winners"]).to_pydict()
-    pairing = [index[label] for label in columns["pairing"]]
-    sides = [side_outcome(rules, pairings[p], seating, winners)
-             for p, seating, winners in zip(pairing, columns["seating"], columns["winners"],
-                                            strict=True)]
-    return Outcomes(np.array(columns["deal_id"], dtype=np.int64),
-                    np.array(pairing, dtype=np.int64).reshape(-1),
-                    np.array([on_side for on_side, _ in sides],
-                             dtype=np.int64).reshape(-1, rules.sides),
-                    np.array([shares for _, shares in sides], dtype=float).reshape(-1, rules.sides))
+    pairing, entrant, share, _ = shares_of(rules, entrants, pairings, table)
+    return Outcomes(table.column("deal_id").to_numpy().astype(np.int64), pairing, entrant,
+                    share)
 
 
 #: Bootstrap resamplings and seed of every rating a run's files and commands show by default.

@@ -2,13 +2,13 @@
 win rate (Wilson 95% interval; a shared game counts as the entrant's share of the winners), points
 margin per game and per hand (95% interval) and faults. Its Elo columns are the statistics'
 (domsim.analysis.summary_lines): over all pairings the entrant's one rating, per pairing its head
-to head over deals. Also the standings a run shows while it plays (their Elo: the win rate's
-against the field, a running estimate).
+to head over deals. Also the standings a run shows while it plays, on the same scale.
 
 The margin interval is taken over *units* — one deal of one pairing, i.e. all its seatings — not
 over games, because the seatings of a duplicate deal are correlated; a unit's value is the
-entrant's mean margin over its games. Rows must arrive in game-id order, in which each unit's
-games are consecutive, so only running sums are kept and memory stays flat."""
+entrant's mean margin over its games. The games come in game-id order, whole columns at a time
+(domsim.results.sides: no Python per game); running sums are kept, and a unit's only until its
+games are all in."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from ..dialcurve import level_indices
-from ..record import forfeit_winners
 from ..rules import Rules
 from ..stats import (
     ELO_CLAMP,
@@ -30,9 +30,11 @@ from ..stats import (
     wilson_interval,
 )
 from .atomic import write_atomic
+from .columns import games_schema
 from .config import TourneyConfig
 from .folder import SUMMARY
 from .pairings import Entrant, pairing_label
+from .sides import sides_of
 
 ALL = "all"
 COLUMNS = ("pairing", "entrant", "games", "wins", "losses", "shared", "win_rate", "win_rate_low",
@@ -48,18 +50,25 @@ class Moments:
     total: float = 0.0
     squares: float = 0.0
 
-    def add(self, value: float) -> None:
-        self.n += 1
-        self.total += value
-        self.squares += value * value
+    def add(self, values: np.ndarray) -> None:
+        """Add the values in order (a running sum, as one by one)."""
+        self.n += len(values)
+        self.total = running_sum(self.total, values)
+        self.squares = running_sum(self.squares, values * values)
 
     def interval(self) -> tuple[float, float, float]:
         return moments_interval(self.n, self.total, self.squares)
 
 
+def running_sum(start: float, values: np.ndarray) -> float:
+    """start + values[0] + values[1] + ..., added in that order (numpy's sum pairs them)."""
+    return float(np.cumsum(np.concatenate(([start], values)))[-1]) if len(values) else start
+
+
 @dataclass
 class Line:
-    """One summary line being accumulated."""
+    """One summary line being accumulated, from whole columns of its entrant's games. A unit's
+    margins count once all its games are in (`seatings` of them; at the end, whatever it has)."""
 
     games: int = 0
     wins: int = 0
@@ -70,30 +79,38 @@ class Line:
     faulted: int = 0  # games in which a seat of the entrant faulted
     per_game: Moments = field(default_factory=Moments)
     per_hand: Moments = field(default_factory=Moments)
-    unit: object = None
-    unit_sums: list[float] = field(default_factory=lambda: [0.0, 0.0, 0])
+    #: Units not complete yet: unit -> [margin sum, margin-per-hand sum, games].
+    open: dict[int, list[float]] = field(default_factory=dict)
 
-    def add(self, unit: object, share: float, margin: float, hands: int, faults: int) -> None:
-        if unit != self.unit:
-            self.close_unit()
-            self.unit = unit
-        self.games += 1
-        self.share += share
-        self.wins += share == 1
-        self.losses += share == 0
-        self.shared += 0 < share < 1
-        self.faults += faults
-        self.faulted += faults > 0
-        self.unit_sums[0] += margin
-        self.unit_sums[1] += margin / hands
-        self.unit_sums[2] += 1
+    def add(self, units: np.ndarray, share: np.ndarray, margin: np.ndarray, hands: np.ndarray,
+            faults: np.ndarray, seatings: int) -> None:
+        """Games in game-id order: each one's unit, the entrant's share, margin, hands and
+        faults."""
+        self.games += len(share)
+        self.share = running_sum(self.share, share)
+        self.wins += int((share == 1).sum())
+        self.losses += int((share == 0).sum())
+        self.shared += int(((share > 0) & (share < 1)).sum())
+        self.faults += int(faults.sum())
+        self.faulted += int((faults > 0).sum())
+        keys, first, inverse = np.unique(units, return_index=True, return_inverse=True)
+        sums = np.stack([np.bincount(inverse, weights=margin, minlength=len(keys)),
+                         np.bincount(inverse, weights=margin / hands, minlength=len(keys)),
+                         np.bincount(inverse, minlength=len(keys))], axis=1)
+        last = np.zeros(len(keys), dtype=np.int64)
+        np.maximum.at(last, inverse, np.arange(len(units)))
+        carried = np.array([key in self.open for key in keys.tolist()], dtype=bool)
+        for index in np.flatnonzero(carried):  # the units an earlier batch began
+            sums[index] += self.open.pop(int(keys[index]))
+        done = sums[:, 2] >= seatings
+        for index in np.flatnonzero(~done):
+            self.open[int(keys[index])] = sums[index].tolist()
+        self.close(sums[done][np.argsort(last[done], kind="stable")])
 
-    def close_unit(self) -> None:
-        game_sum, hand_sum, count = self.unit_sums
-        if count:
-            self.per_game.add(game_sum / count)
-            self.per_hand.add(hand_sum / count)
-        self.unit_sums = [0.0, 0.0, 0]
+    def close(self, sums: np.ndarray) -> None:
+        """Count units whose games are all in: (margin sum, per-hand sum, games) each."""
+        self.per_game.add(sums[:, 0] / sums[:, 2])
+        self.per_hand.add(sums[:, 1] / sums[:, 2])
 
     def rate(self) -> tuple[float, float, float]:
         """(win rate, its Wilson interval); needs no closed unit, so it can be read while games
@@ -102,44 +119,14 @@ class Line:
         return self.share / self.games if self.games else 0.0, low, high
 
     def values(self) -> list:
-        """The line's columns, its Elo columns (the statistics') left empty."""
-        self.close_unit()
-        self.unit = None
+        """The line's columns, its Elo columns (the statistics') left empty; units still
+        open count as they are."""
+        if self.open:
+            self.close(np.array(list(self.open.values())))
+            self.open = {}
         return [self.games, self.wins, self.losses, self.shared, *self.rate(),
                 None, None, None, None, *self.per_game.interval(), *self.per_hand.interval(),
                 self.faults]
-
-
-def outcome(rules: Rules, sides: set[int], winners: list[int]) -> float:
-    """An entrant's share of a game's win: 1 win, 0 loss, in between shared (no winner: even)."""
-    if not winners:
-        return len(sides) / rules.sides
-    mine = sum(rules.side_of(seat) in sides for seat in winners)
-    return mine / len(winners)
-
-
-def side_outcome(rules: Rules, pairing: tuple[int, ...], seating: int,
-                 winners: list[int]) -> tuple[list[int], list[float]]:
-    """(entrant on each side, each side's share of the win) of a game: seating r puts slot
-    (side - r) mod sides on each side (R-DUP); the shares are the summary's."""
-    return (side_entrants(rules, pairing, seating),
-            [outcome(rules, {side}, winners) for side in range(rules.sides)])
-
-
-def side_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[int]:
-    return [pairing[(side - seating) % rules.sides] for side in range(rules.sides)]
-
-
-def margin(rules: Rules, sides: set[int], hand_points: list[list[int]]) -> float:
-    """The entrant's points minus its opponents' (mean per side), summed over the hands; kozel
-    records points against a side, so its sign is turned."""
-    totals = [sum(column) for column in zip(*hand_points, strict=True)]
-    if not totals:
-        return 0.0
-    mine = [t for side, t in enumerate(totals) if side in sides]
-    theirs = [t for side, t in enumerate(totals) if side not in sides] or mine
-    total = sum(mine) / len(mine) - sum(theirs) / len(theirs)
-    return -total if rules.variant.points_against else total
 
 
 def faults_forfeit(config: TourneyConfig) -> bool:
@@ -147,33 +134,23 @@ def faults_forfeit(config: TourneyConfig) -> bool:
     return config.on_fault == "forfeit"
 
 
-def counted_points(rules: Rules, row: dict, forfeits: bool) -> list[list[int]]:
-    """A game's points per hand as the figures count them. In a run whose faults forfeit
-    (`forfeits`), a forfeited game is one hand that the forfeiting sides lose by the whole
-    target: they score 0, the others the target (kozel records points against: the reverse;
-    classic has no points), never the board points the stand-in played to."""
-    if forfeits:
-        faulted = [row[f"faults_{seat}"] > 0 for seat in range(rules.players)]
-        if forfeit_winners(rules, faulted, row["winners"]) is not None:
-            winning = {rules.side_of(seat) for seat in row["winners"]}
-            won, lost = ((0, rules.target) if rules.variant.points_against
-                         else (rules.target, 0))
-            return [[won if side in winning else lost for side in range(rules.sides)]]
-    return row["hand_points"]
-
-
 class Tally:
-    """Summary lines fed with games-table rows in game-id order; `forfeits`: the run's faults
-    forfeit the game (`counted_points`)."""
+    """Summary lines fed with the games in game-id order, whole columns at a time
+    (domsim.results.sides); `forfeits`: the run's faults forfeit the game; `seatings`: the
+    games of a deal in one pairing."""
 
     def __init__(self, rules: Rules, entrants: list[Entrant],
-                 pairings: list[tuple[int, ...]], forfeits: bool = False) -> None:
+                 pairings: list[tuple[int, ...]], forfeits: bool = False,
+                 seatings: int | None = None) -> None:
         self.rules = rules
         self.forfeits = forfeits
+        self.seatings = seatings or rules.sides
+        self.schema = games_schema(rules)
         # Every game's deal, entrant on each side and share of each side: the live standings'
         # joint ratings, on the scale of the final table's.
         self.deals, self.on_sides, self.shares = array("q"), array("q"), array("d")
         self.entrants = entrants
+        self.pairing_list = list(pairings)
         self.pairings = {pairing_label(entrants, p): p for p in pairings}
         self.lines: dict[tuple[str, int], Line] = {(ALL, e): Line() for e in range(len(entrants))}
         for label, pairing in self.pairings.items():
@@ -181,24 +158,35 @@ class Tally:
                 self.lines[label, e] = Line()
 
     def add(self, row: dict) -> None:
-        rules, label = self.rules, row["pairing"]
-        pairing = self.pairings[label]
-        winners = row["winners"]
-        hand_points = counted_points(rules, row, self.forfeits)
-        on_sides, shares = side_outcome(rules, pairing, row["seating"], winners)
-        self.deals.append(row["deal_id"])
-        self.on_sides.extend(on_sides)
-        self.shares.extend(shares)
-        for e in dict.fromkeys(pairing):
-            sides = {side for side in range(rules.sides)
-                     if pairing[(side - row["seating"]) % rules.sides] == e}
-            faults = sum(row[f"faults_{s}"] for s in range(rules.players)
-                         if rules.side_of(s) in sides)
-            values = (outcome(rules, sides, winners), margin(rules, sides, hand_points),
-                      len(hand_points), faults)
-            unit = (label, row["deal_id"])
-            self.lines[label, e].add(unit, *values)
-            self.lines[ALL, e].add(unit, *values)
+        self.add_rows([row])
+
+    def add_rows(self, rows: list[dict]) -> None:
+        if rows:
+            self.add_table(pa.Table.from_pylist(rows, schema=self.schema))
+
+    def add_table(self, table: pa.Table) -> None:
+        """Count the games of `table` (games-table columns), which follow those counted."""
+        if not table.num_rows:
+            return
+        rules = self.rules
+        games = sides_of(rules, self.entrants, self.pairing_list, table, self.forfeits)
+        self.deals.extend(games.deal.tolist())
+        self.on_sides.extend(games.entrant.ravel().tolist())
+        self.shares.extend(games.share.ravel().tolist())
+        units = games.pairing * 2 ** 40 + games.deal
+        labels = list(self.pairings)
+        for e in range(len(self.entrants)):
+            plays, margin = games.margins(rules, e)
+            if not plays.any():
+                continue
+            own = games.entrant[plays] == e
+            values = (units[plays], (games.share[plays] * own).sum(axis=1), margin,
+                      games.hands[plays], (games.faults[plays] * own).sum(axis=1))
+            self.lines[ALL, e].add(*values, self.seatings)
+            pairing = games.pairing[plays]
+            for p in np.unique(pairing).tolist():
+                met = pairing == p
+                self.lines[labels[p], e].add(*(value[met] for value in values), self.seatings)
 
     def leader(self) -> tuple[str, float] | None:
         """The entrant with the best win rate over all pairings so far."""

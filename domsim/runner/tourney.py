@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+import numpy as np
 import pyarrow as pa
 
 from ..bot import bot_command, check_spec, in_process_reason
@@ -36,9 +37,10 @@ from ..results.manifest import (
     read_manifest,
 )
 from ..results.pairings import Entrant, make_pairings, parse_entrants
-from ..results.parts import clean_parts, done_game_ids, read_rows, write_part
+from ..results.parts import clean_parts, done_game_ids, write_part
 from ..results.schedule import Schedule, batches
 from ..results.summary import Tally, faults_forfeit
+from ..results.table import read_games
 from ..rules import Rules
 from ..seeding import new_run_key
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
@@ -130,7 +132,8 @@ class Tourney:
         return new_manifest(self, command, purpose, lambda spec: strategy_info(spec, self.config))
 
     def tally(self) -> Tally:
-        return Tally(self.rules, self.entrants, self.pairings, faults_forfeit(self.config))
+        return Tally(self.rules, self.entrants, self.pairings, faults_forfeit(self.config),
+                     self.schedule.seatings_per_deal)
 
     def close(self) -> None:
         """Let another writer have the folder."""
@@ -319,7 +322,7 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     done = done_game_ids(out)
     tally = tourney.tally()
     if done:  # the standings (and the watch) count the earlier sessions too
-        feed_earlier(out, tally, watch)
+        feed_earlier(tourney, tally, watch)
     started = now()
     manifest = (tourney.manifest_for(command, purpose) | (about or {}) if not done
                 else read_manifest(out))
@@ -339,8 +342,7 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
                 rows = watch.take(rows)
             write_part(out, tourney.schema, result.game_ids[:len(rows)], rows,
                        result.records[:len(rows)])
-            for row in rows:
-                tally.add(row)
+            tally.add_rows(rows)
             played += len(rows)
         progress(rows, tally, "" if watch is None else watch.note())
         if watch is not None and watch.decided:
@@ -382,18 +384,23 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     return outcome
 
 
-def feed_earlier(out: Path, tally: Tally, watch: Watch | None) -> None:
+def feed_earlier(tourney: Tourney, tally: Tally, watch: Watch | None) -> None:
     """Give the tally (and the watch) the games earlier sessions played; a watched run keeps
     game ids 0, 1, ... with no gap, the games its test has read."""
-    for expected, row in enumerate(read_rows(out)):
-        if watch is not None:
-            if row["game_id"] != expected or watch.decided:
-                raise TourneyError(f"--resume: the games in {out} are not the first games of "
-                                   f"the run in order (game id {row['game_id']} where "
-                                   f"{expected} should be): the files were edited; start a "
-                                   "new run")
-            watch.take([row])
-        tally.add(row)
+    earlier = read_games(tourney.out, tourney.schema)
+    if watch is not None:
+        ids = earlier.column("game_id").to_numpy()
+        if not np.array_equal(ids, np.arange(len(ids))):
+            wrong = int(np.flatnonzero(ids != np.arange(len(ids)))[0])
+            raise TourneyError(f"--resume: the games in {tourney.out} are not the first games "
+                               f"of the run in order (game id {ids[wrong]} where {wrong} "
+                               "should be): the files were edited; start a new run")
+        taken = len(watch.take(earlier.to_pylist()))
+        if taken < len(ids):
+            raise TourneyError(f"--resume: the games in {tourney.out} go on past the game "
+                               f"that decided the run's test (game id {taken - 1}): the "
+                               "files were edited; start a new run")
+    tally.add_table(earlier)
 
 
 def games_to_play(tourney: Tourney, done: set[int], workers: int,

@@ -10,7 +10,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-__version__ = "0.2.0"
+from .version import __version__
 
 __all__ = ["Comparison", "Results", "__version__", "compare", "load", "play", "tourney"]
 

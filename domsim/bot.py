@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, sandbox
+from . import sandbox
 from ._core import Pipes, State
 from .limits import GRACE_SECONDS, SEAT_MEMORY_MB
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
@@ -46,6 +46,7 @@ from .strategy import (
     spec_label,
 )
 from .tables import Replay, current_hub
+from .version import __version__
 from .watchdog import watchdog
 
 #: Where `Confinement.about` names what this machine's sandbox cannot give (the run's header

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__, api
+from . import api
 from .analysis import run_statistics, statistics_lines, verdict_text
 from .audit import audit_records
 from .bot import BOTS_LOGGER, Confinement, check_spec
@@ -61,6 +61,7 @@ from .tune import (
     resume_words,
     run_request,
 )
+from .version import __version__
 
 
 class Finite(click.FloatRange):

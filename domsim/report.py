@@ -18,7 +18,6 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from . import __version__
 from .analysis import MIN_DEALS, verdict_text, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from .results.atomic import write_json
@@ -26,6 +25,7 @@ from .results.summary import signed_elo
 from .rules import VARIANTS
 from .runner.tourney import round_up
 from .stats import score_from_elo, shown_elo
+from .version import __version__
 
 PAGE = "report.html"
 #: The page shows a chart at 100 pixels an inch of its figure size.

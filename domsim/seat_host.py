@@ -18,7 +18,6 @@ import random
 import sys
 import traceback
 
-from . import __version__
 from ._core import WireViews
 from .protocol import (
     PROTOCOL_VERSION,
@@ -39,6 +38,7 @@ from .strategy import (
     one_line,
     short_repr,
 )
+from .version import __version__
 from .view import Move
 
 #: Games one host plays at once, when it speaks the compact encoding.

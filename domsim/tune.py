@@ -34,7 +34,6 @@ from dataclasses import asdict, dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
-from . import __version__
 from .analysis import pair_reference
 from .compare import COMPARE_LIMIT, compare_in
 from .results.atomic import write_json
@@ -55,6 +54,7 @@ from .stats import (
     score_from_elo,
 )
 from .strategy import load_strategy
+from .version import __version__
 
 TUNE_FILE = "tune.json"
 #: The narrowest indifference zone: at 0.002 a step needs some 370,000 games to decide.

@@ -16,34 +16,19 @@ import domsim.api
 
 HEAVY = ("numpy", "pandas", "pyarrow", "tqdm")
 
-#: The layers, lowest first, after the data flow of the design notes: core -> engine -> view ->
-#: strategy/seat -> runner -> results -> stats -> report -> api -> cli. An entry names a module,
-#: or a package and everything in it ("domsim" alone is the package's face, which imports
-#: nothing). Two places differ from a literal reading of that line, both because the lower
-#: module is a vocabulary the upper ones share, not a step of the flow: domsim.results (the run
-#: folder, which the runner writes and the analysis reads) sits below the seats and the runner,
-#: above the strategies only (an entrant is named by its strategy specs), and the pure maths of
-#: domsim.stats, domsim.timing and domsim.clock, and the seat limits' defaults, which import no
-#: other module, sit with the core. A module may import its own layer or one below, never one
-#: above.
-LAYERS = (
-    ("core", ("domsim", "domsim._core", "domsim.suggest", "domsim.tiles", "domsim.rules",
-              "domsim.seeding", "domsim.stats", "domsim.timing", "domsim.clock",
-              "domsim.limits")),
-    ("engine", ("domsim.engine", "domsim.record", "domsim.deals", "domsim.transcript")),
-    ("view", ("domsim.view", "domsim.insight", "domsim.search")),
-    ("strategy", ("domsim.strategy", "domsim.strategies", "domsim.dialcurve")),
-    ("results", ("domsim.results",)),
-    ("seat", ("domsim.protocol", "domsim.seccomp", "domsim.sandbox", "domsim.watchdog",
-              "domsim.tables", "domsim.bot", "domsim.alarm", "domsim.seat", "domsim.seat_host",
-              "domsim.human", "domsim.game")),
-    ("runner", ("domsim.runner",)),
-    ("stats", ("domsim.analysis", "domsim.audit", "domsim.compare", "domsim.tune",
-               "domsim.steps", "domsim.calibration", "domsim.show")),
-    ("report", ("domsim.report",)),
-    ("api", ("domsim.api",)),
-    ("cli", ("domsim.cli",)),
-)
+ARCHITECTURE = Path(__file__).parent.parent / "docs" / "ARCHITECTURE.md"
+
+
+def documented_layers() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The layers, lowest first, as docs/ARCHITECTURE.md's `layers` block lists them (the one
+    map: the page says why each module sits where it does)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text.split("```layers\n", 1)[1].split("```", 1)[0]
+    return tuple((name.strip(), tuple(modules.split()))
+                 for name, modules in (line.split(":", 1) for line in block.splitlines()))
+
+
+LAYERS = documented_layers()
 
 
 def layer_of(module: str) -> int:

@@ -15,10 +15,10 @@ from typing import Protocol
 
 import pyarrow as pa
 
-from .. import __version__
 from .._core import ENGINE
 from ..deals import Deal
 from ..rules import Rules
+from ..version import __version__
 from .atomic import write_json
 from .checksums import file_digest, run_checksums
 from .config import TourneyConfig

@@ -18,10 +18,10 @@ from multiprocessing_logging import MultiProcessingHandler
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from .. import __version__
 from ..bot import WEAKER
 from ..results.summary import Tally
 from ..seat import FAULT
+from ..version import __version__
 
 LOGGER = "domsim"
 log = logging.getLogger("domsim.runner")

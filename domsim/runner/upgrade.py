@@ -11,7 +11,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
-from .. import __version__
 from ..record import seal
 from ..results.columns import TIMING_PREFIX, Place, winning_names
 from ..results.config import TourneyConfig
@@ -20,6 +19,7 @@ from ..results.folder import MANIFEST
 from ..results.legacy import legacy_games, legacy_problem
 from ..results.manifest import Outcome, manifest_config, now, read_manifest
 from ..results.parts import write_part
+from ..version import __version__
 from .tourney import Tourney, TourneyError, open_tourney
 
 BATCH = 1000

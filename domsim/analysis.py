@@ -15,8 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .plan.pairings import pairing_label, seated_twice
 from .results.columns import TIMING_PREFIX
-from .results.pairings import pairing_label, seated_twice
 from .results.ratings import (
     SAMPLES,
     SEED,

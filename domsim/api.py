@@ -33,7 +33,8 @@ from .compare import (
 from .game import play_game
 from .human import Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
-from .results.config import TourneyConfig
+from .plan.config import TourneyConfig
+from .plan.games import every_deal_once, games_for_pairings
 from .results.folder import MANIFEST, SUMMARY, RunError
 from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
@@ -42,7 +43,7 @@ from .rules import make_rules
 from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
 from .runner.session import resolve_config, run_session
-from .runner.tourney import TourneyError, every_deal_once, games_for_pairings
+from .runner.tourney import TourneyError
 from .seeding import random_run_seed
 from .stats import Sprt
 from .strategy import Strategy, define_strategy

@@ -6,7 +6,7 @@ result, the faults), and every game of the table must have its record, once."""
 from __future__ import annotations
 
 from .analysis import rows
-from .results.config import is_integer
+from .plan.config import is_integer
 from .results.run import Run
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from .analysis import MIN_DEALS, SAMPLES
 from .compare import CompareResult, compare_in
+from .plan.config import TourneyConfig
 from .results.atomic import write_json
-from .results.config import TourneyConfig
 from .results.manifest import Outcome
 from .runner.calibrate import run_calibration
 from .runner.console import FaultWatch

@@ -26,12 +26,12 @@ from .dialcurve import DEFAULT_SETTINGS
 from .game import STAND_IN
 from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
+from .plan.config import ConfigError
+from .plan.pairings import FORMATS
 from .record import FAULT_POLICIES, RecordError, read_records, verify
 from .results.atomic import strict_json
 from .results.checksums import file_problem
-from .results.config import ConfigError
 from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY, RunError
-from .results.pairings import FORMATS
 from .results.run import load_run
 from .results.summary import summary_table
 from .rules import (

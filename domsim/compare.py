@@ -23,8 +23,8 @@ from .analysis import (
     pair_reference,
     pair_scores,
 )
+from .plan.config import TourneyConfig
 from .results.atomic import write_json
-from .results.config import TourneyConfig
 from .results.folder import MANIFEST
 from .results.manifest import manifest_config, read_manifest
 from .results.sides import sides_of

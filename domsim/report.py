@@ -20,10 +20,10 @@ from matplotlib.ticker import NullFormatter
 
 from .analysis import MIN_DEALS, verdict_text, zero_label
 from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from .plan.games import round_up
 from .results.atomic import write_json
 from .results.summary import signed_elo
 from .rules import VARIANTS
-from .runner.tourney import round_up
 from .stats import score_from_elo, shown_elo
 from .version import __version__
 

@@ -23,12 +23,12 @@ from statistics import NormalDist
 
 from .compare import CompareResult
 from .dialcurve import strength_of
+from .plan.config import TourneyConfig
+from .plan.games import round_up
+from .plan.pairings import default_name, split_name
 from .results.atomic import write_json
-from .results.config import TourneyConfig
 from .results.manifest import read_manifest
-from .results.pairings import default_name, split_name
 from .rules import make_rules
-from .runner.tourney import round_up
 from .seeding import derive_seed
 from .stats import elo_estimate
 

@@ -36,9 +36,9 @@ from pathlib import Path
 
 from .analysis import pair_reference
 from .compare import COMPARE_LIMIT, compare_in
+from .plan.config import TourneyConfig
+from .plan.pairings import builtin_levels, make_pairings, parse_entrants
 from .results.atomic import write_json
-from .results.config import TourneyConfig
-from .results.pairings import builtin_levels, make_pairings, parse_entrants
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
 from .runner.tourney import TourneyError, new_folder, saved_request

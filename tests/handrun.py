@@ -11,8 +11,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from domsim.plan.config import TourneyConfig
 from domsim.results.columns import games_schema
-from domsim.results.config import TourneyConfig
 from domsim.results.folder import PARTS
 from domsim.results.parts import write_part
 from domsim.results.table import csv_table

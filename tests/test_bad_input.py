@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from domsim.analysis import run_statistics
 from domsim.cli import main
 from domsim.game import play_game
+from domsim.plan.config import ConfigError
 from domsim.record import RecordError, read_records, verify
 from domsim.results.checksums import checksum_path, file_digest
-from domsim.results.config import ConfigError
 from domsim.results.folder import RunError
 from domsim.results.run import load_run
 from domsim.rules import OPTION_SPECS, RulesError, make_rules, parse_options

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from clitools import invoke
 
 from domsim.compare import ptnml
-from domsim.results.config import TourneyConfig
+from domsim.plan.config import TourneyConfig
 from domsim.runner.tourney import Tourney, games_to_play
 
 

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from clitools import invoke, one_line_error
 
-from domsim.results.pairings import (
+from domsim.plan.pairings import (
     default_name,
     parse_entrants,
     seat_specs,

@@ -14,9 +14,9 @@ import pytest
 from clitools import invoke
 from handrun import write_run
 
+from domsim.plan.schedule import Schedule
 from domsim.results.columns import SCHEDULED, cells, games_schema, winning_names
 from domsim.results.run import load_run
-from domsim.results.schedule import Schedule
 from domsim.results.summary import COLUMNS
 from domsim.results.table import MANIFEST_KEY, read_games
 from domsim.results.validate import row_problem

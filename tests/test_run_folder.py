@@ -21,10 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.plan.config import TourneyConfig
+from domsim.plan.schedule import Schedule
 from domsim.results import finish as finish_module
 from domsim.results import parts
-from domsim.results.config import TourneyConfig
-from domsim.results.schedule import Schedule
 from domsim.runner import session
 from domsim.runner import tourney as tourney_module
 from domsim.runner.lock import RunLock

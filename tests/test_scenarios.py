@@ -10,7 +10,7 @@ import pytest
 from clitools import invoke
 from test_tourney import table
 
-from domsim.results.config import TourneyConfig
+from domsim.plan.config import TourneyConfig
 from domsim.rules import VARIANTS
 from domsim.runner.scenario import load_scenario
 from domsim.runner.tourney import Tourney

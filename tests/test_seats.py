@@ -32,10 +32,10 @@ from domsim.bot import BotCommand, BotPool, Confinement, bot_command
 from domsim.cli import main
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_game, play_hand
+from domsim.plan.config import TourneyConfig
+from domsim.plan.pairings import default_name
 from domsim.protocol import ViewEncoder, view_from
 from domsim.record import verify
-from domsim.results.config import TourneyConfig
-from domsim.results.pairings import default_name
 from domsim.rules import VARIANTS, make_rules
 from domsim.runner.tourney import Tourney, stream
 from domsim.seeding import deal_rng

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from domsim.cli import main
+from domsim.plan.pairings import make_pairings, parse_entrants, seat_specs
+from domsim.plan.schedule import Schedule, batches
 from domsim.results import table as table_module
-from domsim.results.pairings import make_pairings, parse_entrants, seat_specs
-from domsim.results.schedule import Schedule, batches
 from domsim.results.sides import Sides, per_side
 from domsim.rules import make_rules
 from domsim.runner import session

@@ -9,9 +9,9 @@ import pyarrow as pa
 import pytest
 from clitools import invoke
 
+from domsim.plan.schedule import Schedule
 from domsim.results.columns import games_schema
 from domsim.results.run import load_run
-from domsim.results.schedule import Schedule
 from domsim.results.validate import row_problem
 from domsim.results.wholetable import clears
 

@@ -21,11 +21,11 @@ from typing import Protocol
 import pyarrow as pa
 
 from ..engine import State
+from ..plan.config import is_integer
+from ..plan.pairings import Entrant, pairing_label, seat_entrants, seat_specs
+from ..plan.schedule import Slot
 from ..record import fault_count, match_result
 from ..rules import Rules
-from .config import is_integer
-from .pairings import Entrant, pairing_label, seat_entrants, seat_specs
-from .schedule import Slot
 
 TIMING_PREFIX = "time_"
 NAME = pa.dictionary(pa.int32(), pa.string())

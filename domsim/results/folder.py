@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..plan.config import OUTPUT_FORMATS
+
 MANIFEST = "manifest.json"
 SUMMARY = "summary.csv"
 RECORDS = "records.jsonl"
 PARTS = "parts"
-#: The games file: games.parquet or games.csv.
-OUTPUT_FORMATS = ("parquet", "csv")
 
 
 class RunError(ValueError):

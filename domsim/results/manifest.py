@@ -17,14 +17,14 @@ import pyarrow as pa
 
 from .._core import ENGINE
 from ..deals import Deal
+from ..plan.config import TourneyConfig
+from ..plan.pairings import Entrant, pairing_label
+from ..plan.schedule import Schedule
 from ..rules import Rules
 from ..version import __version__
 from .atomic import write_json
 from .checksums import file_digest, run_checksums
-from .config import TourneyConfig
 from .folder import MANIFEST, RunError
-from .pairings import Entrant, pairing_label
-from .schedule import Schedule
 from .summary import Tally
 
 

@@ -13,9 +13,9 @@ import numpy as np
 import pyarrow as pa
 
 from ..dialcurve import level_indices
+from ..plan.pairings import Entrant
 from ..rules import Rules
 from ..stats import ELO_CLAMP, EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
-from .pairings import Entrant
 from .sides import shares_of
 from .summary import ALL, Tally
 

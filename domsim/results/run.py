@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from ..plan.config import TourneyConfig
+from ..plan.pairings import Entrant, make_pairings, parse_entrants
 from ..rules import Rules
 from ..strategy import one_line
 from .checksums import file_problem, part_problem
 from .columns import games_schema
-from .config import TourneyConfig
 from .folder import MANIFEST, RunError, games_sources
 from .legacy import legacy_problem
 from .manifest import read_manifest
-from .pairings import Entrant, make_pairings, parse_entrants
 from .table import read_games, table_manifest
 from .validate import table_problem
 

@@ -16,8 +16,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..plan.pairings import Entrant, pairing_label
 from ..rules import Rules
-from .pairings import Entrant, pairing_label
 
 
 @dataclass

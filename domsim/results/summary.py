@@ -22,6 +22,8 @@ import numpy as np
 import pyarrow as pa
 
 from ..dialcurve import level_indices
+from ..plan.config import TourneyConfig
+from ..plan.pairings import Entrant, pairing_label
 from ..rules import Rules
 from ..stats import (
     ELO_CLAMP,
@@ -31,9 +33,7 @@ from ..stats import (
 )
 from .atomic import write_atomic
 from .columns import games_schema
-from .config import TourneyConfig
 from .folder import SUMMARY
-from .pairings import Entrant, pairing_label
 from .sides import sides_of
 
 ALL = "all"

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from ..plan.config import TourneyConfig
+from ..plan.pairings import Entrant
+from ..plan.schedule import Schedule
 from ..rules import Rules
 from .columns import Place, cell_problem, scheduled_cells
-from .config import TourneyConfig
-from .pairings import Entrant
-from .schedule import Schedule
 from .wholetable import clears
 
 

@@ -11,11 +11,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..plan.pairings import Entrant
+from ..plan.schedule import Schedule, Slot
 from ..rules import Rules
 from ..seeding import game_seed
 from .columns import COLUMNS, TIMING_PREFIX, Place, cells, scheduled_cells
-from .pairings import Entrant
-from .schedule import Schedule, Slot
 
 #: Scheduled cells that change with the deal; the others are fixed by pairing and seating.
 DEALT = ("deal_id", "seed")

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..dialcurve import dial_spec, strength_of
-from ..results.config import TourneyConfig
-from ..results.pairings import builtin_levels, default_name
+from ..plan.config import TourneyConfig
+from ..plan.games import whole_deal_sets
+from ..plan.pairings import builtin_levels, default_name
 from ..rules import VARIANTS, RulesError, make_rules
 from ..suggest import did_you_mean
-from .tourney import Outcome, TourneyError, whole_deal_sets
+from .tourney import Outcome, TourneyError
 
 
 def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:

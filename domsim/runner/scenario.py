@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..limits import MAX_WORKERS
-from ..results.config import (
+from ..plan.config import (
     SETTINGS,
     Check,
     ConfigError,
@@ -24,7 +24,7 @@ from ..results.config import (
     is_integer,
     is_positive_integer,
 )
-from ..results.pairings import split_name, team_members
+from ..plan.pairings import split_name, team_members
 from ..rules import RulesError
 from ..strategy import StrategyError, spec_file
 from .session import BACKENDS

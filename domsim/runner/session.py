@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..limits import MAX_WORKERS
-from ..results.config import TourneyConfig
+from ..plan.config import TourneyConfig
+from ..plan.pairings import seated_twice
 from ..results.manifest import Outcome, manifest_config
-from ..results.pairings import seated_twice
 from ..results.parts import done_game_ids
 from ..seeding import random_run_seed
 from ..strategy import one_line

@@ -20,10 +20,13 @@ import numpy as np
 import pyarrow as pa
 
 from ..bot import bot_command, check_spec, in_process_reason
-from ..deals import Deal, deal_index, read_deals
+from ..deals import Deal
+from ..plan.config import TourneyConfig
+from ..plan.games import Plan
+from ..plan.pairings import Entrant, parse_entrants
+from ..plan.schedule import Schedule, batches
 from ..results.checksums import file_digest
 from ..results.columns import games_schema
-from ..results.config import TourneyConfig
 from ..results.finish import finish
 from ..results.folder import MANIFEST, PARTS
 from ..results.legacy import legacy_problem
@@ -36,9 +39,7 @@ from ..results.manifest import (
     now,
     read_manifest,
 )
-from ..results.pairings import Entrant, make_pairings, parse_entrants
 from ..results.parts import clean_parts, done_game_ids, write_part
-from ..results.schedule import Schedule, batches
 from ..results.summary import Tally, faults_forfeit
 from ..results.table import read_games
 from ..rules import Rules
@@ -96,31 +97,42 @@ class Watch(Protocol):
 
 @dataclass
 class Tourney:
-    """A resolved tourney: its settings, entrants, pairings and schedule, bound to a folder."""
+    """A tourney's plan (domsim.plan) bound to its folder, with the strategies checked for how
+    they run and the games table's schema."""
 
     config: TourneyConfig
     out: Path
-    entrants: list[Entrant] = field(init=False)
-    pairings: list[tuple[int, ...]] = field(init=False)
-    schedule: Schedule = field(init=False)
-    rules: Rules = field(init=False)
+    plan: Plan = field(init=False)
     schema: pa.Schema = field(init=False)
-    deals: list[Deal] = field(init=False)
     lock: RunLock | None = field(default=None, repr=False, compare=False)
     damaged: list[str] = field(default_factory=list)  # parts a resume found damaged, dropped
 
     def __post_init__(self) -> None:
-        self.config.check()
-        rules = self.rules = self.config.rules()
-        self.entrants = parse_entrants(self.config.entrant_names(), rules)
-        for entrant in self.entrants:
+        self.plan = Plan.of(self.config)
+        for entrant in self.plan.entrants:
             for spec in entrant.members:
                 check_spec(spec, self.config.isolate, run_confinement(self.config))
-        self.pairings = make_pairings(len(self.entrants), rules.sides, self.config.format)
-        self.schedule = Schedule(self.config.games, len(self.pairings), rules.sides,
-                                 self.config.duplicate, self.config.seed, self.config.run_key)
-        self.schema = games_schema(rules)
-        self.deals = read_deals(self.config.deals, rules) if self.config.deals else []
+        self.schema = games_schema(self.plan.rules)
+
+    @property
+    def rules(self) -> Rules:
+        return self.plan.rules
+
+    @property
+    def entrants(self) -> list[Entrant]:
+        return self.plan.entrants
+
+    @property
+    def pairings(self) -> list[tuple[int, ...]]:
+        return self.plan.pairings
+
+    @property
+    def schedule(self) -> Schedule:
+        return self.plan.schedule
+
+    @property
+    def deals(self) -> list[Deal]:
+        return self.plan.deals
 
     def how_strategies_run(self) -> dict[str, str]:
         """Each strategy's spec -> in process or in its own (sandboxed) process."""
@@ -142,52 +154,8 @@ class Tourney:
 
     def batch(self, game_ids: list[int]) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
-                     tuple(game_ids), tuple(self.fixed_deal(g) for g in game_ids if self.deals))
-
-    def fixed_deal(self, game_id: int) -> Deal:
-        deal_id = self.schedule.slot(game_id).deal_id
-        return self.deals[deal_index(deal_id, len(self.deals), self.config.deals_order,
-                                     self.config.seed)]
-
-
-def every_deal_once(settings: dict) -> int:
-    """The games that play every fixed deal once in every seating of every pairing."""
-    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
-    return len(tourney.deals) * tourney.schedule.seatings_per_deal * len(tourney.pairings)
-
-
-def games_for_pairings(settings: dict, per_pairing: int) -> tuple[int, str | None]:
-    """The total games that give every pairing `per_pairing` games rounded up to whole deals
-    (each in every seating), and a note saying what was rounded (None: nothing)."""
-    tourney = Tourney(TourneyConfig.from_dict(settings), Path())
-    seatings = tourney.schedule.seatings_per_deal
-    rounded = round_up(per_pairing, seatings)
-    note = None if rounded == per_pairing else (
-        f"{per_pairing} games per pairing rounded up to {rounded}: whole deals, each in "
-        f"{seatings} seatings")
-    return rounded * len(tourney.pairings), note
-
-
-def round_up(count: int, unit: int) -> int:
-    """`count` rounded up to a whole number of `unit`s."""
-    return -(-count // unit) * unit
-
-
-def whole_deal_sets(config: TourneyConfig,
-                    min_deals: int = 1) -> tuple[TourneyConfig, str | None]:
-    """`config` with its games rounded up to whole deal sets (every pairing plays every deal in
-    every seating), at least `min_deals` of them, and a note saying what was rounded (None:
-    nothing)."""
-    tourney = Tourney(config, Path())
-    deal_set = tourney.schedule.seatings_per_deal * len(tourney.pairings)
-    games = max(round_up(config.games, deal_set), min_deals * deal_set)
-    if games == config.games:
-        return config, None
-    why = (f"the {min_deals} deals a ladder verdict needs" if games == min_deals * deal_set
-           and games > round_up(config.games, deal_set) else "whole deal sets")
-    return replace(config, games=games), (
-        f"{config.games} games rounded up to {games}: {why} ({len(tourney.pairings)} "
-        f"pairings x {tourney.schedule.seatings_per_deal} seatings a deal)")
+                     tuple(game_ids),
+                     tuple(self.plan.fixed_deal(g) for g in game_ids if self.deals))
 
 
 def open_tourney(config: TourneyConfig, out: Path, resume: bool,

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
+from ..plan.config import TourneyConfig
 from ..record import seal
 from ..results.columns import TIMING_PREFIX, Place, winning_names
-from ..results.config import TourneyConfig
 from ..results.finish import finish
 from ..results.folder import MANIFEST
 from ..results.legacy import legacy_games, legacy_problem

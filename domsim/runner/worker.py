@@ -15,11 +15,11 @@ from ..alarm import MoveAlarm
 from ..bot import BotPool, Confinement
 from ..deals import Deal
 from ..game import play
+from ..plan.config import TourneyConfig
+from ..plan.pairings import Entrant
+from ..plan.schedule import Schedule
 from ..record import seal
 from ..results.columns import Place, game_row
-from ..results.config import TourneyConfig
-from ..results.pairings import Entrant
-from ..results.schedule import Schedule
 from ..rules import Rules
 from ..tables import GAMES_AT_ONCE, play_at_once
 

@@ -14,8 +14,10 @@ from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB, SEAT_MEMORY_RANG
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
 from ..suggest import did_you_mean
-from .folder import OUTPUT_FORMATS
 from .pairings import FORMATS, builtin_levels
+
+#: The games file's formats: games.parquet or games.csv.
+OUTPUT_FORMATS = ("parquet", "csv")
 
 
 class ConfigError(ValueError):

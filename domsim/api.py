@@ -11,14 +11,18 @@ the Dask backend ships it to the cluster's workers."""
 from __future__ import annotations
 
 import functools
+import json
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .analysis import outcomes, ratings, ratings_dict, run_statistics
+from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
 from .bot import Confinement, check_spec
+from .calibration import Request as CalibrationRequest
+from .calibration import Session, begin, resumed_request, run_study
 from .clock import TimeControl
 from .compare import (
     COMPARE_LIMIT,
@@ -40,13 +44,19 @@ from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
 from .results.run import Run, load_run
 from .rules import make_rules
+from .runner.calibrate import calibration_variants
 from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
-from .runner.session import resolve_config, run_session
+from .runner.session import default_out, resolve_config, run_session
 from .runner.tourney import TourneyError
 from .seeding import random_run_seed
 from .stats import Sprt
+from .steps import CALIBRATION
+from .steps import DEFAULT_MAX_GAMES as DEFAULT_STEP_GAMES
+from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
 from .strategy import Strategy, define_strategy
+from .tune import DEFAULT_GAP_GAMES, DEFAULT_STEPS, TUNE_FILE, TuneRequest, run_request
+from .tune import DEFAULT_TOLERANCE as DEFAULT_TUNE_TOLERANCE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -344,4 +354,115 @@ def _folder(out: str | Path | None, resume: bool = False) -> Iterator[tuple[Path
         yield Path(temp) / "run", False
 
 
-__all__ = ["Comparison", "Results", "compare", "load", "play", "resume_compare", "tourney"]
+@dataclass
+class Study:
+    """A calibration's or a tune's outcome: its folder, what the command prints (`lines`), the
+    report page (a calibration's), calibration.json's or tune.json's content (`figures`), and
+    why it stopped early (`stopped`: None when it did not: `partial` then False)."""
+
+    path: Path
+    lines: list[str]
+    figures: dict
+    page: Path | None = None
+    stopped: str | None = None
+
+    @property
+    def partial(self) -> bool:
+        return self.stopped is not None
+
+
+def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = (),
+              dial: Sequence[float] = (), games: int = 1000, players: int | None = None,
+              tolerance: float = DEFAULT_STEP_TOLERANCE, precision: float | None = None,
+              max_games: int = DEFAULT_STEP_GAMES, seed: int | None = None,
+              run_key: str | None = None, on_fault: str = "substitute",
+              time_control: str | None = None, samples: int = SAMPLES,
+              out: str | Path | None = None, resume: bool = False, workers: int | None = None,
+              progress: bool = False, max_fault_rate: float | None = MAX_FAULT_RATE,
+              stop_on_faults: bool = False, say: Callable[[str], None] | None = None,
+              command: Sequence[str] = ("domsim.api.calibrate",)) -> Study:
+    """Calibrate the levels of each rule set (None: every one) as `domsim calibrate` does and
+    write its report in `out` (default results/calibrate-<time>): an overview, then each step
+    of the ladder played until decided (`precision`: also until its interval is that narrow).
+    `resume=True` goes on with the calibration in `out` (its own settings). The result's
+    `lines` are the steps as told (each also to `say` as it is); a study that stopped early
+    says why in `stopped`."""
+    if resume:
+        if out is None:
+            raise TourneyError("--resume needs --out DIR: the folder of the calibration")
+        folder = Path(out)
+        request = resumed_request(folder)
+    else:
+        request = CalibrationRequest(
+            tuple(calibration_variants(tuple(variants or ()), variants is None)),
+            random_run_seed() if seed is None else seed, games=games, players=players,
+            levels=tuple(levels), dial=tuple(dial), run_key=run_key, on_fault=on_fault,
+            time_control=time_control, tolerance=tolerance, max_games=max_games,
+            samples=samples, precision=precision)
+        folder = Path(out) if out is not None else default_out("calibrate")
+        begin(request, folder)
+    lines: list[str] = []
+
+    def told(line: str) -> None:
+        lines.append(line)
+        if say is not None:
+            say(line)
+
+    study = run_study(request, folder, Session(workers or default_workers(), not progress,
+                                               list(command),
+                                               FaultWatch(max_fault_rate, stop_on_faults),
+                                               told))
+    page = report(study.folders, folder, request.samples, study.calibration, study.partial)
+    stopped = None
+    if study.partial:
+        outcome = study.outcome
+        stopped = (f"{outcome.stopped or 'stopped'} in {study.folders[-1]} after "
+                   f"{outcome.done} of {outcome.total} games")
+    figures = json.loads((folder / CALIBRATION).read_text(encoding="utf-8"))
+    return Study(folder, lines, figures, page, stopped)
+
+
+def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPLES,
+           calibration: dict | None = None, partial: bool = False) -> Path:
+    """Build the report (report.html, levels.json, charts/, tables/) in `out` from run folders
+    (finished or partial), one section per run, as `domsim report` does; a calibration's steps
+    (`calibration`) fill its summary. Returns the page."""
+    from .report import write_report  # matplotlib takes a third of a second to import
+
+    runs = [run_statistics(load_run(Path(path)), samples) for path in run_dirs]
+    return write_report(runs, Path(out), calibration, partial)
+
+
+def tune(variant: str | None = None, *, against: str = "medium", win_rate: float = 0.65,
+         levels: int | None = None, gap_games: int = DEFAULT_GAP_GAMES,
+         tolerance: float = DEFAULT_TUNE_TOLERANCE, steps: int = DEFAULT_STEPS,
+         games: int = COMPARE_LIMIT, seed: int | None = None, players: int | None = None,
+         options: Mapping[str, object] | None = None, on_fault: str = "forfeit",
+         out: str | Path | None = None, resume: bool = False, workers: int | None = None,
+         progress: bool = False, command: Sequence[str] = ("domsim.api.tune",)) -> Study:
+    """Tune the dial as `domsim tune` does: the strength that wins `win_rate` against
+    `against`, or (`levels`) that many levels evenly spaced in Elo from easy to insane; in
+    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`)."""
+    if resume:
+        if out is None:
+            raise TourneyError("--resume needs --out DIR: the folder of the tune")
+        folder = Path(out)
+        request = TuneRequest.saved(folder)
+    else:
+        if variant is None:
+            raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
+        given = {"variant": variant, "players": players, "entrants": ("dial", against),
+                 "options": {str(k): str(v) for k, v in (options or {}).items()}}
+        config, folder = resolve_config(given | ({} if seed is None else {"seed": seed}),
+                                        None if out is None else Path(out), False, name="tune")
+        config.rules()  # a bad variant, player count or option fails here, before any game
+        request = TuneRequest(variant, config.seed, players, config.options, on_fault, against,
+                              win_rate, tolerance, steps, games, levels, gap_games)
+    lines, stopped = run_request(request, folder, workers=workers or default_workers(),
+                                 silent=not progress, command=list(command), resume=resume)
+    return Study(folder, lines, json.loads((folder / TUNE_FILE).read_text(encoding="utf-8")),
+                 stopped=stopped)
+
+
+__all__ = ["Comparison", "Results", "Study", "calibrate", "compare", "load", "play", "report",
+           "resume_compare", "tourney", "tune"]

@@ -3,6 +3,7 @@ become one-line messages with a non-zero exit."""
 
 from __future__ import annotations
 
+import csv
 import functools
 import json
 import logging
@@ -15,10 +16,9 @@ from pathlib import Path
 import click
 
 from . import api
-from .analysis import run_statistics, statistics_lines, verdict_text
+from .analysis import run_statistics, statistics_lines
 from .audit import audit_records
 from .bot import BOTS_LOGGER, Confinement, check_spec
-from .calibration import Request, Session, begin, resumed_request, run_study
 from .clock import TimeControl, TimeControlError
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line
 from .deals import ORDERS, deal_line, run_deals, seed_deals
@@ -45,9 +45,8 @@ from .rules import (
 from .runner.calibrate import calibration_variants
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
-from .runner.session import BACKENDS, default_out, resolve_config, resume_hint
+from .runner.session import BACKENDS, default_out, resume_hint
 from .runner.tourney import RunFinished, TourneyError
-from .seeding import random_run_seed
 from .stats import ELO_MODELS
 from .steps import DEFAULT_MAX_GAMES
 from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
@@ -57,9 +56,7 @@ from .tune import (
     DEFAULT_GAP_GAMES,
     DEFAULT_STEPS,
     DEFAULT_TOLERANCE,
-    TuneRequest,
     resume_words,
-    run_request,
 )
 from .version import __version__
 
@@ -894,34 +891,24 @@ def calibrate(ctx, variants, every, players, games, tolerance, precision, max_ga
 
     Example: domsim calibrate --all --dial --out results/calibration
     """
-    session = Session(workers, silent, ["domsim", *sys.argv[1:]],
-                      api.FaultWatch(max_fault_rate, stop_on_faults), click.echo)
     if resume:
         _resume_alone(ctx, out, CALIBRATE_SESSION, "calibration")
-        try:
-            request = resumed_request(out)
-        except RunFinished as finished:
-            click.echo(str(finished))
-            return
-    else:
-        request = Request(tuple(calibration_variants(variants, every)),
-                          random_run_seed() if seed is None else seed, games=games,
-                          players=players, levels=levels,
-                          dial=settings or (DEFAULT_SETTINGS if with_dial else ()),
-                          run_key=run_key, on_fault=on_fault, time_control=time_control,
-                          tolerance=tolerance, max_games=max_games, samples=samples,
-                          precision=precision)
-        out = out or default_out("calibrate")
-        begin(request, out)
-    study = run_study(request, out, session)
-    _write_report(study.folders, out, request.samples, study.calibration,
-                  partial=study.partial)
+    try:
+        study = api.calibrate(
+            calibration_variants(variants, every) if not resume else None, levels=levels,
+            dial=settings or (DEFAULT_SETTINGS if with_dial else ()), games=games,
+            players=players, tolerance=tolerance, precision=precision, max_games=max_games,
+            seed=seed, run_key=run_key, on_fault=on_fault, time_control=time_control,
+            samples=samples, out=out, resume=resume, workers=workers, progress=not silent,
+            max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults, say=click.echo,
+            command=["domsim", *sys.argv[1:]])
+    except RunFinished as finished:
+        click.echo(str(finished))
+        return
+    click.echo(f"report written to {study.page}")
     if study.partial:
-        outcome = study.outcome
-        raise click.ClickException(f"{outcome.stopped or 'stopped'} in {study.folders[-1]} "
-                                   f"after {outcome.done} of {outcome.total} games; the report "
-                                   f"covers what finished. Resume with: domsim calibrate --out "
-                                   f"{out} --resume")
+        raise click.ClickException(f"{study.stopped}; the report covers what finished. Resume "
+                                   f"with: domsim calibrate --out {study.path} --resume")
 
 
 #: What a resumed calibration may be given: how this session runs, not what the study is.
@@ -971,35 +958,27 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, st
 
     Example: domsim tune --variant block --levels 5
     """
-    command = ["domsim", *sys.argv[1:]]
     if resume:
         _resume_alone(ctx, out, TUNE_SESSION, "tune")
-        try:
-            request = TuneRequest.saved(out)
-        except RunFinished as finished:
-            click.echo(str(finished))
-            return
-    else:
-        if variant is None:
-            raise click.UsageError("missing --variant (or --out DIR --resume)")
-        if count is not None and (level is not None or win_rate is not None):
-            raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
-        if count is None and gap_games is not None:
-            raise click.ClickException("--gap-games goes with --levels N")
-        given = {"variant": variant, "players": players, "entrants": ("dial", level or "medium"),
-                 "options": parse_options(options)}
-        config, out = resolve_config(given | ({} if seed is None else {"seed": seed}), out,
-                                     False, name="tune")
-        config.rules()  # a bad variant, player count or option fails here, before any game
-        request = TuneRequest(variant, config.seed, players, config.options, on_fault,
-                              level or "medium", 0.65 if win_rate is None else win_rate,
-                              tolerance, steps, games, count, gap_games or DEFAULT_GAP_GAMES)
-    lines, stopped = run_request(request, out, workers=workers, silent=silent, command=command,
-                                 resume=resume)
-    for line in lines:
+    elif count is not None and (level is not None or win_rate is not None):
+        raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
+    elif count is None and gap_games is not None:
+        raise click.ClickException("--gap-games goes with --levels N")
+    try:
+        study = api.tune(variant, against=level or "medium",
+                         win_rate=0.65 if win_rate is None else win_rate, levels=count,
+                         gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance,
+                         steps=steps, games=games, seed=seed, players=players,
+                         options=parse_options(options), on_fault=on_fault, out=out,
+                         resume=resume, workers=workers, progress=not silent,
+                         command=["domsim", *sys.argv[1:]])
+    except RunFinished as finished:
+        click.echo(str(finished))
+        return
+    for line in study.lines:
         click.echo(line)
-    if stopped:
-        raise click.ClickException(f"{stopped}; {resume_words(out)}")
+    if study.stopped:
+        raise click.ClickException(f"{study.stopped}; {resume_words(study.path)}")
 
 
 #: What a resumed tune may be given: how this session runs, not what the tune is.
@@ -1023,15 +1002,8 @@ def report(run_dirs, out, samples) -> None:
     out = out or default_out("report")
     if out.exists():
         raise click.ClickException(f"{out} already exists: choose another --out")
-    _write_report(run_dirs, out, samples)
-
-
-def _write_report(run_dirs, out: Path, samples: int, calibration: dict | None = None,
-                  partial: bool = False) -> None:
-    from .report import write_report  # matplotlib takes a third of a second to import
-
-    runs = [run_statistics(load_run(path), samples) for path in run_dirs]
-    page = write_report(runs, out, calibration, partial)
-    for figures in runs if calibration is None else ():  # calibrate told each step already
-        click.echo(f"{figures['variant']}: {verdict_text(figures)}")
+    page = api.report(run_dirs, out, samples)
+    with (page.parent / "tables" / "verdicts.csv").open(encoding="utf-8", newline="") as table:
+        for row in csv.DictReader(table):  # each run's, as the page gives it
+            click.echo(f"{row['variant']}: {row['verdict']}")
     click.echo(f"report written to {page}")

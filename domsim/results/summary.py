@@ -247,9 +247,11 @@ def write_summary(out: Path, lines: list[dict]) -> None:
 
 
 def summary_table(path: Path) -> list[str]:
-    """A short text table of summary.csv for the terminal, columns sized to their contents."""
-    header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]", "Elo [95% CI]",
-              "margin/game [95% CI]", "faults")
+    """A short text table of summary.csv for the terminal, columns sized to their contents. Its
+    two Elo figures are two quantities in two columns: over all pairings the entrant's rating
+    (the joint fit of every game), per pairing the head to head over the pairing's deals."""
+    header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]",
+              "rating [95% CI]", "head to head Elo", "margin/game [95% CI]", "faults")
     with path.open(encoding="utf-8", newline="") as source:
         rows = [_summary_cells(row) for row in csv.DictReader(source)]
     return columns([header, *rows])
@@ -270,8 +272,10 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
                            ".2f")
     elo = elo_cell(row.get("elo_bound") or None, *(float(row[key]) if row[key] else None
                                                    for key in ("elo", "elo_low", "elo_high")))
+    rating, pair = (elo, "") if row["pairing"] == ALL else ("", elo)
     return (row["pairing"], row["entrant"], row["games"],
-            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, elo, margin, row["faults"])
+            f"{row['wins']}-{row['losses']}-{row['shared']}", rate, rating, pair, margin,
+            row["faults"])
 
 
 def elo_cell(bound: str | None, elo: float | None, low: float | None,

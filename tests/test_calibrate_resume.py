@@ -10,7 +10,7 @@ import pytest
 from clitools import interrupted_at, invoke, killed_at, one_line_error
 
 ARGS = ["calibrate", "--variant", "classic", "--variant", "block", "--level", "easy", "--level",
-        "medium", "--games", "3", "--seed", "3", "--samples", "10", "--max-games", "400",
+        "medium", "--games", "3", "--seed", "3", "--samples", "10", "--max-games", "120",
         "--silent"]
 
 def outcome(out) -> tuple[list, dict]:
@@ -36,7 +36,7 @@ def resume(out):
     return result
 
 
-@pytest.mark.parametrize("calls", [3, 25])  # in classic's overview; in its step
+@pytest.mark.parametrize("calls", [3, 14])  # in classic's overview; in its step
 def test_a_calibration_killed_outright_resumes_to_the_straight_result(tmp_path, straight,
                                                                       calls):
     out = tmp_path / "cal"
@@ -49,7 +49,7 @@ def test_a_calibration_killed_outright_resumes_to_the_straight_result(tmp_path, 
 def test_an_interrupted_calibration_writes_a_partial_report_and_resumes(tmp_path, monkeypatch,
                                                                         straight):
     out = tmp_path / "cal"
-    stopped = interrupted_at(monkeypatch, 25, *ARGS, "-j", "1", "--out", str(out))
+    stopped = interrupted_at(monkeypatch, 14, *ARGS, "-j", "1", "--out", str(out))
     assert stopped.exit_code == 1
     assert f"Resume with: domsim calibrate --out {out} --resume" in stopped.stderr
     page = (out / "report.html").read_text()

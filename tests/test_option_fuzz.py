@@ -289,7 +289,10 @@ COMPARE = {"A": specs, "B": specs, "--variant": variants, "--players": ints,
                ["logistic", "normalized", "x", ""]), "--games": small,
            "--alpha": probabilities, "--beta": probabilities, "--seed": ints, "-j": small,
            "--out": paths, "-o": st.lists(rule_options, max_size=2), "--isolate": flag,
-           "--seat-memory": ints}
+           "--seat-memory": ints, "--target": TOURNEY["--target"],
+           "--move-time-limit": floats, "--records": flag, "--deals": paths,
+           "--deals-order": orders, "--resume": flag, "--backend": backends,
+           "--scheduler": schedulers}
 
 
 @fuzz(40)
@@ -312,7 +315,8 @@ def test_compare_options_run_or_fail_in_one_line(workspace, data):
 CALIBRATE = {"--variant": st.lists(variants, max_size=2), "--players": ints, "--games": small,
              "--level": st.lists(specs, max_size=2), "--dial": flag,
              "--setting": st.lists(probabilities, max_size=1), "--seed": ints, "-j": small,
-             "--out": paths, "--samples": small, "--max-games": small}
+             "--out": paths, "--samples": small, "--max-games": small, "--precision": floats,
+             "--tolerance": floats, "--resume": flag}
 
 
 # --max-games 60: each step stops at its first look (30 deals) instead of playing on to the
@@ -331,7 +335,7 @@ TUNE = {"--variant": variants, "--players": ints, "--against": specs | st.just(F
         "--levels": st.sampled_from(["3", "2", "0", "-1"]) | junk, "--gap-games": small,
         "--win-rate": probabilities, "--tolerance": probabilities, "--steps": ints,
         "--games": small, "--seed": ints, "-j": small, "--out": paths,
-        "-o": st.lists(rule_options, max_size=2)}
+        "-o": st.lists(rule_options, max_size=2), "--resume": flag}
 
 
 @fuzz(25)

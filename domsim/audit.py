@@ -5,9 +5,38 @@ result, the faults), and every game of the table must have its record, once."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .analysis import rows
 from .plan.config import is_integer
-from .results.run import Run
+from .record import read_records, verify
+from .results.checksums import file_problem
+from .results.folder import RECORDS
+from .results.run import Run, load_run
+
+
+def replayed(file: Path, run_dir: Path | None = None,
+             stated: bool = True) -> tuple[list[dict], list[str]]:
+    """Replay every record of `file` (`domsim replay`): the results each replay computes, and
+    every problem found, one line each: an illegal action, a result the record states wrongly
+    (unless `stated` is False: the file's results are ignored), and with `run_dir` (whose
+    records.jsonl `file` may be) every disagreement with that run."""
+    records = read_records(file)
+    problems = []
+    if run_dir is not None:
+        run = load_run(run_dir)
+        if file == run_dir / RECORDS:
+            problems += [f"{file}: {problem}" for problem in
+                         [file_problem(file, run.manifest.get("checksums", {}))] if problem]
+        problems += audit_records(run, records)
+    recomputed = []
+    for index, record in enumerate(records):
+        result, found = verify(record, index)
+        if result is None or stated:
+            problems += found
+        if result is not None:
+            recomputed.append(result)
+    return recomputed, problems
 
 
 def audit_records(run: Run, records: list[dict]) -> list[str]:

@@ -17,7 +17,7 @@ import click
 
 from . import api
 from .analysis import run_statistics, statistics_lines
-from .audit import audit_records
+from .audit import replayed
 from .bot import BOTS_LOGGER, Confinement, check_spec
 from .clock import TimeControl, TimeControlError
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line
@@ -28,9 +28,8 @@ from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .plan.config import ConfigError
 from .plan.pairings import FORMATS
-from .record import FAULT_POLICIES, RecordError, read_records, verify
+from .record import FAULT_POLICIES, RecordError
 from .results.atomic import strict_json
-from .results.checksums import file_problem
 from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY, RunError
 from .results.run import load_run
 from .results.summary import summary_table
@@ -386,29 +385,16 @@ def replay(file, run_dir, as_json) -> None:
     if not file.is_file():
         raise click.ClickException(f"{file} does not exist: the run kept no records (run it "
                                    "with --records), or give the records FILE")
-    problems = []
-    records = read_records(file)
-    if run_dir is not None:
-        run = load_run(run_dir)
-        if file == run_dir / RECORDS:
-            problems += [f"{file}: {problem}" for problem in
-                         [file_problem(file, run.manifest.get("checksums", {}))] if problem]
-        problems += audit_records(run, records)
-    for index, record in enumerate(records):
-        recomputed, found = verify(record, index)
-        if recomputed is None:
-            problems += found
-        elif as_json:
-            click.echo(json.dumps(recomputed))
-        else:
-            problems += found
+    recomputed, problems = replayed(file, run_dir, stated=not as_json)
+    for result in recomputed if as_json else ():
+        click.echo(json.dumps(result))
     for problem in problems:
         click.echo(problem, err=True)
     if problems:
         sys.exit(1)
     if not as_json:
         against = f", and agrees with the run in {run_dir}" if run_dir else ""
-        click.echo(f"{len(records)} game(s) replayed: every action legal, every result "
+        click.echo(f"{len(recomputed)} game(s) replayed: every action legal, every result "
                    f"agrees{against}")
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import notebook
 from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
 from .bot import Confinement, check_spec
 from .calibration import Request as CalibrationRequest
@@ -31,6 +32,7 @@ from .compare import (
     check_bounds,
     compare_figures,
     compare_lines,
+    read_comparison,
     resume_config,
     run_compare,
 )
@@ -60,6 +62,7 @@ from .tune import DEFAULT_TOLERANCE as DEFAULT_TUNE_TOLERANCE
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 Member = str | type[Strategy] | Strategy
 Entrant = Member | tuple[Member, Member]
@@ -119,6 +122,25 @@ class Results:
         """Every statistic of the run, as `domsim stats --json` prints it."""
         return run_statistics(self.run, samples)
 
+    def crosstable(self) -> pd.DataFrame:
+        """Row entrant's share of the wins against the column entrant (NaN: never met)."""
+        return notebook.crosstable(self.run)
+
+    def per_entrant(self) -> pd.DataFrame:
+        """One row per game and entrant in it: its share of the win, margin, hands, faults."""
+        return notebook.per_entrant(self.run)
+
+    def plot_ratings(self, samples: int = 1000) -> Figure:
+        """`ratings()` as a chart: each entrant's Elo with its 95% interval."""
+        return notebook.ratings_figure(self.ratings(samples), repr(self).strip("<>"))
+
+    def plot_crosstable(self) -> Figure:
+        """`crosstable()` as a heatmap."""
+        return notebook.crosstable_figure(self.crosstable(), repr(self).strip("<>"))
+
+    def _repr_html_(self) -> str:
+        return notebook.summary_html(repr(self).strip("<>"), self.summary)
+
     def read_all(self) -> Results:
         """Read every file now (before a temporary folder goes)."""
         _ = self.run, self.games, self.summary
@@ -136,6 +158,11 @@ class Comparison(Results):
         self.figures = compare_figures(result)
         lines = compare_lines(result)  # the last names the folder: none when it is not kept
         self.lines = tuple(lines if kept else lines[:-1])
+
+    def _repr_html_(self) -> str:
+        return notebook.summary_html(repr(self).strip("<>"), self.summary,
+                                     [line for line in self.lines if line.startswith(
+                                         ("verdict:", "Elo:", "LOS:", "games:"))])
 
 
 def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
@@ -285,13 +312,16 @@ def _purpose(out: Path) -> str | None:
 
 
 def load(path: str | Path) -> Results:
-    """The results of a run folder written earlier (finished or partial)."""
+    """The results of a run folder written earlier (finished or partial); a comparison's as a
+    Comparison, its test read again from its games."""
     path = Path(path)
     if not (path / MANIFEST).is_file():
         raise TourneyError(f"{path} holds no {MANIFEST}: give the folder of a run")
     manifest = read_manifest(path)
     if problem := legacy_problem(manifest, path):
         raise TourneyError(problem)
+    if manifest.get("purpose") == "compare":
+        return Comparison(read_comparison(path), True)
     return Results(path, manifest)
 
 

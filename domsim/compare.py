@@ -221,24 +221,41 @@ def compare_in(config: TourneyConfig, out: Path, sprt: Sprt | None, *,
 
 def finished_comparison(out: Path, sprt: Sprt | None,
                         rule: StopRule | None = None) -> CompareResult:
-    """The result of the finished comparison in `out`, its test read again from its games."""
+    """The result of the comparison in `out` (finished or stopped early), its test read again
+    from its games; a stopped one says why, as its last session does."""
     manifest = read_manifest(out)
     tourney = Tourney(TourneyConfig.from_dict(manifest_config(manifest, out)), out)
     progress = PairProgress(tourney, sprt, rule)
-    progress.take(read_games(out, tourney.schema, finished=True).to_pylist())
-    return CompareResult(out, tourney.config, progress)
+    finished = manifest.get("partial") is False
+    progress.take(read_games(out, tourney.schema, finished=finished).to_pylist())
+    stopped = None if finished else (manifest.get("sessions") or [{}])[-1].get(
+        "stopped", "stopped")
+    return CompareResult(out, tourney.config, progress, stopped)
+
+
+def read_comparison(out: Path) -> CompareResult:
+    """The comparison in `out` read back, with its own test (TourneyError: it is none)."""
+    return finished_comparison(out, saved_test(out, resume_manifest(out))[1])
 
 
 def resume_config(out: Path) -> tuple[TourneyConfig, Sprt | None]:
     """The settings and the test of the comparison in `out`, to resume it."""
     manifest = resume_manifest(out)
-    test = manifest.get("compare")
-    if manifest.get("purpose") != "compare" or not isinstance(test, dict):
-        raise TourneyError(f"--resume: {out} holds a {manifest.get('purpose', 'tourney')}, not a "
-                           f"comparison: resume it with domsim tourney --out {out} --resume")
+    found = saved_test(out, manifest)
+    test = manifest["compare"]
     if test.get("verdict"):
         raise RunFinished(f"{out}: the test already decided ({test['verdict']} after "
                           f"{test['games']} games): nothing to resume, nothing changed")
+    return found
+
+
+def saved_test(out: Path, manifest: dict) -> tuple[TourneyConfig, Sprt | None]:
+    """The settings and the test of the comparison whose manifest this is (TourneyError, one
+    line: the run is no comparison)."""
+    test = manifest.get("compare")
+    if manifest.get("purpose") != "compare" or not isinstance(test, dict):
+        raise TourneyError(f"{out} holds a {manifest.get('purpose', 'tourney')}, not a "
+                           f"comparison: resume it with domsim tourney --out {out} --resume")
     sprt = test.get("sprt")
     try:
         return (TourneyConfig.from_dict(manifest_config(manifest, out)),

@@ -34,7 +34,8 @@ def rated_summary(run: Planned, manifest: dict, tally: Tally, finished: bool) ->
     resamplings and seed), read back from the files just written."""
     if not any(line.games for line in tally.lines.values()):
         return [line for _, _, line in tally.rows()]
-    games = outcomes_of(run.rules, run.entrants, run.pairings,  # no more columns than it reads
+    plan = run.plan
+    games = outcomes_of(plan.rules, plan.entrants, plan.pairings,  # no more columns than it reads
                         read_games(run.out, run.schema, finished, SHARE_COLUMNS))
-    fitted = rate_outcomes(games, [entrant.name for entrant in run.entrants], manifest)
-    return summary_lines(tally, run.pairings, run.schedule.seatings_per_deal, games, fitted)
+    fitted = rate_outcomes(games, [entrant.name for entrant in plan.entrants], manifest)
+    return summary_lines(tally, plan.pairings, plan.schedule.seatings_per_deal, games, fitted)

@@ -16,11 +16,9 @@ from typing import Protocol
 import pyarrow as pa
 
 from .._core import ENGINE
-from ..deals import Deal
 from ..plan.config import TourneyConfig
-from ..plan.pairings import Entrant, pairing_label
-from ..plan.schedule import Schedule
-from ..rules import Rules
+from ..plan.games import Plan
+from ..plan.pairings import pairing_label
 from ..version import __version__
 from .atomic import write_json
 from .checksums import file_digest, run_checksums
@@ -29,16 +27,14 @@ from .summary import Tally
 
 
 class Planned(Protocol):
-    """A run resolved from its settings and bound to its folder (domsim.runner.tourney.Tourney)."""
+    """A run's plan (domsim.plan) bound to its folder (domsim.runner.tourney.Tourney)."""
 
     out: Path
     schema: pa.Schema
-    config: TourneyConfig
-    rules: Rules
-    entrants: list[Entrant]
-    pairings: list[tuple[int, ...]]
-    schedule: Schedule
-    deals: list[Deal]
+    plan: Plan
+
+    @property
+    def config(self) -> TourneyConfig: ...
 
     def tally(self) -> Tally: ...
 
@@ -90,8 +86,9 @@ def new_manifest(run: Planned, command: Sequence[str], purpose: str,
                  describe: Callable[[str], dict]) -> dict:
     """`purpose`: tourney, compare or calibration (whose entrants form a ladder, weakest first);
     `describe` says what a strategy spec is and how it runs."""
-    config, rules = run.config, run.rules
-    per_pairing = run.schedule.games_per_pairing()
+    plan = run.plan
+    config, rules = plan.config, plan.rules
+    per_pairing = plan.schedule.games_per_pairing()
     return {
         "purpose": purpose,
         "domsim_version": __version__,
@@ -105,12 +102,12 @@ def new_manifest(run: Planned, command: Sequence[str], purpose: str,
         "games": config.games,
         "duplicate": config.duplicate,
         "entrants": [{"name": entrant.name, "members": [describe(spec) for spec in entrant.members]}
-                     for entrant in run.entrants],
-        "pairings": [{"pairing": pairing_label(run.entrants, p), "games": n}
-                     for p, n in zip(run.pairings, per_pairing, strict=True)],
+                     for entrant in plan.entrants],
+        "pairings": [{"pairing": pairing_label(plan.entrants, p), "games": n}
+                     for p, n in zip(plan.pairings, per_pairing, strict=True)],
         "config": config.to_dict(),
         "started": now(),
-    } | ({"deals": deals_info(config, len(run.deals))} if config.deals else {})
+    } | ({"deals": deals_info(config, len(plan.deals))} if config.deals else {})
 
 
 def deals_info(config: TourneyConfig, count: int) -> dict:

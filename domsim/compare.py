@@ -115,7 +115,7 @@ class PairProgress:
         """Count the first of `rows` up to the one that decides; returns those."""
         if not rows:
             return rows
-        table = pa.Table.from_pylist(rows, schema=self.tally.schema)
+        table = pa.Table.from_pylist(rows, schema=self.tourney.schema)
         tourney = self.tourney
         games = sides_of(tourney.rules, tourney.entrants, tourney.pairings, table,
                          forfeits=False)

@@ -77,7 +77,7 @@ def write_run(path: Path, games: list = GAMES, config: TourneyConfig = CONFIG,
         (path / PARTS).mkdir()
         for first in range(0, len(games), 4):
             batch = game_rows[first:first + 4]
-            write_part(path, schema, tuple(row["game_id"] for row in batch), batch, [])
+            write_part(path, pa.Table.from_pylist(batch, schema=schema), [])
     elif output_format == "csv":
         pacsv.write_csv(csv_table(table), path / "games.csv")
     else:

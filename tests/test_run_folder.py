@@ -229,7 +229,7 @@ def test_a_finished_run_is_read_from_its_games_table_even_with_parts_left(tmp_pa
     assert tourney(*FAST, "--games", "6", "-j", "1", "--out", str(out)).exit_code == 0
     table = pq.read_table(out / "games.parquet")
     (out / "parts").mkdir()
-    parts.write_part(out, table.schema, (0, 1), table.slice(0, 2).to_pylist(), [])
+    parts.write_part(out, table.slice(0, 2), [])
     result = stats(str(out), "--json", "--samples", "10")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"] == 6

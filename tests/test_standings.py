@@ -44,8 +44,7 @@ def test_summary_elo_is_the_ratings_and_the_head_to_head_of_stats(tmp_path):
 def test_standings_rank_the_entrants_strongest_first(tmp_path):
     run = load_run(write_run(tmp_path / "r"))
     tally = Tally(run.rules, run.entrants, run.pairings)
-    for row in run.table.to_pylist():
-        tally.add(row)
+    tally.add_table(run.table)
     lines = tally.standings(12, CONFIG.games)
     assert lines[0].startswith("Standings after 12 of 12 games (W-L-S")
     ranked = [line.split()[1] for line in lines[2:]]

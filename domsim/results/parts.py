@@ -15,19 +15,18 @@ from .checksums import checksum_path, part_problem, write_checksums
 from .folder import PARTS, game_parts
 
 
-def write_part(out: Path, schema: pa.Schema, game_ids: tuple[int, ...], rows: list[dict],
-               records: list[str]) -> None:
-    """One finished batch: its records, its rows' checksum, then its rows (the rows mark the
-    batch as done)."""
+def write_part(out: Path, games: pa.Table, records: list[str]) -> None:
+    """One finished batch: its records, its games' checksum, then its games (a games-table
+    slice, whose file marks the batch as done)."""
     parts = out / PARTS
-    name = f"{game_ids[0]:09d}"
+    name = f"{games.column('game_id')[0].as_py():09d}"
     written = []
     if records:
         written.append(parts / f"records-{name}.jsonl")
         write_atomic(written[-1], "".join(line + "\n" for line in records))
     path = parts / f"games-{name}.parquet"
     with replacing(path) as temp:
-        pq.write_table(pa.Table.from_pylist(rows, schema=schema), temp)
+        pq.write_table(games, temp)
         write_checksums(checksum_path(path),
                         {path.name: temp, **{record.name: record for record in written}})
 

@@ -32,7 +32,6 @@ from ..stats import (
     wilson_interval,
 )
 from .atomic import write_atomic
-from .columns import games_schema
 from .folder import SUMMARY
 from .sides import sides_of
 
@@ -145,7 +144,6 @@ class Tally:
         self.rules = rules
         self.forfeits = forfeits
         self.seatings = seatings or rules.sides
-        self.schema = games_schema(rules)
         # Every game's deal, entrant on each side and share of each side: the live standings'
         # joint ratings, on the scale of the final table's.
         self.deals, self.on_sides, self.shares = array("q"), array("q"), array("d")
@@ -156,13 +154,6 @@ class Tally:
         for label, pairing in self.pairings.items():
             for e in dict.fromkeys(pairing):
                 self.lines[label, e] = Line()
-
-    def add(self, row: dict) -> None:
-        self.add_rows([row])
-
-    def add_rows(self, rows: list[dict]) -> None:
-        if rows:
-            self.add_table(pa.Table.from_pylist(rows, schema=self.schema))
 
     def add_table(self, table: pa.Table) -> None:
         """Count the games of `table` (games-table columns), which follow those counted."""

@@ -308,9 +308,9 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         with stops_deferred():  # a part written is a part counted, a stop signal or not
             if watch is not None:
                 rows = watch.take(rows)
-            write_part(out, tourney.schema, result.game_ids[:len(rows)], rows,
-                       result.records[:len(rows)])
-            tally.add_rows(rows)
+            games = pa.Table.from_pylist(rows, schema=tourney.schema)  # once, for both
+            write_part(out, games, result.records[:len(rows)])
+            tally.add_table(games)
             played += len(rows)
         progress(rows, tally, "" if watch is None else watch.note())
         if watch is not None and watch.decided:

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
+import pyarrow as pa
+
 from ..plan.config import TourneyConfig
 from ..record import seal
 from ..results.columns import TIMING_PREFIX, Place, winning_names
@@ -41,7 +43,7 @@ def upgrade_run(old: Path, new: Path, command: Sequence[str]) -> Outcome:
             converted = [upgrade_row(tourney, row) for row in rows]
             lines = [upgrade_record(tourney, row, line) for row, line in zip(converted, records,
                                                                               strict=True)]
-            write_part(new, tourney.schema, tuple(r["game_id"] for r in converted), converted,
+            write_part(new, pa.Table.from_pylist(converted, schema=tourney.schema),
                        lines if tourney.config.records else [])
             done += len(rows)
         upgraded = {**manifest, "domsim_version": __version__,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from . import notebook
 from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
-from .bot import Confinement, check_spec
+from .bot import Confinement, check_spec, traced
 from .calibration import Request as CalibrationRequest
 from .calibration import Session, begin, resumed_request, run_study
 from .clock import TimeControl
@@ -178,7 +178,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             backend: str = "local", scheduler: str | None = None, progress: bool = False,
             standings_every: int = 0, standings_seconds: float = 0, game_lines: bool = False,
             max_fault_rate: float | None = MAX_FAULT_RATE, stop_on_faults: bool = False,
-            command: Sequence[str] = ("domsim.api.tourney",)) -> Results:
+            debug: bool = False, command: Sequence[str] = ("domsim.api.tourney",)) -> Results:
     """Play a tourney and return its results; `domsim tourney` and `domsim run` are this call.
 
     The settings are `domsim tourney`'s options (None: not given, its default). Entrants
@@ -199,7 +199,9 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
     `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the
     standings are shown every `standings_every` games and/or `standings_seconds` seconds;
-    `game_lines` prints a line for each finished game (`Finished game 12 (hard vs easy): ...`)."""
+    `game_lines` prints a line for each finished game (`Finished game 12 (hard vs easy): ...`);
+    `debug` writes every line of the seat protocol, with the bot and the game, to protocol.log in
+    the run folder (bots in their own process speak it; they are then offered JSON only)."""
     given = {key: value for key, value in {
         "variant": variant, "games": games, "players": players, "format": format,
         "seed": seed, "duplicate": duplicate, "move_time_limit": move_time_limit,
@@ -213,7 +215,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     faults = FaultWatch(max_fault_rate, stop_on_faults)
     if resume and out is not None and _purpose(Path(out)) == "compare":
         return resume_compare(out, workers=workers, progress=progress, command=command,
-                              faults=faults, given=given, backend=backend, scheduler=scheduler)
+                              faults=faults, given=given, backend=backend, scheduler=scheduler,
+                              debug=debug)
     notes = settle_games(given, games_per_pairing, resume)
     with _folder(out, resume) as (folder, kept):
         config, folder = resolve_config(given, folder, resume)
@@ -222,7 +225,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
                               command=list(command), notes=notes,
                               standings=Standings(standings_every, standings_seconds,
                                                   not progress),
-                              faults=faults, game_lines=game_lines)
+                              faults=faults, game_lines=game_lines, debug=debug)
         if outcome.partial and not kept:
             raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
                                f"{outcome.total} games; give out= to keep a run that can be "
@@ -258,14 +261,14 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
             game_lines: bool = False, move_time_limit: float | None = MOVE_TIME_LIMIT,
             deals: str | Path | None = None, deals_order: str = "in-order",
             records: bool = False, backend: str = "local",
-            scheduler: str | None = None) -> Comparison:
+            scheduler: str | None = None, debug: bool = False) -> Comparison:
     """Play A against B on duplicate deals until the SPRT (elo0, elo1, alpha, beta) decides or
     `games` are played (`sequential=False`: exactly `games`, no test), as `domsim compare`;
     `names` names the two entrants; `command` is what the manifest says ran it; `isolate`,
     `seat_memory`, `sandbox`, `on_fault` (here "forfeit" by default: a fault loses the game, as
     in fastchess), `max_fault_rate`, `stop_on_faults`, `move_time_limit`, `time_control`,
-    `deals`, `deals_order`, `records`, `run_key`, `game_lines`, `backend` and `scheduler` as
-    `tourney`'s
+    `deals`, `deals_order`, `records`, `run_key`, `game_lines`, `backend`, `scheduler` and
+    `debug` as `tourney`'s
     (a comparison is a tourney of two entrants that its test may end early)."""
     entrants = dict(zip(names, (a, b), strict=True)) if names else [a, b]
     config = _config(variant, entrants, games=games, players=players, seed=seed,
@@ -280,7 +283,8 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
         result = run_compare(config, folder, sprt, workers=workers or default_workers(),
                              silent=not progress, command=list(command),
                              faults=FaultWatch(max_fault_rate, stop_on_faults),
-                             game_lines=game_lines, backend=backend, scheduler=scheduler)
+                             game_lines=game_lines, backend=backend, scheduler=scheduler,
+                             debug=debug)
         comparison = Comparison(result, kept)
         return comparison if kept else comparison.read_all()
 
@@ -288,18 +292,19 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
 def resume_compare(out: str | Path, *, workers: int | None = None, progress: bool = False,
                    command: Sequence[str] = ("domsim.api.resume_compare",),
                    faults: FaultWatch | None = None, given: Mapping | None = None,
-                   backend: str = "local", scheduler: str | None = None) -> Comparison:
+                   backend: str = "local", scheduler: str | None = None,
+                   debug: bool = False) -> Comparison:
     """Go on with the interrupted comparison in `out` until its test decides: the same verdict
     after the same games, with the same LLR, as an uninterrupted run of its seed (RunFinished
     if the test had decided), also after the process was killed. Settings in `given` must be
-    the run's own; `backend` and `scheduler` as `tourney`'s."""
+    the run's own; `backend`, `scheduler` and `debug` as `tourney`'s."""
     out = Path(out)
     config, sprt = resume_config(out)
     if given:
         config = TourneyConfig.from_dict({**config.to_dict(), **given})
     result = run_compare(config, out, sprt, workers=workers or default_workers(),
                          silent=not progress, command=list(command), resume=True,
-                         faults=faults, backend=backend, scheduler=scheduler)
+                         faults=faults, backend=backend, scheduler=scheduler, debug=debug)
     return Comparison(result, True)
 
 
@@ -329,12 +334,14 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
          options: Mapping[str, object] | None = None,
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool | None = None,
          seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True,
-         terminal: Terminal | None = None, time_control: str | None = None) -> dict:
+         terminal: Terminal | None = None, time_control: str | None = None,
+         debug: bool = False) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
     its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate`,
     `seat_memory`, `sandbox` and `time_control` as `tourney`'s (`exec:` specs play in their own
     process anyway). A `human` seat is a person at `terminal` (domsim.human: `say(line)` and
-    `ask(prompt)`)."""
+    `ask(prompt)`). `debug` writes the seat protocol's lines to stderr, as `tourney`'s does to a
+    file."""
     specs = [_member_spec(seat) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
@@ -345,9 +352,10 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
     for spec in dict.fromkeys(specs):
         if not is_human(spec):
             check_spec(spec, isolate, confinement)
-    return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                     confinement=confinement, terminal=terminal,
-                     time_control=TimeControl.parse(time_control) if time_control else None)
+    with traced("-" if debug else None):
+        return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
+                         confinement=confinement, terminal=terminal,
+                         time_control=TimeControl.parse(time_control) if time_control else None)
 
 
 # -- helpers -------------------------------------------------------------------------------------

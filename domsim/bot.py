@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -361,6 +362,8 @@ class BotProcess:
             with contextlib.suppress(OSError, ValueError):
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS, (limit, limit))
         self._pipes = Pipes(self.process.stdin.fileno(), self.process.stdout.fileno(), MAX_LINE)
+        self.trace = protocol_trace(os.environ.get(TRACE))
+        self.game = "start"  # the game it plays, as the trace names it
         self.compact = False  # `choose` in the compact encoding (the host asked for it)
         self.tables = 1  # games it plays at once (the host offered them)
         self.batch_cap = 1  # asks sent in the next round trip (domsim.tables)
@@ -381,8 +384,11 @@ class BotProcess:
             raise
 
     def _shake_hands(self) -> dict:
+        # Traced, a bot is offered JSON alone: every line then passes through `tell` and
+        # `_read_line`, none through the core's compact round trip.
         hello = self.ask({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__,
-                          "encodings": list(ENCODINGS)}, STARTUP_SECONDS, "hello")
+                          "encodings": ["json"] if self.trace else list(ENCODINGS)},
+                         STARTUP_SECONDS, "hello")
         if hello["type"] == "error":
             raise BotFault(str(hello.get("message")))
         if hello.get("protocol") != PROTOCOL_VERSION:
@@ -395,8 +401,10 @@ class BotProcess:
             self.most_at_once = 1 if self.command in _asked_alone else tables
         return hello
 
-    def new_game(self) -> None:
-        """A game starts: the per-game budgets of logging and unanswered output start afresh."""
+    def new_game(self, game: str = "") -> None:
+        """A game starts (`game`: its name in the trace): the per-game budgets of logging and
+        unanswered output start afresh."""
+        self.game = game.replace(" ", "-") or self.game
         self.log.new_game()
         self._junk, self._last_junk = 0, None
 
@@ -509,8 +517,11 @@ class BotProcess:
     def tell(self, message: dict | bytes, seconds: float = STARTUP_SECONDS) -> None:
         """Send one message, or its encoding (BotFault if the bot does not take it within
         `seconds`)."""
+        line = message if type(message) is bytes else encode(message)
+        if self.trace:
+            self.trace.write(self.label, self.game, ">", line)
         try:
-            self._pipes.send(message if type(message) is bytes else encode(message), seconds)
+            self._pipes.send(line, seconds)
         except PIPE_ERRORS as exc:
             raise self._fault(exc, seconds) from None
 
@@ -575,10 +586,13 @@ class BotProcess:
     def _read_line(self, deadline: float | None) -> bytes | tuple[int, int] | None:
         """The next line, or None once `deadline` passes, even while the bot keeps writing."""
         try:
-            return self._pipes.read_line(None if deadline is None
+            line = self._pipes.read_line(None if deadline is None
                                          else deadline - time.monotonic(), self.compact)
         except PIPE_ERRORS as exc:
             raise self._fault(exc, STARTUP_SECONDS) from None
+        if self.trace and type(line) is bytes:
+            self.trace.write(self.label, self.game, "<", line)
+        return line
 
     def _fault(self, error: Exception, send_seconds: float) -> BotFault:
         """The bot's fault that a call of the Pipes raised `error` for."""
@@ -662,6 +676,45 @@ def start_without_signals(thread: threading.Thread) -> None:
         thread.start()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+#: `--debug`: where every line of the seat protocol is written, named in the environment so a
+#: run's local workers inherit it: a file (a run folder's protocol.log), or "-" for stderr.
+TRACE = "DOMSIM_PROTOCOL_TRACE"
+
+
+class Trace:
+    """The seat protocol's lines, each with the time, the bot and the game: `>` to the bot, `<`
+    from it. Lines are appended whole, so the workers of one run can share the file."""
+
+    def __init__(self, target: str) -> None:
+        self.stream = sys.stderr if target == "-" else open(target, "a", buffering=1,  # noqa: SIM115
+                                                              encoding="utf-8")
+
+    def write(self, label: str, game: str, way: str, line: bytes) -> None:
+        text = line.decode("utf-8", "backslashreplace").rstrip("\n")
+        self.stream.write(f"{time.strftime('%H:%M:%S')} {label} {game} {way} {text}\n")
+
+
+@functools.cache
+def protocol_trace(target: str | None) -> Trace | None:
+    return None if not target else Trace(target)
+
+
+@contextlib.contextmanager
+def traced(target: str | None) -> Iterator[None]:
+    """While it lasts, a bot started in this process, or in a worker forked from it, traces
+    the seat protocol to `target` (a file, or "-": stderr; None: no trace)."""
+    before = os.environ.get(TRACE)
+    if target is not None:
+        os.environ[TRACE] = target
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(TRACE, None)
+        else:
+            os.environ[TRACE] = before
 
 
 class LogBudget:

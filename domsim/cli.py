@@ -108,6 +108,11 @@ RULE_OPTIONS = click.option("--option", "-o", "options", multiple=True, metavar=
                             help="Rule option, e.g. target=200.")
 WRITE_RECORDS = click.option("--records", is_flag=True,
                              help="Also write every game record to records.jsonl.")
+DEBUG = click.option(
+    "--debug", is_flag=True,
+    help="Write every line of the seat protocol, with the bot and the game, to protocol.log in "
+         "the run folder (play: to stderr). Bots in their own process are then offered JSON "
+         "only, so every line can be shown.")
 TARGET = click.option("--target", type=click.IntRange(min=1), default=None,
                       help="Points to win a game.")
 MOVE_LIMIT = click.option("--move-time-limit", type=Seconds(), default=MOVE_TIME_LIMIT,
@@ -245,9 +250,10 @@ def _option_help(name: str) -> str:
 @ISOLATE
 @SEAT_MEMORY
 @SANDBOX
+@DEBUG
 @user_errors
 def play(variant, players_specs, players, seed, options, record, move_time_limit, time_control,
-         isolate, seat_memory, sandbox) -> None:
+         isolate, seat_memory, sandbox, debug) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
@@ -270,7 +276,7 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         game = api.play(variant, specs, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
                         isolate=isolate, seat_memory=seat_memory, sandbox=sandbox is not False,
-                        time_control=time_control,
+                        time_control=time_control, debug=debug,
                         terminal=ConsoleTerminal() if person else None)
     lines = list(transcript_lines(game))
     left = person and any(faults["replaced"] for faults in game["faults"])
@@ -445,6 +451,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
               "could guess; --resume and --run-key reproduce the run.")
 @RUN_KEY
 @GAME_LINES
+@DEBUG
 @click.option("--workers", "-j", type=WORKERS_RANGE, default=default_workers,
               show_default="all cores",
               help="Worker processes (with --backend dask: the cluster's threads).")
@@ -480,7 +487,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @user_errors
 def tourney(ctx, out, options, target, resume, workers, silent, backend, scheduler,
             games_per_pairing, standings_every, standings_seconds, max_fault_rate,
-            stop_on_faults, game_lines, **settings) -> None:
+            stop_on_faults, game_lines, debug, **settings) -> None:
     """Play a tournament between strategies in parallel; write games, summary and manifest.
 
     Every pairing plays the same deals; by default each deal once per seating (2 players swap
@@ -498,7 +505,7 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
              backend=backend, scheduler=scheduler, silent=silent,
              standings_every=standings_every, standings_seconds=standings_seconds,
              max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults,
-             game_lines=game_lines)
+             game_lines=game_lines, debug=debug)
 
 
 @main.command()
@@ -713,6 +720,7 @@ def stats(run_dir, as_json, samples) -> None:
 @SEED
 @RUN_KEY
 @GAME_LINES
+@DEBUG
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/compare-<timestamp>); never overwritten.")
@@ -737,10 +745,9 @@ def stats(run_dir, as_json, samples) -> None:
 @click.pass_context
 @user_errors
 def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, beta, seed,
-            run_key, game_lines, workers, out, options, target, move_time_limit, time_control,
-            deals, deals_order, records, silent, isolate, seat_memory, sandbox, backend,
-            scheduler,
-            on_fault, max_fault_rate, stop_on_faults, resume) -> None:
+            run_key, game_lines, debug, workers, out, options, target, move_time_limit,
+            time_control, deals, deals_order, records, silent, isolate, seat_memory, sandbox,
+            backend, scheduler, on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Is strategy A stronger than B? Play duplicate deals (every deal in every seating) until a
     sequential probability ratio test on the deals (fishtest's GSPRT) accepts H0 (Elo of A =
     elo0) or H1 (= elo1), then print the verdict, the Elo estimate with its interval, the games
@@ -757,7 +764,7 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
         try:
             result = api.resume_compare(out, workers=workers, progress=not silent,
                                         command=command, faults=faults, backend=backend,
-                                        scheduler=scheduler)
+                                        scheduler=scheduler, debug=debug)
         except RunFinished as finished:
             click.echo(str(finished))
             return
@@ -775,7 +782,7 @@ def compare(ctx, a, b, variant, players, elo0, elo1, elo_model, games, alpha, be
                          records=records, backend=backend, scheduler=scheduler,
                          seat_memory=seat_memory, sandbox=sandbox is not False,
                          on_fault=on_fault, time_control=time_control, run_key=run_key,
-                         game_lines=game_lines, out=out, workers=workers,
+                         game_lines=game_lines, debug=debug, out=out, workers=workers,
                          progress=not silent, command=command,
                          max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults)
     _compare_output(result, out)
@@ -795,7 +802,7 @@ def _resume_alone(ctx: click.Context, out: Path | None, session: tuple[str, ...]
 
 #: What a resumed comparison may be given: how this session runs, not what the run is.
 SESSION_PARAMETERS = ("out", "workers", "silent", "resume", "max_fault_rate", "stop_on_faults",
-                      "backend", "scheduler")
+                      "backend", "scheduler", "debug")
 
 
 def _compare_output(result: api.Comparison, out: Path) -> None:

@@ -187,12 +187,13 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
                 silent: bool, command: list[str], resume: bool = False,
                 faults: FaultWatch | None = None, rule: StopRule | None = None,
                 purpose: str = "compare", game_lines: bool = False, backend: str = "local",
-                scheduler: str | None = None) -> CompareResult:
+                scheduler: str | None = None, debug: bool = False) -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
     decides (neither: all of config.games), a run like any tourney's (runner.session) with the
     test as its watch, then write compare.json. `resume` goes on with the run in `out`: the
     test first reads the deals played, in order, so it stops where an uninterrupted run of the
-    seed stops. `game_lines`: a line on stdout for each finished game."""
+    seed stops. `game_lines`: a line on stdout for each finished game; `debug`: the seat
+    protocol traced to the run folder (runner.session)."""
     watches: list[PairProgress] = []
 
     def watch(tourney: Tourney) -> PairProgress:
@@ -201,7 +202,7 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers:
 
     outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
                           scheduler=scheduler, silent=silent, command=command, purpose=purpose,
-                          faults=faults, game_lines=game_lines, watch=watch)
+                          faults=faults, game_lines=game_lines, watch=watch, debug=debug)
     result = CompareResult(out, config, watches[0], outcome.stopped)
     write_json(out / COMPARE_FILE, compare_figures(result))
     return result

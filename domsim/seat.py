@@ -298,7 +298,7 @@ class BotSeat(GuardedSeat):
     def start_game(self, rules: Rules) -> None:
         self._rules = rules
         if self.playing:
-            self.bot.new_game()
+            self.bot.new_game(self.game)
             message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit)
             self._ask(Ask(message, "ready", STARTUP_SECONDS, table=self.table))
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..bot import traced
 from ..limits import MAX_WORKERS
 from ..plan.config import TourneyConfig
 from ..plan.pairings import seated_twice
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from .dask import DaskCluster
 
 BACKENDS = ("local", "dask")
+#: `--debug`'s file in the run folder: every line of the seat protocol (domsim.bot.Trace).
+PROTOCOL_TRACE = "protocol.log"
 #: What a fault costs in a new tourney unless told: a loss, as fastchess and cutechess score a
 #: crash or a time loss (a run's outcome is then its bots' own, never the stand-in's).
 TOURNEY_ON_FAULT = "forfeit"
@@ -68,15 +71,18 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                 standings: Standings | None = None, purpose: str = "tourney",
                 notes: Sequence[str] = (), faults: FaultWatch | None = None,
                 about: dict | None = None, game_lines: bool = False,
-                watch: Callable[[Tourney], Watch] | None = None) -> Outcome:
+                watch: Callable[[Tourney], Watch] | None = None, debug: bool = False) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due and watching the fault rates (`faults`); `notes` (what was
     rounded) go to the log and the terminal; `about` joins a new run's manifest; `watch` makes
-    what may end the run early (compare's test) for the opened tourney."""
+    what may end the run early (compare's test) for the opened tourney; `debug` traces every line
+    of the seat protocol, with the bot and the game, to PROTOCOL_TRACE in the run folder."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
         raise TourneyError("--scheduler is for --backend dask")
+    if backend == "dask" and debug:
+        raise TourneyError("--debug traces the bots of local workers: drop --backend dask")
     if backend == "local" and not 1 <= workers <= MAX_WORKERS:
         raise TourneyError(f"workers must be 1 to {MAX_WORKERS} (each is a process with its "
                            f"bots), got {workers}")
@@ -86,6 +92,7 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
         workers = cluster.threads if cluster else workers
         tourney = open_tourney(config, out, resume, command)
         with closing(tourney), run_logging(out / "run.log", silent), \
+                traced(str(out / PROTOCOL_TRACE) if debug else None), \
                 executors(tourney, workers, cluster) as factory, stops_interrupt():
             log_header(command, config.seed, config.entrant_names(),
                        tourney.how_strategies_run())

@@ -12,8 +12,6 @@ from dataclasses import asdict, dataclass
 from itertools import combinations, pairwise
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from .plan.pairings import pairing_label, seated_twice
 from .results.columns import TIMING_PREFIX
@@ -29,7 +27,7 @@ from .results.ratings import (
     summary_lines,
 )
 from .results.run import Run
-from .results.sides import column, sides_of
+from .results.sides import codes, column, margin, sides_of
 from .results.summary import (
     Tally,
     elo_cell,
@@ -163,7 +161,7 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
     """The ratings as plain values; an open end of a one-sided bound, or the anchor's interval,
     is None (`bound` says which)."""
     names = run.names
-    faults = sum(np.bincount(codes(run.table, f"entrant_{seat}", names),
+    faults = sum(np.bincount(codes(column(run.table, f"entrant_{seat}"), names),
                              weights=run.table.column(f"faults_{seat}").to_numpy(),
                              minlength=len(names)) for seat in range(run.rules.players))
     faults = [int(count) for count in faults]
@@ -276,19 +274,13 @@ def tallied(run: Run) -> Tally:
     return tally
 
 
-def codes(table: pa.Table, name: str, values: list[str]) -> np.ndarray:
-    """Each cell of a text column as its index in `values`."""
-    return pc.index_in(column(table, name), value_set=pa.array(values)).to_numpy(
-        zero_copy_only=False).astype(np.int64)
-
-
 def hand_endings(run: Run) -> list[dict]:
     """Per pairing (in the order they first come) and over all: games, hands, and the share of
     hands ended by a domino (a player going out), blocked, with a capicú, and of games won
     dry."""
     table = run.table
     labels = [pairing_label(run.entrants, pairing) for pairing in run.pairings]
-    pairing = codes(table, "pairing", labels)
+    pairing = codes(column(table, "pairing"), labels)
     counts = [np.ones(table.num_rows), *(table.column(name).to_numpy().astype(float) for name
                                          in ("hands", "blocked_hands", "capicu_hands", "dry"))]
     _, first = np.unique(pairing, return_index=True)
@@ -313,9 +305,9 @@ def points_per_hand(run: Run) -> list[dict]:
         plays, mine, theirs = games.points_of(e)
         if plays.any():
             hands = int(games.hands[plays].sum())
-            margin = games.margins(run.rules, e)[1]
             out.append({"entrant": name, "hands": hands, "points": mine.sum() / hands,
-                        "opponents": theirs.sum() / hands, "margin": margin.sum() / hands})
+                        "opponents": theirs.sum() / hands,
+                        "margin": margin(run.rules, mine, theirs).sum() / hands})
     return out
 
 
@@ -327,7 +319,7 @@ def decision_times(run: Run) -> list[dict]:
     merged: list[dict[int, int]] = [defaultdict(int) for _ in specs]
     games, slowest = np.zeros(len(specs), dtype=np.int64), np.zeros(len(specs))
     for seat in range(run.rules.players):
-        spec = codes(table, f"seat_{seat}", specs)
+        spec = codes(column(table, f"seat_{seat}"), specs)
         games += np.bincount(spec, minlength=len(specs))
         top = table.column(f"{TIMING_PREFIX}max_ms_{seat}").to_numpy(zero_copy_only=False)
         np.maximum.at(slowest, spec, np.nan_to_num(top.astype(float)))

@@ -66,7 +66,7 @@ class Session:
 
 
 @dataclass
-class Study:
+class Calibrated:
     """A calibration's outcome: the overview folders played, the last run's outcome and the
     steps (calibration.json's content)."""
 
@@ -93,7 +93,7 @@ def resumed_request(out: Path) -> Request:
     return saved_request(out, CALIBRATION, "settings", "calibration", Request.from_dict)
 
 
-def run_study(request: Request, out: Path, session: Session) -> Study:
+def run_study(request: Request, out: Path, session: Session) -> Calibrated:
     """Play the calibration in `out` (made by `begin`, or resumed): each rule set's overview
     and then its steps, each run new, resumed or (finished) read back."""
 
@@ -124,4 +124,4 @@ def run_study(request: Request, out: Path, session: Session) -> Study:
     calibration = steps.to_dict()
     calibration["complete"] = not outcome.partial and len(steps.ladders) == len(request.variants)
     write_json(out / CALIBRATION, calibration)
-    return Study(folders, outcome, calibration)
+    return Calibrated(folders, outcome, calibration)

@@ -20,7 +20,7 @@ from .analysis import run_statistics, statistics_lines
 from .audit import replayed
 from .bot import BOTS_LOGGER, Confinement, check_spec
 from .clock import TimeControl, TimeControlError
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds, resume_line
+from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import STAND_IN
@@ -55,7 +55,6 @@ from .tune import (
     DEFAULT_GAP_GAMES,
     DEFAULT_STEPS,
     DEFAULT_TOLERANCE,
-    resume_words,
 )
 from .version import __version__
 
@@ -811,7 +810,7 @@ def _compare_output(result: api.Comparison, out: Path) -> None:
         click.echo(line)
     if result.partial:
         raise click.ClickException(f"{result.stopped} after {result.manifest['games_completed']} "
-                                   f"games; {resume_line(out)}")
+                                   f"games; {resume_hint(out, 'compare')}")
 
 
 def _sprt_bounds(elo0, elo1, games: int | None,
@@ -971,7 +970,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, st
     for line in study.lines:
         click.echo(line)
     if study.stopped:
-        raise click.ClickException(f"{study.stopped}; {resume_words(study.path)}")
+        raise click.ClickException(f"{study.stopped}; {resume_hint(study.path, 'tune')}")
 
 
 #: What a resumed tune may be given: how this session runs, not what the tune is.

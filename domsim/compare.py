@@ -111,20 +111,20 @@ class PairProgress:
     def ref(self) -> float:
         return pair_reference(self.pairing, 0, 1)
 
-    def take(self, rows: list[dict]) -> list[dict]:
-        """Count the first of `rows` up to the one that decides; returns those."""
-        if not rows:
-            return rows
-        table = pa.Table.from_pylist(rows, schema=self.tourney.schema)
+    def take(self, games: pa.Table) -> int:
+        """Count the first of `games` (games-table rows in game-id order) up to the one that
+        decides; returns how many."""
+        if not games.num_rows:
+            return 0
         tourney = self.tourney
-        games = sides_of(tourney.rules, tourney.entrants, tourney.pairings, table,
+        sides = sides_of(tourney.rules, tourney.entrants, tourney.pairings, games,
                          forfeits=False)
-        counted, scores = pair_scores(games.entrant, games.share, 0, 1)
-        taken = next((count for count, (row, kept, score)
-                      in enumerate(zip(rows, counted.tolist(), scores.tolist(), strict=True), 1)
-                      if self.add(row["deal_id"], kept, score)), len(rows))
-        self.tally.add_table(table.slice(0, taken))
-        return rows[:taken]
+        counted, scores = pair_scores(sides.entrant, sides.share, 0, 1)
+        taken = next((count for count, played in enumerate(zip(
+            sides.deal.tolist(), counted.tolist(), scores.tolist(), strict=True), 1)
+            if self.add(*played)), games.num_rows)
+        self.tally.add_table(games.slice(0, taken))
+        return taken
 
     def add(self, deal: int, counted: bool, score: float) -> bool:
         """Take one game of `deal`, with entrant 0's score in it if it counts; True once the
@@ -228,7 +228,7 @@ def finished_comparison(out: Path, sprt: Sprt | None,
     tourney = Tourney(TourneyConfig.from_dict(manifest_config(manifest, out)), out)
     progress = PairProgress(tourney, sprt, rule)
     finished = manifest.get("partial") is False
-    progress.take(read_games(out, tourney.schema, finished=finished).to_pylist())
+    progress.take(read_games(out, tourney.schema, finished=finished))
     stopped = None if finished else (manifest.get("sessions") or [{}])[-1].get(
         "stopped", "stopped")
     return CompareResult(out, tourney.config, progress, stopped)
@@ -263,10 +263,6 @@ def saved_test(out: Path, manifest: dict) -> tuple[TourneyConfig, Sprt | None]:
                 Sprt(**sprt) if sprt is not None else None)
     except (TypeError, ValueError) as exc:
         raise TourneyError(f"cannot read the comparison in {out / MANIFEST}: {exc}") from None
-
-
-def resume_line(out: Path) -> str:
-    return f"what finished is in {out}. Resume with: domsim compare --out {out} --resume"
 
 
 def verdict_line(result: CompareResult) -> str:

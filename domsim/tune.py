@@ -41,6 +41,7 @@ from .plan.pairings import builtin_levels, make_pairings, parse_entrants
 from .results.atomic import write_json
 from .rules import make_rules
 from .runner.calibrate import calibration_entrants
+from .runner.session import resume_hint
 from .runner.tourney import TourneyError, new_folder, saved_request
 from .seeding import derive_seed
 from .stats import (
@@ -451,7 +452,7 @@ def measure_gaps(play: Play, levels: list[str], games: int, out: Path) -> list[G
                         compared.progress.games, time.perf_counter() - started, str(compared.out)))
         if compared.stopped:
             raise TourneyError(f"{compared.stopped} while measuring {stronger} against {weaker}; "
-                               f"{resume_words(out)}")
+                               f"{resume_hint(out, 'tune')}")
     return gaps
 
 
@@ -515,10 +516,6 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
             break
     save(complete=result.stopped is None)
     return result
-
-
-def resume_words(out: Path) -> str:
-    return f"what finished is in {out}. Resume with: domsim tune --out {out} --resume"
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,15 @@ class Sides:
         return plays, mine, theirs
 
     def margins(self, rules: Rules, e: int) -> tuple[np.ndarray, np.ndarray]:
-        """(the games entrant e played, its points margin in each: its sides' mean points less
-        the other sides'; kozel's sign turned, so higher is better)."""
+        """(the games entrant e played, its points margin in each: `margin`)."""
         plays, mine, theirs = self.points_of(e)
-        return plays, (theirs - mine) if rules.variant.points_against else (mine - theirs)
+        return plays, margin(rules, mine, theirs)
+
+
+def margin(rules: Rules, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """An entrant's sides' mean points less the other sides'; kozel's sign turned, so higher is
+    better."""
+    return (theirs - mine) if rules.variant.points_against else (mine - theirs)
 
 
 def sides_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, ...]],
@@ -57,7 +62,7 @@ def sides_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, ..
     `forfeits`: the run's faults forfeit the game."""
     games, sides = table.num_rows, rules.sides
     pairing, entrant, share, won = shares_of(rules, entrants, pairings, table)
-    side_of = np.array([rules.side_of(seat) for seat in range(rules.players)])
+    side_of = seat_sides(rules)
     faults = np.zeros((games, sides))
     for seat in range(rules.players):
         faults[:, side_of[seat]] += column(table, f"faults_{seat}").to_numpy()
@@ -83,16 +88,25 @@ def shares_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, .
     """(each game's pairing index, the entrant on each side, each side's share of the win, the
     winners seated on each side), from SHARE_COLUMNS."""
     games, sides = table.num_rows, rules.sides
-    labels = pa.array([pairing_label(entrants, pairing) for pairing in pairings])
-    pairing = pc.index_in(column(table, "pairing"), value_set=labels).to_numpy(
-        zero_copy_only=False).astype(np.int64)
+    pairing = codes(column(table, "pairing"),
+                    [pairing_label(entrants, pairing) for pairing in pairings])
     seating = column(table, "seating").to_numpy()
     entrant = np.array(pairings, dtype=np.int64).reshape(len(pairings), sides)[
         pairing[:, None], (np.arange(sides)[None, :] - seating[:, None]) % sides]
-    side_of = np.array([rules.side_of(seat) for seat in range(rules.players)])
-    won = per_side(games, sides, column(table, "winners"), side_of)
+    won = per_side(games, sides, column(table, "winners"), seat_sides(rules))
     count = won.sum(axis=1, keepdims=True)
     return pairing, entrant, np.where(count > 0, won / np.maximum(count, 1), 1 / sides), won
+
+
+def seat_sides(rules: Rules) -> np.ndarray:
+    """The side of each seat."""
+    return np.array([rules.side_of(seat) for seat in range(rules.players)])
+
+
+def codes(texts: pa.Array, known: list[str]) -> np.ndarray:
+    """Each of `texts` as its index in `known` (-1: not among them)."""
+    found = pc.index_in(texts, value_set=pa.array(known, type=pa.string()))
+    return pc.fill_null(found, -1).to_numpy().astype(np.int64)
 
 
 def column(table: pa.Table, name: str) -> pa.Array:

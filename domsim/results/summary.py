@@ -92,7 +92,7 @@ class Line:
         self.shared += int(((share > 0) & (share < 1)).sum())
         self.faults += int(faults.sum())
         self.faulted += int((faults > 0).sum())
-        keys, first, inverse = np.unique(units, return_index=True, return_inverse=True)
+        keys, inverse = np.unique(units, return_inverse=True)
         sums = np.stack([np.bincount(inverse, weights=margin, minlength=len(keys)),
                          np.bincount(inverse, weights=margin / hands, minlength=len(keys)),
                          np.bincount(inverse, minlength=len(keys))], axis=1)

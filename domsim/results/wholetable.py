@@ -16,6 +16,7 @@ from ..plan.schedule import Schedule, Slot
 from ..rules import Rules
 from ..seeding import game_seed
 from .columns import COLUMNS, TIMING_PREFIX, Place, cells, scheduled_cells
+from .sides import codes, column
 
 #: Scheduled cells that change with the deal; the others are fixed by pairing and seating.
 DEALT = ("deal_id", "seed")
@@ -37,7 +38,7 @@ def clears(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int, ...]
         lambda: counts_fit(rules, table),
         lambda: points_fit(rules, table),
     ]
-    if {column.name for column in COLUMNS if callable(column.check)} != COVERED:
+    if {kind.name for kind in COLUMNS if callable(kind.check)} != COVERED:
         return False
     try:
         return all(check() for check in checks)
@@ -49,16 +50,10 @@ def numbers(table: pa.Table, name: str) -> np.ndarray:
     return table.column(name).to_numpy()
 
 
-def values(table: pa.Table, name: str) -> pa.Array:
-    """A column as one array, a dictionary column's as its strings."""
-    column = table.column(name).combine_chunks()
-    return column.dictionary_decode() if pa.types.is_dictionary(column.type) else column
-
-
 def no_nulls(rules: Rules, table: pa.Table) -> bool:
     """No null where the column allows none, nor where its check would be handed one."""
-    return all(table.column(name).null_count == 0 for name, column, _ in cells(rules)
-               if not column.nullable or callable(column.check))
+    return all(table.column(name).null_count == 0 for name, kind, _ in cells(rules)
+               if not kind.nullable or callable(kind.check))
 
 
 def ids_in_the_run(schedule: Schedule, table: pa.Table) -> bool:
@@ -88,7 +83,7 @@ def as_scheduled(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int
     for name in combos[0][0]:
         if name not in DEALT:
             expected = np.array([cells_[name] for cells_ in combos[0]], dtype=object)[combo]
-            if not np.array_equal(values(table, name).to_numpy(zero_copy_only=False),
+            if not np.array_equal(column(table, name).to_numpy(zero_copy_only=False),
                                   expected):
                 return False
     return True
@@ -97,22 +92,24 @@ def as_scheduled(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int
 def winners_fit(rules: Rules, entrants: list[Entrant], table: pa.Table) -> bool:
     """Winners are seats, once each, at least one; winner_entrants their entrants' names, each
     once, in the winners' order."""
-    winners = values(table, "winners")
+    winners = column(table, "winners")
     seats = winners.flatten().to_numpy().astype(np.int64)
     row = pc.list_parent_indices(winners).to_numpy()
     if not (pc.min(pc.list_value_length(winners)).as_py() >= 1
             and seats.min() >= 0 and seats.max() < rules.players
             and np.unique(row * rules.players + seats).size == seats.size):
         return False
-    names = pa.array([entrant.name for entrant in entrants])
-    at_seat = np.stack([pc.index_in(values(table, f"entrant_{seat}"), value_set=names)
-                        .to_numpy(zero_copy_only=False) for seat in range(rules.players)], 1)
+    names = [entrant.name for entrant in entrants]
+    at_seat = np.stack([codes(column(table, f"entrant_{seat}"), names)
+                        for seat in range(rules.players)], 1)
+    if (at_seat < 0).any():
+        return False
     named = at_seat[row, seats]
     again = np.zeros(named.size, dtype=bool)
     for back in range(1, rules.players):  # a name already named earlier in its row's list
         again[back:] |= (row[back:] == row[:-back]) & (named[back:] == named[:-back])
-    said = values(table, "winner_entrants")
-    said_names = pc.index_in(said.flatten(), value_set=names).to_numpy(zero_copy_only=False)
+    said = column(table, "winner_entrants")
+    said_names = codes(said.flatten(), names)
     counts = np.bincount(row[~again], minlength=table.num_rows)
     return bool(np.array_equal(pc.list_value_length(said).to_numpy(), counts)
                 and np.array_equal(said_names, named[~again]))
@@ -127,14 +124,14 @@ def counts_fit(rules: Rules, table: pa.Table) -> bool:
         for name in ("blocked_hands", "capicu_hands"))
     faults = all(numbers(table, f"faults_{seat}").min() >= 0 for seat in range(rules.players))
     times = all(
-        (items := values(table, HISTOGRAM.format(seat)).items).null_count == 0
+        (items := column(table, HISTOGRAM.format(seat)).items).null_count == 0
         and (items.to_numpy() >= 0).all() for seat in range(rules.players))
     return bool(fits and faults and times)
 
 
 def points_fit(rules: Rules, table: pa.Table) -> bool:
     """Each hand's points: one integer per side, for every hand played."""
-    points = values(table, "hand_points")
+    points = column(table, "hand_points")
     hands = points.flatten()
     return bool(np.array_equal(pc.list_value_length(points).to_numpy(), numbers(table, "hands"))
                 and hands.null_count == 0

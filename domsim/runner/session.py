@@ -124,8 +124,9 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
             cluster.close()
 
 
-def resume_hint(out: Path) -> str:
-    return f"what finished is in {out}. Resume with: domsim tourney --out {out} --resume"
+def resume_hint(out: Path, command: str = "tourney") -> str:
+    """How to go on with the run or study (`command`: tourney, compare, tune) in `out`."""
+    return f"what finished is in {out}. Resume with: domsim {command} --out {out} --resume"
 
 
 def connect_dask(address: str) -> DaskCluster:

@@ -82,8 +82,9 @@ class Watch(Protocol):
     decided: bool
     deal_games: int  # a deal's games (every seating): batches hold whole deals
 
-    def take(self, rows: list[dict]) -> list[dict]:
-        """The first of `rows` up to the one that decides (all of them if none does)."""
+    def take(self, games: pa.Table) -> int:
+        """How many of `games` (games-table rows in game-id order) it counts: up to the one
+        that decides, or all of them."""
         ...
 
     def note(self) -> str:
@@ -302,17 +303,16 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
 
     def keep(result: BatchResult) -> None:
         nonlocal played
-        rows = result.rows
         if watch is not None and (watch.decided or result.game_ids[0] != len(done) + played):
             return  # after the deciding batch, or (stopping) after one that did not finish
         with stops_deferred():  # a part written is a part counted, a stop signal or not
+            games = pa.Table.from_pylist(result.rows, schema=tourney.schema)  # once, for all
             if watch is not None:
-                rows = watch.take(rows)
-            games = pa.Table.from_pylist(rows, schema=tourney.schema)  # once, for both
-            write_part(out, games, result.records[:len(rows)])
+                games = games.slice(0, watch.take(games))
+            write_part(out, games, result.records[:games.num_rows])
             tally.add_table(games)
-            played += len(rows)
-        progress(rows, tally, "" if watch is None else watch.note())
+            played += games.num_rows
+        progress(result.rows[:games.num_rows], tally, "" if watch is None else watch.note())
         if watch is not None and watch.decided:
             raise Decided
 
@@ -363,7 +363,7 @@ def feed_earlier(tourney: Tourney, tally: Tally, watch: Watch | None) -> None:
             raise TourneyError(f"--resume: the games in {tourney.out} are not the first games "
                                f"of the run in order (game id {ids[wrong]} where {wrong} "
                                "should be): the files were edited; start a new run")
-        taken = len(watch.take(earlier.to_pylist()))
+        taken = watch.take(earlier)
         if taken < len(ids):
             raise TourneyError(f"--resume: the games in {tourney.out} go on past the game "
                                f"that decided the run's test (game id {taken - 1}): the "

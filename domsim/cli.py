@@ -24,6 +24,7 @@ from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import STAND_IN
+from .gamepage import write_page
 from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .plan.config import ConfigError
@@ -244,6 +245,9 @@ def _option_help(name: str) -> str:
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON) to this file; an existing file is refused.")
+@click.option("--html", "page", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the game's page to this file (as `show --html`); an existing "
+                   "file is refused.")
 @MOVE_LIMIT
 @TIME_CONTROL
 @ISOLATE
@@ -251,8 +255,8 @@ def _option_help(name: str) -> str:
 @SANDBOX
 @DEBUG
 @user_errors
-def play(variant, players_specs, players, seed, options, record, move_time_limit, time_control,
-         isolate, seat_memory, sandbox, debug) -> None:
+def play(variant, players_specs, players, seed, options, record, page, move_time_limit,
+         time_control, isolate, seat_memory, sandbox, debug) -> None:
     """Play one game and print its transcript, then any seat's faults.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
@@ -261,8 +265,9 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
 
     Example: domsim play --variant fives -p easy -p easy --seed 7 --record game.json
     """
-    if record is not None and record.exists():
-        raise click.ClickException(f"{record} exists: choose another --record file")
+    for path, option in ((record, "--record"), (page, "--html")):
+        if path is not None and path.exists():
+            raise click.ClickException(f"{path} exists: choose another {option} file")
     specs = list(players_specs) or ["easy"]
     for spec in dict.fromkeys(specs):
         if not is_human(spec):
@@ -291,6 +296,21 @@ def play(variant, players_specs, players, seed, options, record, move_time_limit
         except OSError as exc:
             raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
+    if page is not None:
+        seat = next((s for s, spec in enumerate(game["seats"]) if is_human(spec)), None)
+        _write_page(game, page, f"{game['variant']}, seed {game['seed']}", view_seat=seat)
+
+
+def _write_page(record: dict, page: Path, title: str, index: int = 0,
+                view_seat: int | None = None) -> None:
+    players = len(record.get("seats") or ())
+    if view_seat is not None and view_seat >= players:
+        raise click.UsageError(f"--view {view_seat}: the game has seats 0 to {players - 1}")
+    try:
+        write_page(record, page, title=title, game=index, view_seat=view_seat)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {page}: {exc.strerror}") from None
+    click.echo(f"page written to {page}")
 
 
 class ConsoleTerminal:
@@ -644,18 +664,29 @@ def deals(paths, variant, count, players, seed, options) -> None:
 @click.option("--game", "-g", type=click.IntRange(min=0), default=None, metavar="N",
               help="The game: its game id as the run stores it (0, 1, ...); in a records file "
                    "without game ids, its place from 1. Required for a run.")
+@click.option("--html", "page", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the game's page to this file instead (one self-contained HTML file: the "
+                   "table drawn, every action stepped with keys and buttons); an existing file "
+                   "is refused.")
+@click.option("--view", "view_seat", type=click.IntRange(min=0), default=None, metavar="SEAT",
+              help="With --html: the page opens as this seat sees the table (default: every "
+                   "hand face up).")
 @user_errors
-def show(source, game) -> None:
+def show(source, game, page, view_seat) -> None:
     """Print the transcript of one game: every deal, every play, draw and pass with the open
-    ends after it, each hand's result and the scores. From a run folder the game comes from its
-    records.jsonl, or, when the run kept no records, it is played again from its seed and seats
-    (and checked against the run's games table); from a records file (`play --record`,
-    records.jsonl) it is read.
+    ends after it, each hand's result and the scores; or with --html write its page. From a run
+    folder the game comes from its records.jsonl, or, when the run kept no records, it is played
+    again from its seed and seats (and checked against the run's games table); from a records
+    file (`play --record`, records.jsonl) it is read.
 
-    Example: domsim show results/block-20261129-101500 --game 17
+    Example: domsim show results/block-20261129-101500 --game 17 --html game17.html
     """
     from .show import file_game, run_game
 
+    if page is not None and page.exists():
+        raise click.ClickException(f"{page} exists: choose another --html file")
+    if view_seat is not None and page is None:
+        raise click.UsageError("--view goes with --html")
     if source.is_dir():
         if game is None:
             raise click.UsageError("give the game: --game N (a game id of the run)")
@@ -663,8 +694,11 @@ def show(source, game) -> None:
     else:
         shown = file_game(source, game)
     click.echo(shown.source)
-    for line in transcript_lines(shown.record, shown.index):
-        click.echo(line)
+    if page is not None:
+        _write_page(shown.record, page, shown.name, shown.index, view_seat)
+    else:
+        for line in transcript_lines(shown.record, shown.index):
+            click.echo(line)
     for problem in shown.problems:
         click.echo(problem, err=True)
     if shown.problems:

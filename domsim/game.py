@@ -187,7 +187,14 @@ def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
             if isinstance(seat, HumanSeat):  # the history is public: any seat's view tells it
                 seat.show_end(views.view(state, []), result)
         if keep_hands:
-            hands.append(hand_record(*deal, state.history, result))
+            hands.append(hand_record(*deal, state.history, result,
+                                     _stand_in_moves(seats, state.hand_number)))
     for seat in seats:
         seat.end_game(tuple(state.scores), state.match_winners)
     return state, hands
+
+
+def _stand_in_moves(seats: list[GuardedSeat], hand: int) -> dict[int, str]:
+    """The actions of `hand` the stand-in made (by place), with the fault that made it move."""
+    return {index: fault for seat in seats
+            for (number, index), fault in seat.stand_in_moves.items() if number == hand}

@@ -70,7 +70,7 @@ class HumanSeat(GuardedSeat):
 
     def choose(self, view: PlayerView) -> Move:
         if not self.playing:
-            return self.stand_in.choose(view)
+            return self.stand_in_move(view)
         self._tell_news(view)
         self._show_table(view)
         moves = view.legal_moves
@@ -79,7 +79,7 @@ class HumanSeat(GuardedSeat):
             command = "q" if text is None else text.strip().lower()
             if command in ("q", "quit"):
                 self._leave(view)
-                return self.stand_in.choose(view)
+                return self.stand_in_move(view)
             if command in ("?", "help"):
                 self.terminal.say(HELP)
             elif command == "h":

@@ -67,11 +67,18 @@ def deal_dict(hands: list[int], boneyard: list[int]) -> dict:
 
 
 def hand_record(hands: list[int], boneyard: list[int], leader: int, history: list[int],
-                result: HandResult) -> dict:
+                result: HandResult, stand_in: dict[int, str] | None = None) -> dict:
+    """A hand's record; `stand_in` marks the actions (by place) the stand-in made, with the fault
+    that handed it the move ("" when the seat was handed over before)."""
+    actions = [action_dict(a, i == 0) for i, a in enumerate(history)]
+    for index, fault in (stand_in or {}).items():
+        actions[index]["stand_in"] = True
+        if fault:
+            actions[index]["fault"] = fault
     return {
         "deal": deal_dict(hands, boneyard),
         "leader": leader,
-        "actions": [action_dict(a, i == 0) for i, a in enumerate(history)],
+        "actions": actions,
         "result": result_dict(result),
     }
 

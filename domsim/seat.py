@@ -89,6 +89,10 @@ class GuardedSeat:
         self._make_stand_in = stand_in
         self._stand_in: Strategy | None = None
         self._rules: Rules | None = None
+        #: The moves the stand-in made, by (hand number, place in the hand's actions): the fault
+        #: kind that handed it the move, or "" when the seat was already handed over.
+        self.stand_in_moves: dict[tuple[int, int], str] = {}
+        self._fault_unmarked: str | None = None
         if _hung_games[spec] >= MAX_HUNG_GAMES:
             self._fault(TIMEOUT, f"timed out in {MAX_HUNG_GAMES} earlier games of this worker: "
                                  "the stand-in plays from the start")
@@ -125,6 +129,12 @@ class GuardedSeat:
             self._stand_in.start_game(self.seat, self._rules)
         return self._stand_in
 
+    def stand_in_move(self, view: PlayerView) -> Move:
+        """The stand-in's move for this seat, remembered for the record."""
+        self.stand_in_moves[view.hand_number, len(view.history)] = self._fault_unmarked or ""
+        self._fault_unmarked = None
+        return self.stand_in.choose(view)
+
     def _late(self, message: str, exc_info=None) -> None:
         """A move past the limit: made for the seat; too many in a row hand the seat over."""
         self._late_in_a_row += 1
@@ -138,6 +148,7 @@ class GuardedSeat:
             _hung_games[self.spec] += 1
         count = getattr(self.faults, kind)
         setattr(self.faults, kind, count + 1)
+        self._fault_unmarked = KIND_WORDS[kind]
         if self.faults.first is None:
             self.faults.first = message
         if drop:
@@ -196,16 +207,16 @@ class Seat(GuardedSeat):
         if self._own_rules:  # changing its copy of the rules changes nothing of the referee's
             view = view.with_rules(self._rules)
         if not self.playing:
-            return self.stand_in.choose(view)
+            return self.stand_in_move(view)
         if self.clock is not None:
             self.strategy.clock = self.clock.reading()
         choice = self._call(self.strategy.choose, view, timed=True)
         if choice is _FAILED:
-            return self.stand_in.choose(view)
+            return self.stand_in_move(view)
         move = _as_legal_move(choice, view.legal_moves)
         if move is None:
             self._fault(ILLEGAL, f"returned {short_repr(choice)}, not one of its legal moves")
-            return self.stand_in.choose(view)
+            return self.stand_in_move(view)
         return move
 
     def _call(self, method: Callable, *args, timed: bool = False, drop: bool = True):
@@ -327,7 +338,7 @@ class BotSeat(GuardedSeat):
                 self._fault(ILLEGAL, f"{_what_it_did(reply)}, not one of its legal moves")
         if view is None:
             view = views.view(state, moves)
-        return state.play_choice(view, self.stand_in.choose(view))
+        return state.play_choice(view, self.stand_in_move(view))
 
     def _timed_reply(self, request: State | bytes) -> dict | int | None:
         """The bot's `move` reply to `request` (BotProcess.answer), timed against the limit;

@@ -25,8 +25,14 @@ from .runner.worker import play_batch
 class ShownGame:
     record: dict
     index: int  # its place in the file it came from (0: the first)
-    source: str  # where it came from, for the header line
+    name: str  # which game of which run or file
+    how: str = ""  # how it was found, after the name in the header line
     problems: tuple[str, ...] = ()  # how a game played again differs from the run's
+
+    @property
+    def source(self) -> str:
+        """Where it came from, for the header line."""
+        return f"{self.name}, {self.how}" if self.how else self.name
 
 
 def run_game(run: Run, game_id: int) -> ShownGame:
@@ -40,15 +46,15 @@ def run_game(run: Run, game_id: int) -> ShownGame:
     if stored.is_file():
         record = _stored(stored, game_id)
         if record is not None:
-            return ShownGame(record, 0, f"game id {game_id} of {run.path}, from {stored.name}")
+            return ShownGame(record, 0, f"game id {game_id} of {run.path}", f"from {stored.name}")
     config = dataclasses.replace(run.config, records=True)
     result = play_batch(Tourney(config, run.path).batch([game_id]))
     record = json.loads(result.records[0])
     problems = tuple(f"played again, {key} is {claimed(record, key)!r}, but the run has "
                      f"{value!r}" for key, value in expected_record(run, found[0]).items()
                      if claimed(record, key) != value)
-    return ShownGame(record, 0, f"game id {game_id} of {run.path}, played again from its seed "
-                                "and seats (the run kept no records)", problems)
+    return ShownGame(record, 0, f"game id {game_id} of {run.path}", "played again from its seed "
+                     "and seats (the run kept no records)", problems)
 
 
 def file_game(path: Path, game: int | None) -> ShownGame:

@@ -52,7 +52,7 @@ def _hand_header(state: State, index: int) -> Iterator[str]:
         yield f"  {label}: {len(state.boneyard)} tiles"
 
 
-def _written(tile) -> str:
+def written(tile) -> str:
     """A tile as the record wrote it (a lead's order matters), spelled "a-b"."""
     return "-".join(map(str, parse_tile(tile)))
 
@@ -61,9 +61,9 @@ def _action_line(action: dict) -> str:
     seat = action["seat"]
     if "play" in action:
         where = f" on end {action['end']}" if "end" in action else ""
-        return f"  seat {seat} plays {_written(action['play'])}{where}"
+        return f"  seat {seat} plays {written(action['play'])}{where}"
     if "draw" in action:
-        return f"  seat {seat} draws {_written(action['draw'])}"
+        return f"  seat {seat} draws {written(action['draw'])}"
     return f"  seat {seat} passes"
 
 

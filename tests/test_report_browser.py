@@ -4,18 +4,10 @@ in build/test-artifacts/. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
-import json
-import re
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
+from browser import ARTIFACTS, chromium, needs_browser
+from browser import probed as probed_json
 from clitools import invoke
-
-BROWSER = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
-ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
-WIDTH = 1280
 
 #: Appended to a copy of the page: once everything has loaded, list what did not load and what
 #: reaches past the window's right edge, into <pre id="probe">.
@@ -57,17 +49,6 @@ window.addEventListener("load", () => {
 """
 
 
-def chromium(*args: str, height: int = 900) -> str:
-    command = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-               f"--window-size={WIDTH},{height}", "--virtual-time-budget=10000", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120,
-                          check=True).stdout
-
-
-needs_browser = pytest.mark.skipif(BROWSER is None, reason="needs Debian's chromium package "
-                                                          "(apt-get install chromium)")
-
-
 @pytest.fixture(scope="module")
 def calibrated(tmp_path_factory):
     out = tmp_path_factory.mktemp("browser") / "cal"
@@ -87,12 +68,7 @@ def probed(calibrated) -> dict[str, dict]:
     probe = calibrated / "probe.html"
     probe.write_text(page.replace("</body>", PROBE + FIRST_SCREEN + "</body>"), encoding="utf-8")
     dom = chromium("--dump-dom", probe.as_uri())
-    found = {}
-    for name in ("probe", "first"):
-        match = re.search(rf'<pre id="{name}">(.*?)</pre>', dom, re.S)
-        assert match, dom[-2000:]
-        found[name] = json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-    return found
+    return {name: probed_json(dom, name) for name in ("probe", "first")}
 
 
 @needs_browser

@@ -12,6 +12,7 @@ import csv
 import html
 import io
 import math
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from .results.atomic import write_json
 from .results.summary import signed_elo
 from .rules import VARIANTS
 from .stats import score_from_elo, shown_elo
+from .stepgames import GAMES_FOLDER, step_pages
 from .version import __version__
 
 PAGE = "report.html"
@@ -421,7 +423,8 @@ def section_ladder(stats: dict, key: str, steps: dict | None,
                        "elo_low": step["elo_low"], "elo_high": step["elo_high"],
                        "win_rate": step["win_rate"], "win_low": step["win_low"],
                        "win_high": step["win_high"], "games": step["games"],
-                       "verdict": step["verdict"] or "undecided", "reason": step["reason"]}
+                       "verdict": step["verdict"] or "undecided", "reason": step["reason"],
+                       "folder": step["folder"]}
                       for step in steps["steps"]]}
     ladder = stats["ladder"]
     rows = step_rows(stats)
@@ -435,7 +438,8 @@ def section_ladder(stats: dict, key: str, steps: dict | None,
                    "verdict": "undecided" if in_calibration else overview_verdict(row, ladder),
                    "reason": "not played: the calibration stopped before its steps"
                    if in_calibration else f"P(stronger) {row['p_stronger']:.1%} over the "
-                                          f"overview's {ladder['deals']} deals"}
+                                          f"overview's {ladder['deals']} deals",
+                   "folder": stats["run"]}
                   for row in rows]}
 
 
@@ -480,7 +484,8 @@ def summary_table(ladders: list[dict]) -> Table:
                          "vs": step.get("from"), "win_rate": step.get("win_rate"),
                          "win_low": step.get("win_low"), "win_high": step.get("win_high"),
                          "games": step.get("games"), "verdict": step.get("verdict"),
-                         "reason": step.get("reason")})
+                         "reason": step.get("reason"), "links": step.get("pages", ()),
+                         "pages": " ".join(link.href for link in step.get("pages", ()))})
     return Table("summary", "Levels", SUMMARY_COLUMNS, rows)
 
 
@@ -517,8 +522,11 @@ def summary_cell(row: dict | None) -> str:
         return f'<td class="base">{elo if spread else "0 (the base)"}</td>'
     step = (f"{row['win_rate']:.1%} [{row['win_low']:.1%}, {row['win_high']:.1%}] vs "
             f"{html.escape(level_name(row['vs']))}, {row['games']:,} games")
+    pages = " \u00b7 ".join(f'<a href="{html.escape(link.href)}">{html.escape(link.label)}</a>'
+                            for link in row["links"])
+    games = f'<br><small class="games">watch: {pages}</small>' if pages else ""
     return (f'<td class="{html.escape(row["verdict"])}" title="{html.escape(row["reason"])}">'
-            f"{elo}<br><small>{step}</small></td>")
+            f"{elo}<br><small>{step}</small>{games}</td>")
 
 
 def verdict_items(ladders: list[dict]) -> list[str]:
@@ -612,7 +620,8 @@ SUMMARY_COLUMNS = [("section", "section", text), ("variant", "rule set", text),
                    ("win_high", "95% high", optional(percent)),
                    ("games", "games of the step", optional(text)),
                    ("verdict", "verdict", optional(text)), ("reason", "why it stopped",
-                                                             optional(text))]
+                                                             optional(text)),
+                   ("pages", "pages of its games", text)]
 SHIP_COLUMNS = [("section", "rule set", text), ("target", "target", text),
                 ("elo", "Elo over the weakest", signed),
                 ("setting", "dial strength", number(3)),
@@ -638,6 +647,7 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
     ladders = [section_ladder(stats, key, by_variant.get(stats["variant"]),
                               calibration is not None)
                for stats, key in zip(runs, keys, strict=True)]
+    write_step_pages(ladders, out)
     sections = [section_html(stats, key, out) for stats, key in zip(runs, keys, strict=True)]
     verdicts = [verdict_row(stats, key) for stats, key in zip(runs, keys, strict=True)]
     Table("verdicts", "Verdicts", VERDICT_COLUMNS, verdicts).write_csv(tables / "verdicts.csv")
@@ -684,6 +694,23 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
             "</body>\n</html>\n")
     (out / PAGE).write_text(page, encoding="utf-8")
     return out / PAGE
+
+
+def write_step_pages(ladders: list[dict], out: Path) -> None:
+    """A few of each played step's games as pages in out/games/ (the report's own folder: the
+    pages of an earlier report there go first), each step's links in its "pages"."""
+    for old in (out / GAMES_FOLDER).glob("*.html"):
+        old.unlink()
+    for ladder in ladders:
+        for step in ladder["steps"]:
+            played = step["games"] and not step["reason"].startswith("not played")
+            prefix = _file_name(f"{ladder['section']}-{step['from']}-{step['to']}")
+            step["pages"] = step_pages(Path(step["folder"]), step["from"], step["to"], out,
+                                       prefix) if played else []
+
+
+def _file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
 LEVEL_COLUMNS = [("section", "section", text), ("name", "level", text), ("elo", "Elo", signed),

@@ -210,3 +210,31 @@ def test_show_and_play_write_pages(tmp_path):
 
 def _data(page: Path) -> dict:
     return json.loads(re.search(r"const GAME = (.*);\n", page.read_text())[1])
+
+
+def test_a_steps_games_are_its_closest_the_weakers_best_and_a_typical_one(tmp_path):
+    """Picked by the weaker level's points margin, as the per-game frame of the API counts it."""
+    from domsim.notebook import per_entrant
+    from domsim.results.run import load_run
+    from domsim.stepgames import pick_games, step_pages
+
+    run_dir = tmp_path / "run"
+    result = invoke("tourney", "--variant", "fives", "-p", "easy", "-p", "hard", "-p", "medium",
+                    "--games", "24", "--seed", "5", "--workers", "1", "--silent", "--out",
+                    str(run_dir))
+    assert result.exit_code == 0, result.output
+    run = load_run(run_dir)
+    frame = per_entrant(run)
+    theirs = frame[frame.entrant == "hard"].set_index("game_id")
+    easy = frame[(frame.entrant == "easy") & frame.game_id.isin(theirs.index)]
+    picks = dict(pick_games(run, "easy", "hard"))
+    closest = easy.loc[easy.margin.abs().idxmin()]
+    assert picks["closest"] == closest.game_id
+    best = easy.loc[easy.margin.idxmax()]
+    label = "biggest win of easy" if best.share > 0.5 else "best game of easy"
+    assert picks.get(label, picks["closest"]) == best.game_id
+    assert set(picks.values()) <= set(easy.game_id)
+    links = step_pages(run_dir, "easy", "hard", tmp_path / "report", "fives-easy-hard")
+    assert [link.game_id for link in links] == list(picks.values())
+    assert all((tmp_path / "report" / link.href).is_file() for link in links)
+    assert step_pages(run_dir, "easy", "insane", tmp_path / "report", "x") == []

@@ -7,6 +7,7 @@ import base64
 import csv
 import json
 import math
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -173,6 +174,25 @@ def test_calibrate_plays_each_variant_and_writes_the_report(tmp_path):
     checker = PageChecker()
     checker.feed((out / "report.html").read_text(encoding="utf-8"))
     assert len(checker.images) == 2 * len(CHARTS) + 1 and checker.stack == []
+    _check_step_pages(out, checker.links, calibration)
+
+
+def _check_step_pages(out, links, calibration):
+    """Each played step links a few of its own games as pages beside the report: games of the
+    step's two levels, from the step's own run."""
+    for ladder in calibration["ladders"]:
+        for index, step in enumerate(ladder["steps"]):
+            section = f"{ladder['variant']}-{4 if ladder['variant'] == 'kozel' else 2}p"
+            prefix = "games/" + re.sub(r"[^A-Za-z0-9_.-]+", "_",
+                                       f"{section}-{step['lower']}-{step['upper']}-")
+            pages = [link for link in links if link.startswith(prefix)]
+            assert pages and pages[0].endswith("-closest.html"), (prefix, links)
+            for page in pages:
+                text = (out / page).read_text(encoding="utf-8")
+                data = json.loads(re.search(r"const GAME = (.*);\n", text)[1])
+                entrants = {name.split(" (")[0] for name in data["names"]}
+                assert entrants == {step["lower"], step["upper"]}
+                assert f"{ladder['variant']}-{index + 1})" in data["title"]
 
 
 def test_report_command_builds_the_page_from_runs(tmp_path):

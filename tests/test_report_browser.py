@@ -4,6 +4,9 @@ in build/test-artifacts/. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from browser import ARTIFACTS, chromium, needs_browser
 from browser import probed as probed_json
@@ -97,4 +100,25 @@ def test_the_first_screen_is_the_summary_and_the_settings_to_ship(calibrated, pr
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot = ARTIFACTS / "report-first-screen.png"
     chromium(f"--screenshot={shot}", (out / "report.html").as_uri())
+    assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+@needs_browser
+@pytest.mark.slow
+def test_a_game_of_every_step_is_one_click_away(calibrated):
+    """From report.html each played step links its games; a linked page opens in the browser
+    with its table drawn (a screenshot is kept)."""
+    page = (calibrated / "report.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="(games/[^"]+\.html)">', page)
+    calibration = json.loads((calibrated / "calibration.json").read_text())
+    played = [step for ladder in calibration["ladders"] for step in ladder["steps"]]
+    assert played and len(links) >= len(played)
+    assert all((calibrated / link).is_file() for link in links)
+    dom = chromium("--dump-dom", (calibrated / links[0]).as_uri())
+    where = re.search(r'id="where"[^>]*>([^<]*)<', dom)
+    assert where and where[1].startswith("hand 1 of ")
+    assert dom.count("<rect") > 10  # tiles drawn in the hands
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "report-step-game.png"
+    chromium(f"--screenshot={shot}", (calibrated / links[0]).as_uri() + "#step=12")
     assert shot.read_bytes().startswith(b"\x89PNG")

@@ -174,6 +174,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
             records: bool | None = None, output_format: str | None = None,
             isolate: bool | None = None, seat_memory: int | None = None,
             sandbox: bool | None = None, on_fault: str | None = None, run_key: str | None = None,
+            deal_groups: int | None = None,
             out: str | Path | None = None, resume: bool = False, workers: int | None = None,
             backend: str = "local", scheduler: str | None = None, progress: bool = False,
             standings_every: int = 0, standings_seconds: float = 0, game_lines: bool = False,
@@ -193,8 +194,9 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     the stand-in's moves. A run warns when an entrant faults in more than `max_fault_rate` of
     its games (None: never), and stops there with `stop_on_faults`. A run with strategies in
     their own process gets a secret key mixed into its game seeds (so no bot can work the deals
-    out from the seed: docs/seat-protocol.md); `run_key` (a manifest's) reruns one. `resume=True`
-    finishes the
+    out from the seed: docs/seat-protocol.md); `run_key` (a manifest's) reruns one.
+    `deal_groups` N splits the pairings into N equal groups, each dealt deals of its own (as
+    `tune(strategy=...)` plays). `resume=True` finishes the
     run in `out` (settings given must be its own; RunFinished if nothing is left; a
     comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
     `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the
@@ -208,6 +210,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
         "time_control": time_control, "records": records, "output_format": output_format,
         "isolate": isolate, "seat_memory": seat_memory, "sandbox": sandbox,
         "deals_order": deals_order, "on_fault": on_fault, "run_key": run_key,
+        "deal_groups": deal_groups,
         "deals": None if deals is None else str(deals),
         "entrants": None if entrants is None else entrant_texts(entrants),
         "options": None if options is None else {str(k): str(v) for k, v in options.items()},

@@ -127,8 +127,8 @@ def test_default_folder_is_named_after_the_scenario(tmp_path, monkeypatch):
 
 ALLOWED = ("variant, players, games, entrants, format, seed, duplicate, options, "
            "move_time_limit, records, isolate, sandbox, seat_memory, output_format, deals, "
-           "deals_order, on_fault, run_key, time_control, workers, out, backend, scheduler, "
-           "target")
+           "deals_order, on_fault, run_key, time_control, deal_groups, workers, out, backend, "
+           "scheduler, target")
 GOOD = 'variant = "block"\nentrants = ["easy", "medium"]\n'
 
 

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from clitools import invoke
 
 from domsim.cli import main
 from domsim.plan.pairings import make_pairings, parse_entrants, seat_specs
@@ -105,6 +106,36 @@ def test_schedule_without_duplicate_rotates_the_seating_per_deal():
     schedule = Schedule(games=4, pairings=2, sides=2, duplicate=False, seed=0)
     assert [(s.deal_id, s.pairing, s.seating) for s in map(schedule.slot, range(4))] == [
         (0, 0, 0), (0, 1, 0), (1, 0, 1), (1, 1, 1)]
+
+
+def test_deal_groups_give_each_group_of_pairings_deals_of_its_own(tmp_path):
+    """R-RNG with deal groups: the pairings of a group share each deal in every seating; the
+    groups' deals differ; with one group the schedule is the plain one."""
+    schedule = Schedule(games=16, pairings=4, sides=2, duplicate=True, seed=9, deal_groups=2)
+    slots = [schedule.slot(g) for g in range(16)]
+    assert [s.deal_id for s in slots] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    assert [(s.pairing, s.seating) for s in slots[:8]] == [
+        (0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]
+    assert slots[4].seed == game_seed(9, 1) != slots[0].seed
+    plain = Schedule(games=16, pairings=4, sides=2, duplicate=True, seed=9)
+    assert [plain.slot(g).deal_id for g in range(16)] == [0] * 8 + [1] * 8
+    entrants = ["easy", "medium", "hard", "hard?block=5", "hard?block=3"]
+    run = tmp_path / "groups"
+    result = invoke("run", str(_scenario(tmp_path, entrants, deal_groups=2)), "--out", str(run),
+                    "--silent")
+    assert result.exit_code == 0, result.output
+    assert invoke("stats", str(run)).exit_code == 0  # its games are as the schedule has them
+    bad = invoke("run", str(_scenario(tmp_path, entrants, deal_groups=3)), "--out",
+                 str(tmp_path / "bad"), "--silent")
+    assert bad.exit_code == 1 and "deal_groups must divide the 4 pairings, got 3" in bad.stderr
+
+
+def _scenario(folder, entrants, **settings):
+    path = folder / f"scenario-{len(list(folder.iterdir()))}.toml"
+    lines = ['variant = "block"', f"entrants = {entrants!r}".replace("'", '"'),
+             'format = "gauntlet"', "games = 16", "seed = 2", "workers = 1"]
+    path.write_text("\n".join(lines + [f"{k} = {v}" for k, v in settings.items()]) + "\n")
+    return path
 
 
 def test_batches_cut_runs_of_consecutive_ids():

@@ -74,6 +74,7 @@ SETTINGS: dict[str, Check] = {
                 "32 hex digits (a run's key, from its manifest)"),
     "time_control": (lambda v: v is None or is_time_control(v),
                      "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
+    "deal_groups": (is_positive_integer, "a positive integer that divides the pairings"),
 }
 
 
@@ -114,6 +115,8 @@ class TourneyConfig:
     # The run's secret, mixed into every game seed when bots play in their own process
     # (domsim.seeding.game_seed); None: seeds from `seed` alone.
     run_key: str | None = None
+    # The pairings in this many equal groups, each dealt its own deals (plan.schedule).
+    deal_groups: int = 1
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.options)
@@ -139,6 +142,8 @@ class TourneyConfig:
             del out["time_control"]
         if self.run_key is None:  # as the manifests of runs made before keys
             del out["run_key"]
+        if self.deal_groups == 1:  # as the manifests of runs made before deal groups
+            del out["deal_groups"]
         return out
 
     def differences(self, other: TourneyConfig) -> list[tuple[str, object, object]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from ..deals import Deal, deal_index, read_deals
 from ..rules import Rules
-from .config import TourneyConfig
+from .config import ConfigError, TourneyConfig
 from .pairings import Entrant, make_pairings, parse_entrants
 from .schedule import Schedule
 
@@ -31,8 +31,11 @@ class Plan:
         rules = config.rules()
         entrants = parse_entrants(config.entrant_names(), rules)
         pairings = make_pairings(len(entrants), rules.sides, config.format)
+        if len(pairings) % config.deal_groups:
+            raise ConfigError(f"deal_groups must divide the {len(pairings)} pairings, got "
+                              f"{config.deal_groups}")
         schedule = Schedule(config.games, len(pairings), rules.sides, config.duplicate,
-                            config.seed, config.run_key)
+                            config.seed, config.run_key, config.deal_groups)
         deals = read_deals(config.deals, rules) if config.deals else []
         return cls(config, rules, entrants, pairings, schedule, deals)
 

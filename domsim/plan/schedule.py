@@ -3,7 +3,8 @@ run seed and its deal id only, so every pairing and every seating of a deal gets
 whatever the worker, backend or resume (R-RNG).
 
 Game ids run deal set by deal set: round j holds deal j for every pairing in turn, each played in
-every seating (duplicate) or in one seating that rotates with j. Any prefix of the ids is thus
+every seating (duplicate) or in one seating that rotates with j; with deal groups, round j holds
+one deal per group of pairings. Any prefix of the ids is thus
 spread evenly over the pairings, and `games` need not be a multiple of anything."""
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class Schedule:
     duplicate: bool
     seed: int
     run_key: str | None = None  # the run's secret (domsim.seeding.game_seed)
+    #: The pairings in this many equal groups, in order, each group dealt deals of its own (1:
+    #: every pairing plays every deal). SPSA's pairs of perturbed players share a deal this way.
+    deal_groups: int = 1
 
     @property
     def seatings_per_deal(self) -> int:
@@ -50,9 +54,10 @@ class Schedule:
     def placed(self, game_id: GameIds) -> tuple[GameIds, GameIds, GameIds]:
         """(deal, pairing, seating) of a game id, or of each of an array of them."""
         per_deal = self.seatings_per_deal
-        deal, rest = divmod(game_id, self.pairings * per_deal)
+        round_, rest = divmod(game_id, self.pairings * per_deal)
         pairing, within = divmod(rest, per_deal)
-        return deal, pairing, within if self.duplicate else deal % self.sides
+        deal = round_ * self.deal_groups + pairing // (self.pairings // self.deal_groups)
+        return deal, pairing, within if self.duplicate else round_ % self.sides
 
     def games_per_pairing(self) -> list[int]:
         """Counted per pairing, not per game: a run may plan more games than could be walked."""

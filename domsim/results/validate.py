@@ -19,7 +19,7 @@ def table_problem(config: TourneyConfig, rules: Rules, entrants: list[Entrant],
                   pairings: list[tuple[int, ...]], table: pa.Table) -> str | None:
     """The first row that its run cannot have played, and why; None if every row can be."""
     schedule = Schedule(config.games, len(pairings), rules.sides, config.duplicate, config.seed,
-                        config.run_key)
+                        config.run_key, config.deal_groups)
     if clears(rules, entrants, pairings, schedule, table):  # whole columns at once
         return None
     seen: set[int] = set()

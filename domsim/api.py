@@ -195,8 +195,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     its games (None: never), and stops there with `stop_on_faults`. A run with strategies in
     their own process gets a secret key mixed into its game seeds (so no bot can work the deals
     out from the seed: docs/seat-protocol.md); `run_key` (a manifest's) reruns one.
-    `deal_groups` N splits the pairings into N equal groups, each dealt deals of its own (as
-    `tune(strategy=...)` plays). `resume=True` finishes the
+    `deal_groups` N splits the pairings into N equal groups, each dealt deals of its own.
+    `resume=True` finishes the
     run in `out` (settings given must be its own; RunFinished if nothing is left; a
     comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
     `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the

@@ -66,10 +66,8 @@ def game_frames(record: dict, game: int = 0) -> dict:
             hand.act(state, payload)
         else:
             hand.finish(state, payload)
-    return {"variant": rules.variant.name, "rules": rules.name, "players": rules.players,
-            "teams": rules.variant.teams, "target": rules.target, "names": names,
-            "fives": rules.variant.scores_count, "draws": rules.variant.draws,
-            "against": rules.variant.points_against, "hands": hands,
+    return {"rules": rules.name, "players": rules.players, "teams": rules.variant.teams,
+            "target": rules.target, "names": names, "hands": hands,
             "outcome": _outcome(record, names, rules)}
 
 

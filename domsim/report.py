@@ -424,7 +424,7 @@ def section_ladder(stats: dict, key: str, steps: dict | None,
                        "win_rate": step["win_rate"], "win_low": step["win_low"],
                        "win_high": step["win_high"], "games": step["games"],
                        "verdict": step["verdict"] or "undecided", "reason": step["reason"],
-                       "folder": step["folder"]}
+                       "folder": step["folder"], "played": True}
                       for step in steps["steps"]]}
     ladder = stats["ladder"]
     rows = step_rows(stats)
@@ -439,7 +439,7 @@ def section_ladder(stats: dict, key: str, steps: dict | None,
                    "reason": "not played: the calibration stopped before its steps"
                    if in_calibration else f"P(stronger) {row['p_stronger']:.1%} over the "
                                           f"overview's {ladder['deals']} deals",
-                   "folder": stats["run"]}
+                   "folder": stats["run"], "played": not in_calibration}
                   for row in rows]}
 
 
@@ -703,10 +703,9 @@ def write_step_pages(ladders: list[dict], out: Path) -> None:
         old.unlink()
     for ladder in ladders:
         for step in ladder["steps"]:
-            played = step["games"] and not step["reason"].startswith("not played")
             prefix = _file_name(f"{ladder['section']}-{step['from']}-{step['to']}")
             step["pages"] = step_pages(Path(step["folder"]), step["from"], step["to"], out,
-                                       prefix) if played else []
+                                       prefix) if step["played"] and step["games"] else []
 
 
 def _file_name(text: str) -> str:

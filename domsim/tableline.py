@@ -132,7 +132,7 @@ def _lay_branches(layout: Layout, spinner: Placed,
                   branches: list[tuple[int, int, int, int]]) -> None:
     """Ends 2 (above the line) and 3 (below), each a row of its own that snakes on outwards,
     starting over the spinner and joined to it by a connector."""
-    top, bottom = layout.bounds()[1], layout.bounds()[3]
+    _, top, _, bottom = layout.bounds()
     centre = spinner.x + spinner.w / 2
     for end, vertical in ((2, -1), (3, +1)):
         plays = [(step, inward, outward) for step, e, inward, outward in branches if e == end]

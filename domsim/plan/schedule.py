@@ -40,7 +40,7 @@ class Schedule:
     seed: int
     run_key: str | None = None  # the run's secret (domsim.seeding.game_seed)
     #: The pairings in this many equal groups, in order, each group dealt deals of its own (1:
-    #: every pairing plays every deal). SPSA's pairs of perturbed players share a deal this way.
+    #: every pairing plays every deal).
     deal_groups: int = 1
 
     @property

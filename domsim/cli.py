@@ -47,6 +47,7 @@ from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, default_out, resume_hint
 from .runner.tourney import RunFinished, TourneyError
+from .seeding import random_run_seed
 from .stats import ELO_MODELS
 from .steps import DEFAULT_MAX_GAMES
 from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
@@ -240,7 +241,8 @@ def _option_help(name: str) -> str:
 @click.option("--player", "-p", "players_specs", multiple=True, metavar="SPEC",
               help="Strategy per seat in seat order; one spec fills every seat.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game seed.")
+@click.option("--seed", type=int, default=None,
+              help="Game seed (default: random, printed first, so the game can be played again).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
@@ -257,7 +259,8 @@ def _option_help(name: str) -> str:
 @user_errors
 def play(variant, players_specs, players, seed, options, record, page, move_time_limit,
          time_control, isolate, seat_memory, sandbox, debug) -> None:
-    """Play one game and print its transcript, then any seat's faults.
+    """Play one game and print its transcript, then any seat's faults. Without --seed the game
+    is dealt from a random seed, printed first: --seed with it plays the same game again.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
     (package.module:Class) or a registered name, with optional parameters (hard?key=value), or
@@ -276,6 +279,9 @@ def play(variant, players_specs, players, seed, options, record, page, move_time
     if person and record is None:  # a game someone played is kept
         record = default_out(f"play-{variant}").with_suffix(".json")
         record.parent.mkdir(parents=True, exist_ok=True)
+    if seed is None:  # a fresh deal each time, which the printed seed deals again
+        seed = random_run_seed()
+        click.echo(f"seed {seed}: replay this game with --seed {seed}")
     with _bots_stderr_shown():
         game = api.play(variant, specs, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,

@@ -152,6 +152,22 @@ def test_play_is_reproducible_from_its_seed(tmp_path):
     assert first.stdout.replace("b.json", "a.json") == again.stdout.replace("b.json", "a.json")
 
 
+def test_play_without_a_seed_deals_afresh_and_prints_the_seed_that_replays_it(tmp_path):
+    """Two games started at once differ; the seed printed first plays the same game again."""
+    first, a = play(tmp_path, "-v", "draw", name="a.json")
+    second, _ = play(tmp_path, "-v", "draw", name="b.json")
+    seeds = []
+    for result in (first, second):
+        head = re.fullmatch(r"seed (\d+): replay this game with --seed (\d+)",
+                            result.stdout.splitlines()[0])
+        assert head and head[1] == head[2], result.stdout
+        seeds.append(int(head[1]))
+    assert seeds[0] != seeds[1] and json.loads(a.read_text())["seed"] == seeds[0]
+    again, _ = play(tmp_path, "-v", "draw", "--seed", str(seeds[0]), name="c.json")
+    assert again.stdout.replace("c.json", "a.json") == \
+        first.stdout.split("\n", 1)[1]  # the same game, without the seed's line
+
+
 def test_an_existing_record_file_is_refused_and_left_untouched(tmp_path):
     path = tmp_path / "game.json"
     path.write_text("precious\n", encoding="utf-8")

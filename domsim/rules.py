@@ -4,12 +4,15 @@ variant name, a player count and options into a validated, frozen `Rules`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 # A variant, player count, option, deal or action the rules do not allow; the message is one
 # line. The core's class, so that what it refuses (IllegalMove, ...) is a RulesError too.
 from ._core import RulesError
+from ._core import held_value as _held_value
 from ._core import points_against as _points_against
 from ._core import scores_count as _scores_count
+from ._core import tally as _tally
 from .suggest import did_you_mean
 
 
@@ -90,6 +93,18 @@ OPTION_SPECS: dict[str, tuple[object, tuple[str, ...] | None, int]] = {
 HIGHEST_OPTION = 1_000_000
 
 
+class Tally(NamedTuple):
+    """How a finished hand's points are summed from the hands left, for the side that gets them
+    (the winners, or the losers where points count against them): what that side's own hands
+    count (1 added, -1 taken off, 0 left out), what every other side's count (1 or 0), and
+    whether the sum is rounded to the nearest 5 (R-SCORE-BASIC, R-FIVES, R-PARTNERSHIP,
+    R-PARTNERSHIP-1V1, R-KOZEL)."""
+
+    own: int
+    others: int
+    to_five: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Everything the engine needs to referee one match."""
@@ -117,6 +132,16 @@ class Rules:
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.variant.teams else seat
+
+    @property
+    def tally(self) -> Tally:
+        """How a finished hand's points are summed from the hands left (the core's answer)."""
+        return Tally(*_tally(self))
+
+    def held_value(self, hand: int) -> int:
+        """What a hand left (a tile mask) counts when a hand is scored: its pips, or 25 for
+        kozel's lone 0-0 (R-KOZEL-25; the core's answer)."""
+        return _held_value(self, hand)
 
     def options(self) -> dict[str, object]:
         """Only the options that differ from the variant's defaults (docs/GAME-RECORD.md)."""

@@ -1,7 +1,7 @@
 //! How a hand ends and what it is worth, per scoring scheme (R-SCORE-BASIC, R-FIVES, R-CLASSIC,
 //! R-KOZEL, R-PARTNERSHIP, R-PARTNERSHIP-1V1), and when the match is decided.
 
-use crate::rules::Scheme;
+use crate::rules::{Rules, Scheme};
 use crate::state::{End, Outcome, Table};
 use crate::tiles::{is_double, mask_pips, tile_id};
 
@@ -34,12 +34,66 @@ pub fn kozel_value(hand: u32) -> i32 {
     }
 }
 
-fn team_hands(t: &Table, team: usize) -> [u32; 2] {
-    [t.hands[team], t.hands[team + 2]]
+/// What a hand left counts when a hand is scored: its pips, kozel's lone 0-0 25 (R-KOZEL-25).
+pub fn held_value(rules: &Rules, hand: u32) -> i32 {
+    if rules.scheme == Scheme::Kozel {
+        kozel_value(hand)
+    } else {
+        mask_pips(hand)
+    }
 }
 
-fn all_pips(t: &Table) -> i32 {
-    mask_pips(t.hands[..t.rules.players].iter().fold(0, |a, h| a | h))
+/// How a finished hand's points are summed from the hands left (R-SCORE-BASIC, R-FIVES,
+/// R-PARTNERSHIP, R-PARTNERSHIP-1V1, R-KOZEL), for the side that gets them: the winners, or the
+/// losers where the points count against them (kozel).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Tally {
+    /// What that side's own hands count: 1 added, -1 taken off, 0 left out.
+    pub own: i32,
+    /// What every other side's hands count: 1 added, 0 left out.
+    pub others: i32,
+    /// The sum is rounded to the nearest 5 (R-FIVES).
+    pub to_five: bool,
+}
+
+pub fn tally(rules: &Rules) -> Tally {
+    let (own, others) = match rules.scheme {
+        // The others' pips, less the winner's own when blocked (out, it holds none).
+        Scheme::Basic | Scheme::Fives => (-1, 1),
+        Scheme::P1v1 => (1, 1),
+        Scheme::Partnership => (if rules.count_losers { 0 } else { 1 }, 1),
+        Scheme::Kozel => (1, 0),
+        Scheme::Classic => (0, 0),
+    };
+    Tally {
+        own,
+        others,
+        to_five: rules.scheme == Scheme::Fives,
+    }
+}
+
+/// The points the hands left give `side`, as the rules' tally sums them.
+fn tallied(t: &Table, side: usize) -> i32 {
+    let tally = tally(&t.rules);
+    let sum = (0..t.rules.players)
+        .map(|seat| {
+            let weight = if t.rules.side_of(seat) == side {
+                tally.own
+            } else {
+                tally.others
+            };
+            weight * held_value(&t.rules, t.hands[seat])
+        })
+        .sum();
+    if tally.to_five {
+        round_to_five(sum)
+    } else {
+        sum
+    }
+}
+
+fn team_hands(t: &Table, team: usize) -> [u32; 2] {
+    [t.hands[team], t.hands[team + 2]]
 }
 
 /// Add `points` to `side`'s hand and match score (a hand scores for one side at most, none for
@@ -75,22 +129,13 @@ pub fn settle_domino(t: &mut Table, seat: u8, tile: u8) -> Outcome {
     match t.rules.scheme {
         Scheme::Classic => award(t, End::Domino, seat, me, None, 0, false),
         Scheme::Basic | Scheme::Fives | Scheme::P1v1 => {
-            let won = all_pips(t);
-            let points = if t.rules.scheme == Scheme::Fives {
-                round_to_five(won)
-            } else {
-                won
-            };
+            let points = tallied(t, s);
             award(t, End::Domino, seat, me, Some(s), points, false)
         }
         Scheme::Kozel => {
             let team = s % 2;
             let losers = 1 - team;
-            let points = team_hands(t, losers)
-                .iter()
-                .map(|&h| kozel_value(h))
-                .sum::<i32>()
-                + t.carry;
+            let points = tallied(t, losers) + t.carry;
             t.carry = 0;
             award(
                 t,
@@ -104,7 +149,7 @@ pub fn settle_domino(t: &mut Table, seat: u8, tile: u8) -> Outcome {
         }
         Scheme::Partnership => {
             let team = s % 2;
-            let mut points = partnership_points(t, team);
+            let mut points = tallied(t, team);
             let capicu = is_capicu(t, tile);
             if capicu {
                 points += t.rules.capicu_bonus;
@@ -127,15 +172,6 @@ pub fn settle_domino(t: &mut Table, seat: u8, tile: u8) -> Outcome {
 /// its halves it was not laid against; no other last tile leaves them so.
 fn is_capicu(t: &Table, tile: u8) -> bool {
     t.n_ends == 2 && !is_double(tile) && t.ends[0] == t.ends[1]
-}
-
-fn partnership_points(t: &Table, team: usize) -> i32 {
-    if t.rules.count_losers {
-        let [a, b] = team_hands(t, 1 - team);
-        mask_pips(a | b)
-    } else {
-        all_pips(t)
-    }
 }
 
 /// The hand is blocked: every seat passed in turn (R-BLOCK-PASSES).
@@ -161,12 +197,7 @@ pub fn settle_block(t: &mut Table) -> Outcome {
         return award(t, End::Blocked, maker, 0, None, 0, false);
     }
     let winner = lowest.trailing_zeros() as usize;
-    let total: i32 = pips[..n].iter().sum();
-    let won = match t.rules.scheme {
-        Scheme::P1v1 => total,
-        Scheme::Fives => round_to_five(total - 2 * low),
-        _ => total - 2 * low,
-    };
+    let won = tallied(t, winner);
     award(t, End::Blocked, maker, lowest, Some(winner), won, false)
 }
 
@@ -183,7 +214,7 @@ fn settle_team_block(t: &mut Table, maker: u8) -> Outcome {
             return award(t, End::Blocked, maker, 0, None, 0, false);
         }
         let losers = if sums[0] > sums[1] { 0 } else { 1 };
-        let points = sums[losers] + t.carry;
+        let points = tallied(t, losers) + t.carry;
         t.carry = 0;
         return award(
             t,
@@ -211,7 +242,7 @@ fn settle_team_block(t: &mut Table, maker: u8) -> Outcome {
             1
         }
     };
-    let points = partnership_points(t, team);
+    let points = tallied(t, team);
     award(
         t,
         End::Blocked,
@@ -315,6 +346,30 @@ mod tests {
         assert_eq!(kozel_value(mask("0-0")), 25);
         assert_eq!(kozel_value(mask("0-0 1-2")), 3);
         assert_eq!(kozel_value(0), 0);
+    }
+
+    /// How each scheme sums a finished hand's points from the hands left (R-SCORE-BASIC,
+    /// R-FIVES, R-PARTNERSHIP, R-PARTNERSHIP-1V1, R-KOZEL; classic scores nothing).
+    #[test]
+    fn each_scheme_tallies_the_hands_left_as_its_rule_says() {
+        let of = |name: &str, players: usize| {
+            let t = tally(&presets::rules(name, players));
+            (t.own, t.others, t.to_five)
+        };
+        assert_eq!(of("draw", 3), (-1, 1, false));
+        assert_eq!(of("block", 2), (-1, 1, false));
+        assert_eq!(of("fives", 2), (-1, 1, true));
+        assert_eq!(of("allfives", 4), (-1, 1, true));
+        assert_eq!(of("partnership-1v1", 2), (1, 1, false));
+        assert_eq!(of("partnership", 4), (1, 1, false));
+        assert_eq!(of("kozel", 4), (1, 0, false));
+        assert_eq!(of("classic", 2), (0, 0, false));
+        let mut losers = presets::rules("partnership", 4);
+        losers.count_losers = true;
+        assert_eq!(tally(&losers).own, 0);
+        let kozel = presets::rules("kozel", 4);
+        assert_eq!(held_value(&kozel, mask("0-0")), 25);
+        assert_eq!(held_value(&presets::rules("draw", 2), mask("0-0")), 0);
     }
 
     /// R-SCORE-BASIC: going out scores every pip left in hand; a block scores the lowest hand

@@ -162,6 +162,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action::decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(state::points_against, m)?)?;
     m.add_function(wrap_pyfunction!(state::scores_count, m)?)?;
+    m.add_function(wrap_pyfunction!(state::tally, m)?)?;
+    m.add_function(wrap_pyfunction!(state::held_value, m)?)?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::MatchRng>()?;
     m.add_class::<view::PlayerView>()?;

@@ -655,6 +655,22 @@ pub fn fives_points(count: i32) -> i32 {
     crate::scoring::fives_points(count)
 }
 
+/// How a finished hand's points are summed from the hands left under `rules`
+/// (`crate::scoring::Tally`): what the scoring side's own hands count (1, -1 or 0), what every
+/// other side's count (1 or 0), and whether the sum is rounded to the nearest 5.
+#[pyfunction]
+pub fn tally(rules: &Bound<'_, PyAny>) -> PyResult<(i32, i32, bool)> {
+    let t = crate::scoring::tally(&rules_from(rules)?);
+    Ok((t.own, t.others, t.to_five))
+}
+
+/// What the hand `hand` (a tile mask) left counts when a hand of `rules` is scored: its pips, or
+/// 25 for kozel's lone 0-0 (R-KOZEL-25).
+#[pyfunction]
+pub fn held_value(rules: &Bound<'_, PyAny>, hand: u32) -> PyResult<i32> {
+    Ok(crate::scoring::held_value(&rules_from(rules)?, hand))
+}
+
 /// R-KOZEL: whether the points a hand of scoring scheme `scoring` awards count against the side
 /// that gets them (and reaching the target loses the match).
 #[pyfunction]

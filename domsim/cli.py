@@ -8,6 +8,8 @@ import functools
 import json
 import logging
 import math
+import os
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -320,10 +322,20 @@ def _write_page(record: dict, page: Path, title: str, index: int = 0,
 
 
 class ConsoleTerminal:
-    """A human seat's terminal: stdout and stdin (domsim.human.Terminal)."""
+    """A human seat's terminal: stdout and stdin (domsim.human.Terminal), in colour when stdout
+    is a terminal that has it and NO_COLOR (no-color.org) is not set."""
+
+    def __init__(self) -> None:
+        self.color = (sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+                      and os.environ.get("TERM") != "dumb")
+
+    @property
+    def width(self) -> int:
+        """The terminal's columns now (COLUMNS, else the terminal's own, else 80)."""
+        return shutil.get_terminal_size().columns
 
     def say(self, line: str) -> None:
-        click.echo(line)
+        click.echo(line, color=self.color)
 
     def ask(self, prompt: str) -> str | None:
         try:

@@ -184,8 +184,9 @@ def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
         result = state.last_hand_result
         for seat in seats:
             seat.end_hand(result)
-            if isinstance(seat, HumanSeat):  # the history is public: any seat's view tells it
-                seat.show_end(views.view(state, []), result)
+            if isinstance(seat, HumanSeat):  # the history is public: any seat's view tells
+                # it; the hands left are shown face up once the hand is over
+                seat.show_end(views.view(state, []), result, state.hands)
         if keep_hands:
             hands.append(hand_record(*deal, state.history, result,
                                      _stand_in_moves(seats, state.hand_number)))

@@ -14,25 +14,36 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 import domsim
-from domsim.record import verify
+from domsim.engine import State
+from domsim.human import HumanSeat
+from domsim.record import replay_steps, verify
+from domsim.rules import make_rules
 from domsim.strategy import StrategyError
+from domsim.tabletalk import laid_tiles, line_rows
+from domsim.tiles import mask_of, parse_tile, tile_id, tile_name, tiles_of
+from domsim.transcript import transcript_lines
+from domsim.view import ViewBuilder
 
 DOMSIM = str(Path(sys.executable).with_name("domsim"))
-PROMPT = re.compile(r"Your move \(1-(\d+), \? for help\): $")
+PROMPT = re.compile(r"Your move \(1-(\d+) or a tile, \? for help\): $")
 LISTED = re.compile(r"^  (\d+)\) (?:lead (\d-\d)|(\d-\d) on end (\d) \(the \d\).*)$")
 MINE = re.compile(r"^  you (?:lead (\d-\d)|play (\d-\d) on end (\d))( \(your only move.*)?$")
 
 
 class Pty:
-    """A child process on a pseudo-terminal: read until a pattern, type lines."""
+    """A child process on a pseudo-terminal: read until a pattern, type lines. `color`: the
+    terminal has colour (TERM=xterm), else NO_COLOR is set."""
 
-    def __init__(self, command: list[str], cwd: Path) -> None:
+    def __init__(self, command: list[str], cwd: Path, color: bool = False) -> None:
         self.master, slave = pty.openpty()
+        env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+        env |= {"TERM": "xterm"} if color else {"NO_COLOR": "1"}
         self.child = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
-                                      close_fds=True)
+                                      close_fds=True, env=env)
         os.close(slave)
         self.text = ""
 
@@ -92,7 +103,7 @@ def test_a_person_plays_a_whole_game_against_hard_by_typing_numbers(tmp_path):
     log.append(term.text)
     assert term.close() == 0
     output = "".join(log)
-    assert "Traceback" not in output
+    assert "Traceback" not in output and "\x1b[" not in output  # NO_COLOR: plain text
     assert "Game over: " in output and f"record written to {record}" in output
     assert "you are seat 0" in output and "seat 1 (hard) plays" in output
     assert "(your only move: played for you)" in output and "you draw" in output
@@ -112,11 +123,13 @@ def tile_key(tile: str) -> str:
 
 
 class Script:
-    """A terminal that types the given lines, then nothing (end of input)."""
+    """A terminal that types the given lines, then nothing (end of input); `width` columns,
+    in colour when `color`."""
 
-    def __init__(self, *lines: str) -> None:
+    def __init__(self, *lines: str, width: int = 80, color: bool = False) -> None:
         self.lines = list(lines)
         self.said: list[str] = []
+        self.width, self.color = width, color
 
     def say(self, line: str) -> None:
         self.said.append(line)
@@ -130,7 +143,7 @@ def test_help_history_and_bad_input_are_answered_then_a_number_plays():
     script = Script("?", "h", "x", "0", "99", "1")
     record = domsim.play("block", ["human", "hard"], seed=2, terminal=script)
     text = "\n".join(script.said)
-    assert "Type the number of a move and Enter" in text
+    assert "Type the number of a move, or its tile" in text
     assert "'x' is no move: type a number from 1 to" in text and "'99' is no move" in text
     assert "'0' is no move" in text
     assert text.count("Your move (1-") >= 7  # six answers, then the end of input
@@ -166,3 +179,178 @@ def test_a_person_sees_partner_counts_and_scores_in_any_variant(variant, seats):
 def test_a_human_seat_needs_a_terminal():
     with pytest.raises(StrategyError, match="a human seat plays only at a terminal"):
         domsim.play("block", ["human", "easy"], seed=1)
+
+
+# -- the table a person enjoys (issue 40) ---------------------------------------------------------
+def position(variant: str, hands: list[str], leader: int, plays: list[tuple[str, int]]):
+    """The view of the seat to move once `plays` (a tile and its end; the lead's end 1 lays it
+    flipped) are laid from `hands` (each seat's tiles, nothing to draw)."""
+    state = State(make_rules(variant, len(hands)))
+    state.start_hand([mask_of(tile_id(*parse_tile(t)) for t in hand.split()) for hand in hands],
+                     [], leader, -1)
+    for tile, end in plays:
+        state.play(tile_id(*parse_tile(tile)) << 2 | end)
+    return ViewBuilder().view(state, state.legal_moves())
+
+
+def seat_at(view, script: Script, specs: list[str]) -> HumanSeat:
+    seat = HumanSeat(view.seat, script, lambda: None, specs, "a test")
+    seat.start_game(view.rules)
+    return seat
+
+
+def test_the_line_runs_from_end_0_through_the_lead_to_end_1_wrapped_to_the_width():
+    """docs/GAME-RECORD.md "Ends": the lead shows end 0's number first (flipped when laid on
+    end 1), end 0's arm grows leftwards, end 1's rightwards; rows fit the terminal."""
+    view = position("block", ["3-5 1-2", "5-5 1-5 0-0"], 1, [("5-5", 0), ("3-5", 0), ("1-5", 1)])
+    assert line_rows(laid_tiles(view.line), 80) == ["Line: [3|5][5|5][5|1]"]
+    assert line_rows(laid_tiles(view.line), 20) == ["Line: [3|5][5|5]", "      [5|1]"]
+    flipped = position("block", ["2-6 0-0", "1-1"], 0, [("2-6", 1)])
+    assert flipped.ends == (6, 2) and line_rows(laid_tiles(flipped.line), 80) == ["Line: [6|2]"]
+
+
+def test_the_spinners_short_sides_are_rows_of_their_own_and_counts_follow_the_core():
+    """R-SPINNER: ends 2 and 3 grow from the spinner; the count after each play is the core's."""
+    plays = [("5-5", 0), ("1-5", 0), ("2-5", 1), ("3-5", 2), ("5-6", 3), ("3-4", 2)]
+    view = position("allfives", ["5-5 2-5 5-6 0-0", "1-5 3-5 3-4 0-1"], 0, plays)
+    assert line_rows(laid_tiles(view.line), 80) == [
+        "Line: [1|5][5|5][5|2]", "  end 2: [5|3][3|4]", "  end 3: [5|6]"]
+    counts = []
+    for number in range(1, len(plays) + 1):
+        state = State(make_rules("allfives", 2))
+        state.start_hand([mask_of(tile_id(*parse_tile(t)) for t in hand.split())
+                          for hand in ("5-5 2-5 5-6 0-0", "1-5 3-5 3-4 0-1")], [], 0, -1)
+        for tile, end in plays[:number]:
+            state.play(tile_id(*parse_tile(tile)) << 2 | end)
+        counts.append(state.fives_count())
+    assert [laid.count for laid in laid_tiles(view.line)] == counts == [10, 11, 3, 6, 12, 13]
+
+
+CELLS = re.compile(r"\[(\d)\|(\d)\]")
+
+
+def test_every_screen_shows_the_line_chained_and_ending_on_the_open_ends():
+    """At each choice of an allfives game the line's tiles touch number to number, its outer
+    numbers are ends 0 and 1, each short side starts at the spinner and ends on its end; no
+    row is wider than the terminal."""
+    script = Script(*["1"] * 400, width=30)
+    domsim.play("allfives", ["human", "easy"], seed=3, terminal=script)
+    screens = "\n".join(script.said).split("Your move")
+    checked = {"wrapped": 0, "spinner": 0}
+    for screen in screens:
+        lines = screen.splitlines()
+        ends_line = next((line for line in lines if line.startswith("Ends: end")), None)
+        if ends_line is None:
+            continue
+        ends = {int(e): int(n) for e, n in re.findall(r"end (\d): (\d)", ends_line)}
+        start = next(i for i, line in enumerate(lines) if line.startswith("Line: "))
+        rows = lines[start:lines.index(ends_line)]
+        assert all(len(row) < 30 for row in rows), rows
+        sections: list[list[str]] = []  # the line, then each short side, with their rows
+        for row in rows:
+            if row.startswith(("Line: ", "  end ")):
+                sections.append([])
+            sections[-1] += CELLS.findall(row)
+        main = sections[0]
+        for cells in sections:
+            assert all(a[1] == b[0] for a, b in zip(cells, cells[1:], strict=False)), rows
+        assert (int(main[0][0]), int(main[-1][1])) == (ends[0], ends[1]), rows
+        checked["wrapped"] += len(rows) > len(sections)
+        for row, side in zip([r for r in rows if r.startswith("  end ")], sections[1:],
+                             strict=True):
+            assert (side[0][0], side[0][0]) in main, rows  # it starts from the spinner
+            assert int(side[-1][1]) == ends[int(row[6])], rows
+            checked["spinner"] += 1
+    assert checked["wrapped"] and checked["spinner"], checked
+
+
+ANNOUNCED = re.compile(r"^  (?:you|seat (\d) \(\w+\)) (?:lead|play)s? \d-\d(?: on end \d)?: "
+                       r"count (\d+), scores (\d+)")
+SCORED = re.compile(r"^  seat (\d) plays .*count (\d+): scores (\d+)$")
+
+
+@pytest.mark.parametrize("variant,seats", [("fives", ["hard", "human"]),
+                                           ("allfives", ["human", "easy", "medium"])])
+def test_every_scoring_play_is_announced_for_every_seat_as_it_happens(variant, seats):
+    """R-FIVES-COUNT: each play whose count is a multiple of 5 is told with its count and
+    points, the person's too, exactly as the record's transcript scores them."""
+    script = Script(*["1"] * 600)
+    record = domsim.play(variant, seats, seed=11, terminal=script)
+    me = seats.index("human")
+    told = [(me if m[1] is None else int(m[1]), int(m[2]), int(m[3]))
+            for line in script.said if (m := ANNOUNCED.match(line))]
+    truth = [(int(m[1]), int(m[2]), int(m[3]))
+             for line in transcript_lines(record) if (m := SCORED.match(line))]
+    assert told == truth and len(truth) >= 5
+    assert {seat for seat, _, _ in told} == set(range(len(seats)))
+
+
+HELD = re.compile(r"^  (?:you hold|seat \d \(\w+\) holds) (.*?)(?:: \d+ pips?.*)?$")
+EQUATION = re.compile(r"^  (.+?) wins? (?:the hand: )?(\d+)(?: against (.+?))? = (.+)$")
+
+
+def evaluate(terms: str) -> int:
+    """`17 + 7 (the other hands) - 2 (to the nearest 5)` summed."""
+    numbers = re.sub(r"\([^)]*\)", "", terms).split()
+    return int(numbers[0]) + sum(int(n) * (1 if sign == "+" else -1)
+                                 for sign, n in zip(numbers[1::2], numbers[2::2], strict=True))
+
+
+def hand_ends(said: list[str]) -> list[list[str]]:
+    """The lines from each "Hand N over:" to its scores."""
+    text = "\n".join(said)
+    return [block.split("\nScores", 1)[0].splitlines()
+            for block in text.split("\nHand ")[1:] if re.match(r"\d+ over: ", block)]
+
+
+def winner_name(seats: list[str], winners: list[int], teams: bool) -> str:
+    me = seats.index("human")
+    if teams:
+        return "your team" if winners[0] % 2 == me % 2 else "the other team"
+    return " and ".join("you" if s == me else seats[s] if seats.count(seats[s]) == 1 else
+                        f"seat {s} ({seats[s]})" for s in winners)
+
+
+@pytest.mark.parametrize("variant,seats,options", [
+    ("draw", ["human", "easy", "hard"], {}),
+    ("block", ["hard", "human"], {}),
+    ("fives", ["human", "hard"], {}),
+    ("allfives", ["easy", "human", "easy", "medium"], {}),
+    ("kozel", ["hard", "human", "hard", "easy"], {}),
+    ("partnership", ["human", "hard", "easy", "hard"], {"capicu_bonus": "25"}),
+    ("partnership", ["easy", "hard", "human", "hard"], {"count": "losers", "fish": "maker"}),
+    ("partnership-1v1", ["human", "hard"], {}),
+    ("classic", ["human", "easy", "easy"], {}),
+])
+def test_each_hand_ends_with_every_hand_face_up_and_its_points_worked_out(variant, seats,
+                                                                           options):
+    """R-SCORE-BASIC, R-FIVES, R-KOZEL, R-PARTNERSHIP, R-PARTNERSHIP-1V1, R-CLASSIC: after each
+    hand every hand left is shown as the record has it, the winners by name, and the points as a
+    sum that adds up to what the side got."""
+    rules = make_rules(variant, len(seats), options)
+    worked = 0
+    for seed in range(3):
+        script = Script(*["1"] * 2000)
+        record = domsim.play(variant, seats, seed=seed, options=options, terminal=script)
+        left = [(state.hands[:], result) for kind, _, _, state, result in
+                replay_steps(record, 0) if kind == "result"]
+        ends = hand_ends(script.said)
+        assert len(ends) == len(left) == len(record["hands"])
+        for block, (hands, result) in zip(ends, left, strict=True):
+            held = [HELD.match(line)[1] for line in block if HELD.match(line)]
+            assert held == [" ".join(tile_name(t) for t in tiles_of(m)) or "nothing"
+                            for m in hands], block
+            named = winner_name(seats, list(result.winners), rules.variant.teams) \
+                if result.winners else "nobody"
+            assert block[1 + len(held)].startswith(f"  {named} win"), block
+            equation = [EQUATION.match(line) for line in block if EQUATION.match(line)]
+            if not equation:
+                assert not any(" = " in line for line in block), block
+                continue
+            (found,) = equation
+            won = rules.side_of(result.winners[0])
+            side = 1 - won if rules.variant.points_against else won
+            assert int(found[2]) == evaluate(found[4]) == result.points[side], block
+            worked += 1
+    assert worked or variant == "classic"
+    assert "winners seats" not in "\n".join(script.said)

@@ -102,6 +102,8 @@ class HumanSeat(GuardedSeat):
             return self.stand_in_move(view)
         self._tell_news(view)
         moves = distinct_moves(view)
+        if len(moves) == 1:  # mirror images of one move: no choice, announced as forced
+            return moves[0]
         self._show_table(view, moves)
         prompt = f"Your move (1-{len(moves)} or a tile, ? for help): "
         text = self.terminal.ask(prompt)
@@ -230,10 +232,12 @@ class HumanSeat(GuardedSeat):
 
     def _show_table(self, view: PlayerView, moves: list[Move]) -> None:
         say = self.terminal.say
-        for row in line_rows(laid_tiles(view.line), getattr(self.terminal, "width", WIDTH)):
+        laid = laid_tiles(view.line)
+        for row in line_rows(laid, getattr(self.terminal, "width", WIDTH)):
             say(self._paint(row, fg="cyan"))
         ends = "  ".join(f"end {e}: {n}" for e, n in enumerate(view.ends) if n is not None)
-        say(f"Ends: {ends or 'none yet (you lead)'}" + self._count(view))
+        count = f"  (count {laid[-1].count})" if laid and view.rules.variant.scores_count else ""
+        say(f"Ends: {ends or 'none yet (you lead)'}{count}")
         others = ", ".join(f"{self.names.seats[s]} {count} tile{'s' * (count != 1)}"
                            for s, count in enumerate(view.hand_counts) if s != self.seat)
         bone = f"; boneyard {view.boneyard_count}" if view.rules.variant.draws else ""
@@ -243,11 +247,6 @@ class HumanSeat(GuardedSeat):
         say(self._paint(f"Your hand: {' '.join(map(str, view.hand))}", bold=True))
         for number, move in enumerate(moves, 1):
             say(f"  {number}) {self._move_text(view, move)}")
-
-    def _count(self, view: PlayerView) -> str:
-        if not view.rules.variant.scores_count or not view.history:
-            return ""
-        return f"  (count {sum(view.end_counts)})"
 
     def _move_text(self, view: PlayerView, move: Move) -> str:
         if not view.history or all(n is None for n in view.ends):

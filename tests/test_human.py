@@ -18,15 +18,25 @@ import click
 import pytest
 
 import domsim
+from domsim.cli import ConsoleTerminal
 from domsim.engine import State
-from domsim.human import HumanSeat
+from domsim.human import HELP, HumanSeat
 from domsim.record import replay_steps, verify
 from domsim.rules import make_rules
 from domsim.strategy import StrategyError
-from domsim.tabletalk import laid_tiles, line_rows
-from domsim.tiles import mask_of, parse_tile, tile_id, tile_name, tiles_of
+from domsim.tabletalk import (
+    Names,
+    distinct_moves,
+    held_lines,
+    laid_tiles,
+    line_rows,
+    points_lines,
+    read_move,
+    which_end,
+)
+from domsim.tiles import Tile, mask_of, parse_tile, tile_id, tile_name, tiles_of
 from domsim.transcript import transcript_lines
-from domsim.view import ViewBuilder
+from domsim.view import Move, ViewBuilder
 
 DOMSIM = str(Path(sys.executable).with_name("domsim"))
 PROMPT = re.compile(r"Your move \(1-(\d+) or a tile, \? for help\): $")
@@ -354,3 +364,196 @@ def test_each_hand_ends_with_every_hand_face_up_and_its_points_worked_out(varian
             worked += 1
     assert worked or variant == "classic"
     assert "winners seats" not in "\n".join(script.said)
+
+
+def finished(variant: str, hands: list[str], lead: str):
+    """Seat 0 leads `lead` and every seat passes until the hand is blocked; (rules, hands
+    left, result)."""
+    state = State(make_rules(variant, len(hands)))
+    state.start_hand([mask_of(tile_id(*parse_tile(t)) for t in hand.split()) for hand in hands],
+                     [], 0, -1)
+    state.play(tile_id(*parse_tile(lead)) << 2)
+    while not state.hand_over:
+        state.pass_turn()
+    return state.rules, state.hands, state.last_hand_result
+
+
+def test_a_blocked_hand_takes_the_winners_own_pips_off_ties_score_nothing_eggs_carry():
+    """R-SCORE-BASIC: blocked, the lowest hand scores the others' pips less its own, a tie
+    nobody; R-KOZEL: eggs write nobody down and carry the tie; R-KOZEL-25 shown."""
+    rules, hands, result = finished("block", ["6-6 1-1", "1-2 3-4"], "6-6")
+    names = Names.of(["human", "hard"], 0, teams=False)
+    assert points_lines(rules, names, hands, result, [0, 0], 0) == [
+        "you win 8 = 10 (the other hand) - 2 (the winner's own)"]
+    rules, hands, result = finished("block", ["6-6 1-2", "0-3"], "6-6")
+    assert points_lines(rules, names, hands, result, [0, 0], 0) == ["nobody wins"]
+    rules, hands, result = finished("kozel", ["6-6 1-2", "0-3", "2-2", "1-1 0-2"], "6-6")
+    names = Names.of(["hard", "human", "easy", "hard"], 1, teams=True)
+    assert points_lines(rules, names, hands, result, [0, 0], 0) == [
+        "nobody wins", "nobody is written down: 7 carried to the next hand's losers"]
+    assert names.scores(rules, result.scores, result.carry) == (
+        "Scores (points against): the other team 0, your team 0, 101 loses; 7 carried to the "
+        "next hand's losers")
+    lone = [mask_of([tile_id(0, 0)]), 0, mask_of([tile_id(1, 2)]), 0]
+    assert held_lines(rules, names, lone)[:2] == [
+        "seat 0 (hard) holds 0-0: 0 pips, which counts 25", "you hold nothing"]
+
+
+def test_winners_are_named_you_your_team_or_the_bot():
+    rules = make_rules("block", 2)
+    names = Names.of(["human", "hard"], 0, teams=False)
+    assert (names.wins(rules, [1]), names.wins(rules, [0]), names.wins(rules, [])) == \
+        ("hard wins", "you win", "nobody wins")
+    three = Names.of(["easy", "human", "easy"], 1, teams=False)
+    assert three.wins(make_rules("classic", 3), [0, 1]) == "seat 0 (easy) and you win"
+    kozel = make_rules("kozel")
+    team = Names.of(["hard", "human", "easy", "hard"], 1, teams=True)
+    assert (team.wins(kozel, [1, 3]), team.wins(kozel, [0, 2])) == \
+        ("your team wins", "the other team wins")
+    script = Script(*["1"] * 300)
+    record = domsim.play("block", ["human", "hard"], seed=2, terminal=script)
+    winner = "you win" if record["result"]["winners"] == [0] else "hard wins"
+    assert f"Game over: {winner}." in script.said
+
+
+def test_a_move_is_typed_as_a_number_or_a_tile_with_or_without_its_end():
+    """Ends show 0 (left, end 0) and 6 (right, end 1): 0-6 fits both, 6-6 end 1 only."""
+    view = position("block", ["0-6 6-6 3-6 2-5", "1-3 0-1 4-4"], 1,
+                    [("1-3", 0), ("3-6", 1), ("0-1", 0)])
+    offered = distinct_moves(view)
+    on = {end: Move(Tile(0, 6), end) for end in (0, 1)}
+    for text, meant in [("2", [on[1]]), ("0-6", [on[0], on[1]]), ("6-0 left", [on[0]]),
+                        ("0|6 right", [on[1]]), ("6-0 end 1", [on[1]]),
+                        (" 6 - 0 on end 0", [on[0]]), ("6-6", [Move(Tile(6, 6), 1)]),
+                        ("6|6 right", [Move(Tile(6, 6), 1)])]:
+        assert read_move(text, view, offered) == meant, text
+    for text, why in [("5-5", "5-5 is not in your hand"), ("2-5", "2-5 fits no open end"),
+                      ("6-6 left", "6-6 does not fit end 0 (the 0)"),
+                      ("0-6 end 3", "end 3 is not open"), ("0-6 up", "'up' names no end"),
+                      ("9", "'9' is no move: type a number from 1 to 3, a tile"),
+                      ("x", "'x' is no move")]:
+        assert read_move(text, view, offered).startswith(why), text
+    assert which_end([on[0], on[1]], view) == \
+        "0-6 fits end 0 (left, the 0) and end 1 (right, the 6): which end (left, right or end N)? "
+
+
+def test_a_tile_fitting_two_ends_is_asked_about_in_one_line_and_the_answer_plays_it():
+    view = position("block", ["0-6 6-6 3-6 2-5", "1-3 0-1 4-4"], 1,
+                    [("1-3", 0), ("3-6", 1), ("0-1", 0)])
+    script = Script("0-6", "?", "6-0", "right")
+    assert seat_at(view, script, ["human", "hard"]).choose(view) == Move(Tile(0, 6), 1)
+    question = which_end([Move(Tile(0, 6), 0), Move(Tile(0, 6), 1)], view)
+    assert script.said.count(question) == 2 and HELP in script.said  # `?` read as a command
+    assert script.lines == [] and script.said[-1] == question
+    assert seat_at(view, Script("0-6", "end 0"), ["human", "hard"]).choose(view) == \
+        Move(Tile(0, 6), 0)
+
+
+def test_mirror_moves_are_offered_once_only_where_the_two_ends_are_truly_alike():
+    """After a lead of 3-3 both ends show 3 and count alike: 3-5 on either leaves the same
+    line mirrored (block, fives), so it is offered on end 0 only; with a spinner, or ends
+    showing 3 that count differently (fives: one a double), both stay."""
+    hands = ["3-5 3-6 0-0", "3-3 1-2 2-4 2-3 1-4"]
+    for variant, offered in [("block", 2), ("fives", 2), ("allfives", 4)]:
+        view = position(variant, hands, 1, [("3-3", 0)])
+        moves = distinct_moves(view)
+        assert len(view.legal_moves) == 4 and len(moves) == offered, variant
+        assert offered == 4 or {move.end for move in moves} == {0}
+    plain_and_double = position("fives", ["3-5 3-4 0-0 1-1", "3-3 4-5 2-3 1-2"], 1,
+                                [("3-3", 0), ("3-5", 0), ("4-5", 0), ("3-4", 0)])
+    assert plain_and_double.ends == (3, 3) and plain_and_double.end_counts == (3, 6)
+    assert distinct_moves(plain_and_double) == list(plain_and_double.legal_moves) == [
+        Move(Tile(2, 3), 0), Move(Tile(2, 3), 1)]
+    script = Script("1")
+    view = position("block", hands, 1, [("3-3", 0)])
+    seat_at(view, script, ["human", "hard"]).choose(view)
+    listed = [line for line in script.said if re.match(r"  \d\) ", line)]
+    assert listed == ["  1) 3-5 on end 0 (the 3)", "  2) 3-6 on end 0 (the 3)"]
+    assert read_move("3-5 right", view, distinct_moves(view)) == [Move(Tile(3, 5), 1)]
+
+
+def test_colour_where_the_terminal_has_it_the_same_text_where_it_has_not():
+    coloured, plain = Script(*["1"] * 300, color=True), Script(*["1"] * 300)
+    for script in (coloured, plain):
+        domsim.play("fives", ["human", "hard"], seed=7, terminal=script)
+    assert [click.unstyle(line) for line in coloured.said] == plain.said
+    assert not any("\x1b[" in line for line in plain.said)
+    scored = [line for line in coloured.said if ": count " in click.unstyle(line)]
+    assert scored and all(click.style("", fg="yellow", reset=False) in line for line in scored)
+
+
+@pytest.mark.parametrize("tty,environment,color", [
+    (True, {}, True), (True, {"NO_COLOR": "1"}, False), (True, {"TERM": "dumb"}, False),
+    (False, {}, False)])
+def test_the_console_has_colour_only_on_a_terminal_without_no_color(monkeypatch, tty,
+                                                                    environment, color):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in environment.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty)
+    monkeypatch.setenv("COLUMNS", "57")
+    console = ConsoleTerminal()
+    assert console.color == color and console.width == 57
+
+
+TOLD = re.compile(r"^  (you|seat 1 \(easy\)) (?:lead|play)s? (\d-\d)(?: on end \d)?"
+                  r": count (\d+), scores (\d+)", re.MULTILINE)
+WINS = re.compile(r"^Game over: (you win|easy wins)\.$", re.MULTILINE)
+
+
+def test_a_person_plays_a_whole_fives_game_at_a_terminal(tmp_path):
+    """`domsim play --variant fives -p human -p easy --seed 5` on a pseudo-terminal in colour,
+    typed as a person does (the first move each time): the scores are announced as the record
+    scores them, every hand is shown face up at its end as the record has it, and the last line
+    names the winner."""
+    record = tmp_path / "fives.json"
+    term = Pty([DOMSIM, "play", "--variant", "fives", "-p", "human", "-p", "easy", "--seed", "5",
+                "--record", str(record)], tmp_path, color=True)
+    log = []
+    while term.read_until(PROMPT) is not None:
+        log.append(term.text)
+        term.type("1")
+    log.append(term.text)
+    assert term.close() == 0
+    output = "".join(log)
+    assert "\x1b[" in output  # a terminal with colour
+    text = click.unstyle(output)
+    assert "Traceback" not in text and len(log) > 10
+    game = json.loads(record.read_text())
+    scored = [(int(m[1]), tile_key(m[2]), int(m[3]), int(m[4])) for m in
+              re.finditer(r"^  seat (\d) plays (\d-\d).*count (\d+): scores (\d+)$",
+                          "\n".join(transcript_lines(game)), re.MULTILINE)]
+    told = [(int(m[1] != "you"), tile_key(m[2]), int(m[3]), int(m[4]))
+            for m in TOLD.finditer(text)]
+    assert told == scored and {seat for seat, *_ in told} == {0, 1}
+    left = [[" ".join(tile_name(t) for t in tiles_of(mask)) or "nothing" for mask in state.hands]
+            for kind, _, _, state, _ in replay_steps(game, 0) if kind == "result"]
+    shown = [[m[1] for m in re.finditer(r"^  (?:you hold|seat 1 \(easy\) holds) (.*?)(?:: |$)",
+                                         block, re.MULTILINE)]
+             for block in text.split("\nHand ")[1:] if re.match(r"\d+ over: ", block)]
+    assert shown == left and len(left) == len(game["hands"]) >= 2
+    (winner,) = WINS.findall(text)
+    assert winner == ("you win" if game["result"]["winners"] == [0] else "easy wins")
+    assert text.rstrip().splitlines()[-1] == f"record written to {record}"
+
+
+def test_one_move_in_two_mirror_images_is_no_choice_and_a_lead_alone_counts_its_pips():
+    """A tile that fits both ends of 3-3 only, in block, is played without asking (and told
+    as the person's only move); R-FIVES-COUNT: a 6-6 led alone counts 12, not both ends'
+    24."""
+    hands = ["3-5 5-6 5-5", "3-3 1-2 3-4"]
+    view = position("block", hands, 1, [("3-3", 0)])
+    script = Script("1")
+    seat = seat_at(view, script, ["human", "hard"])
+    assert seat.choose(view) == Move(Tile(3, 5), 0)
+    assert script.lines == ["1"] and not any("Your move" in line for line in script.said)
+    later = position("block", hands, 1, [("3-3", 0), ("3-5", 0), ("3-4", 1)])
+    seat.choose(later)
+    assert script.said[2:5] == ["  seat 1 (hard) leads 3-3",
+                                "  you play 3-5 on end 0 (your only move: played for you)",
+                                "  seat 1 (hard) plays 3-4 on end 1"]
+    view = position("fives", ["2-6 3-6 0-0", "6-6 1-1"], 1, [("6-6", 0)])
+    script = Script("1")
+    seat_at(view, script, ["human", "easy"]).choose(view)
+    assert "Ends: end 0: 6  end 1: 6  (count 12)" in script.said

@@ -117,13 +117,24 @@ class HumanSeat(GuardedSeat):
                 self._chosen = meant[0]
                 return self._chosen
             if meant:  # a tile fitting several ends: the answer names one, or is a command
-                text = self.terminal.ask(which_end(meant, view))
-                chosen = [move for move in meant if move.end == end_named(text or "")]
-                if chosen:
-                    self._chosen = chosen[0]
+                self._chosen, text = self._ask_end(meant, view)
+                if self._chosen is not None:
                     return self._chosen
                 continue
             text = self.terminal.ask(prompt)
+
+    def _ask_end(self, moves: list[Move], view: PlayerView) -> tuple[Move | None, str | None]:
+        """Which of `moves` (one tile on several ends) is meant, asked until the answer names
+        one of their ends (the move, None) or no end at all (None, the answer: a command)."""
+        while True:
+            text = self.terminal.ask(which_end(moves, view))
+            end = end_named(text or "")
+            if end is None:
+                return None, text
+            chosen = [move for move in moves if move.end == end]
+            if chosen:
+                return chosen[0], None
+            self.terminal.say(self._paint(f"{moves[0].tile} does not fit end {end}", fg="red"))
 
     def _command(self, command: str, view: PlayerView, moves: list[Move]) -> list[Move]:
         """The moves `command` may mean (none for help, the history or a mistake, told)."""
@@ -236,8 +247,9 @@ class HumanSeat(GuardedSeat):
         for row in line_rows(laid, getattr(self.terminal, "width", WIDTH)):
             say(self._paint(row, fg="cyan"))
         ends = "  ".join(f"end {e}: {n}" for e, n in enumerate(view.ends) if n is not None)
-        count = f"  (count {laid[-1].count})" if laid and view.rules.variant.scores_count else ""
-        say(f"Ends: {ends or 'none yet (you lead)'}{count}")
+        fives = view.rules.variant.scores_count and laid
+        say(f"Ends: {ends or 'none yet (you lead)'}" + (f"  (count {laid[-1].count})"
+                                                        if fives else ""))
         others = ", ".join(f"{self.names.seats[s]} {count} tile{'s' * (count != 1)}"
                            for s, count in enumerate(view.hand_counts) if s != self.seat)
         bone = f"; boneyard {view.boneyard_count}" if view.rules.variant.draws else ""

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ._core import fives_points, round_to_five
 from .engine import HandResult
 from .rules import Rules
-from .tiles import TILES, mask_pips, tile_id, tile_name, tiles_of
+from .tiles import TILES, mask_pips, other_number, tile_id, tile_name, tiles_of
 from .view import Event, Move, PlayerView
 
 #: A tile of the line as it is drawn: `[3|5]`.
@@ -48,7 +48,7 @@ def laid_tiles(plays: Sequence[Event]) -> list[Laid]:
             laid.append(Laid(-1, first, second, tile.pips))
         else:
             inward = shown[play.end][0] if play.end in shown else spinner
-            outward = tile.b if tile.a == inward else tile.a
+            outward = other_number(tile.id, inward)
             shown[play.end] = (outward, outward * weight)
             laid.append(Laid(play.end, inward, outward, sum(c for _, c in shown.values())))
         if spinner is None and tile.is_double:

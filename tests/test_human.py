@@ -445,8 +445,9 @@ def test_a_tile_fitting_two_ends_is_asked_about_in_one_line_and_the_answer_plays
     question = which_end([Move(Tile(0, 6), 0), Move(Tile(0, 6), 1)], view)
     assert script.said.count(question) == 2 and HELP in script.said  # `?` read as a command
     assert script.lines == [] and script.said[-1] == question
-    assert seat_at(view, Script("0-6", "end 0"), ["human", "hard"]).choose(view) == \
-        Move(Tile(0, 6), 0)
+    script = Script("0-6", "end 2", "2", "left")
+    assert seat_at(view, script, ["human", "hard"]).choose(view) == Move(Tile(0, 6), 0)
+    assert script.said.count("0-6 does not fit end 2") == 2 and script.lines == []
 
 
 def test_mirror_moves_are_offered_once_only_where_the_two_ends_are_truly_alike():

@@ -21,7 +21,8 @@ from .engine import HandResult, State
 from .record import replay_steps, rules_of
 from .rules import Rules
 from .tableline import lay_out
-from .tiles import TILE_A, TILE_B, tile_name, tiles_of
+from .tabletalk import Names, hand_over, held_lines, points_lines
+from .tiles import tile_name, tiles_of
 from .transcript import written
 
 #: The page's template: `/*DATA*/` becomes the game's frames as JSON, `TITLE` its title.
@@ -89,6 +90,7 @@ class _Hand:
         self.plays: list[tuple[int, int, int, int, int]] = []
         self.ends = [-1, -1, -1, -1]
         self.made = [0] * rules.sides  # fives made during the hand, per side
+        self.carry = state.carry  # points a drawn hand left for this hand's losers (kozel)
         self.legal = len(state.legal_moves())
         leader = state.leader
         self.data = {"number": state.hand_number + 1, "leader": leader, "frames": [
@@ -142,40 +144,21 @@ class _Hand:
         self.data["frames"].append(frame)
 
     def result_lines(self, state: State, result: HandResult) -> list[str]:
-        """The hand's result with its arithmetic: what each seat still holds, the points made
-        during play and at the end, per side, and the scores."""
-        side = "team" if self.rules.variant.teams else "seat"
-        lines = [f"Hand {state.hand_number + 1}: {self._how(state, result)}"
-                 + (" (capicú)" if result.capicu else "") + "."]
-        for seat, mask in enumerate(state.hands):
-            tiles = tiles_of(mask)
-            pips = sum(TILE_A[t] + TILE_B[t] for t in tiles)
-            held = " ".join(map(tile_name, tiles)) or "nothing"
-            lines.append(f"{self.who(seat)} holds {held}: {pips} pip{'s' * (pips != 1)}.")
-        against = " against" if self.rules.variant.points_against else ""
-        for number, points in enumerate(result.points):
-            if not points and not self.made[number]:
-                continue
-            made = self.made[number]
-            arithmetic = f" = {made} in play + {points - made} at the end" if made else ""
-            lines.append(f"{self._side_name(number)}: {points} points{against}{arithmetic}.")
-        carry = f"; {result.carry} carried to the next hand" if result.carry else ""
-        lines.append(f"Scores per {side}: {', '.join(map(str, result.scores))}{carry}.")
-        return lines
+        """The hand's result with its arithmetic, as the person's table works it out
+        (domsim.tabletalk): every hand left face up, the points as the rules' tally sums them,
+        and the scores."""
+        names = self._table_names()
+        held = state.hands
+        how = hand_over(names, result, held)
+        return ([f"Hand {state.hand_number + 1}: {how}."]
+                + [f"{line}." for line in held_lines(self.rules, names, held)]
+                + [f"{line}." for line in points_lines(self.rules, names, held, result,
+                                                         self.made, self.carry)]
+                + [f"{names.scores(self.rules, result.scores, result.carry)}."])
 
-    def _how(self, state: State, result: HandResult) -> str:
-        """How the hand ended and who won it, in words."""
-        winner = result.winners[0] if result.winners else None
-        won = ("nobody wins" if winner is None else
-               f"team {self.rules.side_of(winner)} wins" if self.rules.variant.teams else
-               f"{self.who(winner)} wins")
-        if result.end == "domino":
-            out = next((s for s, mask in enumerate(state.hands) if not mask), None)
-            if out is not None:
-                return f"{self.who(out)} went out: {won}"
-        if result.end == "target":
-            return f"the target was reached in play: {won}"
-        return f"the line is blocked: {won}"
+    def _table_names(self) -> Names:
+        seats = tuple(self.who(seat) for seat in range(self.rules.players))
+        return Names(seats, tuple(self._side_name(side) for side in range(self.rules.sides)))
 
     def _side_name(self, side: int) -> str:
         if self.rules.variant.teams:

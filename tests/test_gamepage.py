@@ -10,12 +10,15 @@ import re
 from pathlib import Path
 
 import pytest
+from arithmetic import evaluate
 from clitools import invoke, one_line_error
 
 from domsim import api
 from domsim.gamepage import game_frames, page_html
 from domsim.rules import VARIANTS
 from domsim.tableline import HALF_WIDTH, Placed, lay_out
+
+EQUATION = re.compile(r" wins? (?:the hand: )?(\d+)(?: against .+?)? = (.+)\.$")
 
 BROKEN = Path(__file__).parent / "broken"
 
@@ -121,23 +124,30 @@ def test_each_action_is_a_step_with_the_table_after_it(records):
 
 
 def test_the_hand_result_adds_up(records):
-    """R-SCORE-BASIC, fives: a side's points are what it made in play plus what it scored at
-    the end, and the scores are the record's."""
-    for game in [("fives", 2, 0), ("allfives", 4, 2), ("kozel", 4, 1)]:
+    """R-SCORE-BASIC, R-FIVES, R-KOZEL, R-PARTNERSHIP: every hand left is shown, the side that
+    scores gets a sum that adds up to its points (fives made in play, the hands left, the
+    rounding) as the person's table works it out, any other side's fives made in play are
+    named, and the scores are the record's."""
+    for game in [("fives", 2, 0), ("allfives", 4, 2), ("kozel", 4, 1), ("partnership", 4, 0),
+                 ("block", 4, 1), ("partnership-1v1", 2, 2)]:
         record = records[game]
         for hand, stored in zip(game_frames(record)["hands"], record["hands"], strict=True):
             lines = hand["frames"][-1]["result"]
-            for line in lines:
-                sums = re.search(r": (\d+) points(?: against)? = (\d+) in play \+ (-?\d+)", line)
-                if sums:
-                    assert int(sums[1]) == int(sums[2]) + int(sums[3])
             held = [line for line in lines if " holds " in line]
             assert len(held) == len(stored["deal"]["hands"])
-            scores = ", ".join(map(str, stored["result"]["scores"]))
-            assert any(line.startswith("Scores per") and scores in line for line in lines)
-            points = stored["result"]["points"]
-            stated = [int(m[1]) for m in (re.search(r": (\d+) points", x) for x in lines) if m]
-            assert sorted(stated) == sorted(p for p in points if p)
+            stated = []
+            for line in lines:
+                sums = EQUATION.search(line)
+                if sums:
+                    assert int(sums[1]) == evaluate(sums[2]), line
+                    stated.append(int(sums[1]))
+                made = re.search(r" made (\d+) \(fives in play\)\.$", line)
+                if made:
+                    stated.append(int(made[1]))
+            assert sorted(stated) == sorted(p for p in stored["result"]["points"] if p), lines
+            scores = [int(n) for n in re.findall(r" (\d+)(?:,|\.$)", lines[-1])]
+            assert lines[-1].startswith("Scores")
+            assert scores[:len(stored["result"]["scores"])] == stored["result"]["scores"]
 
 
 def test_a_scoring_play_is_marked(records):

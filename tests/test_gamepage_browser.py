@@ -84,7 +84,8 @@ def test_the_keys_step_through_the_game(pages, variant):
     assert found["backsSeat1"] >= held_by_others  # the others' tiles face down
     last = len(hands[-1]["frames"])
     assert found["end"] == f"hand {len(hands)} of {len(hands)} \u00b7 step {last} of {last}"
-    assert "Scores per" in found["result"] and frames["outcome"] in found["result"]
+    assert " holds " in found["result"] and "Scores" in found["result"]
+    assert frames["outcome"] in found["result"]
     assert found["handBack"].endswith(f"step 1 of {last}")
     assert found["home"].startswith("hand 1 of") and not found["sideways"]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 import pytest
+from arithmetic import evaluate
 
 import domsim
 from domsim.cli import ConsoleTerminal
@@ -297,13 +298,6 @@ def test_every_scoring_play_is_announced_for_every_seat_as_it_happens(variant, s
 
 HELD = re.compile(r"^  (?:you hold|seat \d \(\w+\) holds) (.*?)(?:: \d+ pips?.*)?$")
 EQUATION = re.compile(r"^  (.+?) wins? (?:the hand: )?(\d+)(?: against (.+?))? = (.+)$")
-
-
-def evaluate(terms: str) -> int:
-    """`17 + 7 (the other hands) - 2 (to the nearest 5)` summed."""
-    numbers = re.sub(r"\([^)]*\)", "", terms).split()
-    return int(numbers[0]) + sum(int(n) * (1 if sign == "+" else -1)
-                                 for sign, n in zip(numbers[1::2], numbers[2::2], strict=True))
 
 
 def hand_ends(said: list[str]) -> list[list[str]]:

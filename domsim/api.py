@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import notebook
+from . import notebook, spsa
 from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
 from .bot import Confinement, check_spec, traced
 from .calibration import Request as CalibrationRequest
@@ -505,5 +505,46 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
                  stopped=stopped)
 
 
+def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
+                    against: str | None = None, variant: str | None = None,
+                    games: int = spsa.DEFAULT_GAMES, confirm: int = spsa.CONFIRM_GAMES,
+                    seed: int | None = None, players: int | None = None,
+                    options: Mapping[str, object] | None = None, on_fault: str = "forfeit",
+                    c_end: float = spsa.C_END, r_end: float = spsa.R_END,
+                    out: str | Path | None = None, resume: bool = False,
+                    workers: int | None = None, progress: bool = False,
+                    command: Sequence[str] = ("domsim.api.tune_parameters",)) -> Study:
+    """Tune a strategy's numeric parameters by SPSA as `domsim tune --strategy` does (domsim.spsa):
+    `params` as `NAME=LOW:HIGH[:START]`, against `against` (default: the strategy at its starting
+    values) over `games` games in all, then a confirmation duel of `confirm` games (0: none) of
+    the tuned values against the starting ones; `c_end` and `r_end` set where the gains end
+    (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in `out` (default
+    results/tune-<time>), or going on with the tune there (`resume=True`)."""
+    if resume:
+        if out is None:
+            raise TourneyError("--resume needs --out DIR: the folder of the tune")
+        folder = Path(out)
+        request, state = spsa.saved(folder)
+    else:
+        if variant is None or strategy is None:
+            raise TourneyError("missing --variant or --strategy: name the rule set and the "
+                               "strategy to tune")
+        folder = Path(out) if out is not None else default_out("tune")
+        parsed = spsa.parse_params(list(params), strategy)
+        start = spsa.spec_with(strategy, parsed, [p.start for p in parsed])
+        request = spsa.SpsaRequest(
+            strategy, parsed, against or start, variant,
+            random_run_seed() if seed is None else seed, games, players,
+            {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end)
+        spsa.begin(request, folder)
+        state = spsa.SpsaState(request.start)
+    session = spsa.Session(workers or default_workers(), not progress, list(command))
+    with spsa.progress_bar(request, state, progress) as bar:
+        result = spsa.run_spsa(request, state, folder, session, bar)
+    return Study(folder, spsa.spsa_lines(result, folder),
+                 json.loads((folder / spsa.SPSA_FILE).read_text(encoding="utf-8")),
+                 stopped=result.stopped)
+
+
 __all__ = ["Comparison", "Results", "Study", "calibrate", "compare", "load", "play", "report",
-           "resume_compare", "tourney", "tune"]
+           "resume_compare", "tourney", "tune", "tune_parameters"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from . import api
+from . import api, spsa
 from .analysis import run_statistics, statistics_lines
 from .audit import replayed
 from .bot import BOTS_LOGGER, Confinement, check_spec
@@ -963,59 +963,101 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
 @click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless --resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--against", "level", default=None, metavar="SPEC",
-              help="The level the target win rate is against [medium].")
+              help="The opponent: the level the dial's win rate is against [medium]; with "
+                   "--strategy, what the perturbed players meet [the strategy at its start].")
 @click.option("--win-rate", type=PROBABILITY,
-              default=None, help="Target win rate against --against [0.65].")
+              default=None, help="Dial: target win rate against --against [0.65].")
 @click.option("--levels", "count", type=int, default=None, metavar="N",
-              help="Instead of one target: N levels evenly spaced in Elo from easy (dial 0) to "
-                   "insane (dial 1), each inner one searched against the nearest built-in level.")
+              help="Dial, instead of one target: N levels evenly spaced in Elo from easy (dial 0) "
+                   "to insane (dial 1), each inner one searched against the nearest built-in "
+                   "level.")
 @click.option("--gap-games", type=click.IntRange(min=1), default=None,
-              help=f"With --levels: games measuring each built-in step [{DEFAULT_GAP_GAMES}].")
+              help=f"Dial, with --levels: games measuring each built-in step "
+                   f"[{DEFAULT_GAP_GAMES}].")
 @click.option("--tolerance", type=Finite(0, 1, min_open=True),
               default=DEFAULT_TOLERANCE, show_default=True,
-              help="Width of the indifference zone around the target (the tests' H0 and H1).")
+              help="Dial: width of the indifference zone around the target (the tests' H0 and "
+                   "H1).")
 @click.option("--steps", type=click.IntRange(min=1), default=DEFAULT_STEPS, show_default=True,
-              help="Most bisection steps (a search).")
-@click.option("--games", "-g", type=click.IntRange(min=1), default=COMPARE_LIMIT,
-              show_default=True, help="Most games a step plays.")
+              help="Dial: most bisection steps (a search).")
+@click.option("--strategy", default=None, metavar="SPEC",
+              help="SPSA: the strategy whose --param values to tune (a level, file, module or "
+                   "exec: command with {NAME} where each value goes).")
+@click.option("--param", "params", multiple=True, metavar="NAME=LOW:HIGH[:START]",
+              help="SPSA: a numeric parameter of --strategy and its range (START: the spec's "
+                   "value, else the strategy's default, else the middle); repeatable.")
+@click.option("--confirm", type=click.IntRange(min=0), default=spsa.CONFIRM_GAMES,
+              show_default=True,
+              help="SPSA: games of the closing duel of the tuned values against the start (0: "
+                   "none).")
+@click.option("--c-end", type=Finite(0, 0.5, min_open=True), default=spsa.C_END,
+              show_default=True,
+              help="SPSA: the perturbation at the end, as a share of each parameter's range.")
+@click.option("--r-end", type=Finite(0, 1, min_open=True), default=spsa.R_END,
+              show_default=True,
+              help="SPSA: the learning rate at the end, a_k / c_k^2 (fishtest's r_end).")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=None,
+              help=f"Dial: most games a step plays [{COMPARE_LIMIT}]. SPSA: the games of the "
+                   f"whole tuning [{spsa.DEFAULT_GAMES}].")
 @SEED
 @WORKERS
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default results/tune-<timestamp>); never overwritten.")
 @RULE_OPTIONS
 @SILENT
-@on_fault_option("forfeit", "A tune's tests forfeit, as compare's.")
+@on_fault_option("forfeit", "A tune's games forfeit, as compare's.")
 @click.option("--resume", is_flag=True, help="Go on with the interrupted tune in --out (its own "
-              "settings): steps finished are kept, the rest played.")
+              "settings): what finished is kept, the rest played.")
 @click.pass_context
 @user_errors
-def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, steps, games, seed,
-         workers, out, options, silent, on_fault, resume) -> None:
-    """Find the dial strength that wins a target share of the games against a level: bisect
-    the strength, each step a sequential test on duplicate deals, and print the setting with
-    its 95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
+def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, steps, strategy,
+         params, confirm, c_end, r_end, games, seed, workers, out, options, silent, on_fault,
+         resume) -> None:
+    """Tune the dial, or (--strategy) a strategy's own parameters.
+
+    The dial: the strength that wins a target share of the games against a level: bisect the
+    strength, each step a sequential test on duplicate deals, and print the setting with its
+    95% interval (Fieller's, from a logistic line in the strength fitted to the games of the
     steps near the last bracket), the bracket itself, and the games and time it took. With
     --levels N: the settings of N levels evenly spaced in Elo from easy to insane, each with its
     interval.
 
+    --strategy SPEC --param NAME=LOW:HIGH ...: SPSA as fishtest tunes an engine: each
+    iteration plays the strategy with every parameter nudged up or down at random, and with the
+    opposite nudges, against --against on one deal in every seating, and moves the values
+    towards the better of the two; --games in all, then a duel of the tuned values against the
+    start (--confirm games) with its interval. Prints NAME=VALUE and the spec to paste.
+
     Example: domsim tune --variant block --against medium --win-rate 0.65
 
     Example: domsim tune --variant block --levels 5
+
+    Example: domsim tune --variant block --strategy hard --param block=0:10 --param lock=0:12
     """
     if resume:
         _resume_alone(ctx, out, TUNE_SESSION, "tune")
-    elif count is not None and (level is not None or win_rate is not None):
+        strategy = "" if spsa.is_spsa(out) else None
+    _one_mode(ctx, strategy is not None)
+    if strategy is None and count is not None and (level is not None or win_rate is not None):
         raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
-    elif count is None and gap_games is not None:
+    if strategy is None and count is None and gap_games is not None:
         raise click.ClickException("--gap-games goes with --levels N")
     try:
-        study = api.tune(variant, against=level or "medium",
-                         win_rate=0.65 if win_rate is None else win_rate, levels=count,
-                         gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance,
-                         steps=steps, games=games, seed=seed, players=players,
-                         options=parse_options(options), on_fault=on_fault, out=out,
-                         resume=resume, workers=workers, progress=not silent,
-                         command=["domsim", *sys.argv[1:]])
+        if strategy is not None:
+            study = api.tune_parameters(
+                strategy or None, params, against=level, variant=variant,
+                games=games or spsa.DEFAULT_GAMES, confirm=confirm, seed=seed, players=players,
+                options=parse_options(options), on_fault=on_fault, c_end=c_end, r_end=r_end,
+                out=out, resume=resume, workers=workers, progress=not silent,
+                command=["domsim", *sys.argv[1:]])
+        else:
+            study = api.tune(variant, against=level or "medium",
+                             win_rate=0.65 if win_rate is None else win_rate, levels=count,
+                             gap_games=gap_games or DEFAULT_GAP_GAMES, tolerance=tolerance,
+                             steps=steps, games=games or COMPARE_LIMIT, seed=seed,
+                             players=players, options=parse_options(options), on_fault=on_fault,
+                             out=out, resume=resume, workers=workers, progress=not silent,
+                             command=["domsim", *sys.argv[1:]])
     except RunFinished as finished:
         click.echo(str(finished))
         return
@@ -1023,6 +1065,27 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, st
         click.echo(line)
     if study.stopped:
         raise click.ClickException(f"{study.stopped}; {resume_hint(study.path, 'tune')}")
+
+
+#: The options of each of tune's modes (the rest belong to both).
+DIAL_OPTIONS = ("win_rate", "count", "gap_games", "tolerance", "steps")
+SPSA_OPTIONS = ("params", "confirm", "c_end", "r_end")
+
+
+def _one_mode(ctx: click.Context, tuning_parameters: bool) -> None:
+    """tune's options of the other mode are refused, named."""
+    other = DIAL_OPTIONS if tuning_parameters else SPSA_OPTIONS
+    given = [name for name in other
+             if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+    if given:
+        flags = ", ".join(_flag(ctx, name) for name in given)
+        mode = ("tuning a strategy's parameters (--strategy)" if tuning_parameters
+                else "tuning the dial; --strategy SPEC tunes a strategy's parameters")
+        raise click.ClickException(f"{flags}: not an option when {mode}")
+
+
+def _flag(ctx: click.Context, name: str) -> str:
+    return next(p.opts[0] for p in ctx.command.params if p.name == name)
 
 
 #: What a resumed tune may be given: how this session runs, not what the tune is.

@@ -242,6 +242,15 @@ def spec_files(spec: str) -> tuple[str, ...]:
     return ()
 
 
+def with_parameters(spec: str, values: dict[str, str]) -> str:
+    """`spec` with each of `values` set (`hard?shed=2` with {"block": "4"}:
+    `hard?shed=2&block=4`), replacing the spec's own value of that name."""
+    target, _, query = spec.strip().partition("?")
+    pairs = [pair for pair in query.split("&")
+             if pair and pair.partition("=")[0].strip() not in values]
+    return f"{target}?{'&'.join(pairs + [f'{key}={text}' for key, text in values.items()])}"
+
+
 def spec_file(spec: str) -> str | None:
     """The strategy file a spec names, as written in it (None for a name, a module or an
     `exec:` program)."""
@@ -423,6 +432,16 @@ def _coerce(kind: object, text: str, key: str, target: str) -> object:
             pass
     raise StrategyError(f"parameter {key!r} of {target!r} must be {PARAMETER_TYPES[kind]}, "
                         f"got {text!r}")
+
+
+def spec_parameters(spec: str) -> dict[str, tuple[object, object]]:
+    """The parameters of the strategy a spec names, each as (its type, the value the spec
+    plays: its own, else the constructor's default; None where there is none)."""
+    factory = load_strategy(spec)
+    defaults = {param.name: param.default for param in inspect.signature(factory.cls).parameters
+                .values() if param.default is not inspect.Parameter.empty}
+    return {name: (kind, factory.params.get(name, defaults.get(name)))
+            for name, kind in _accepted_parameters(factory.cls).items()}
 
 
 # -- the catalogue `domsim strategies` prints ----------------------------------------------------

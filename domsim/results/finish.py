@@ -14,16 +14,18 @@ from .table import assemble, read_games
 
 
 def finish(run: Planned, manifest: dict, session: dict, outcome: Outcome,
-           tally: Tally | None) -> None:
+           tally: Tally | None, rated: bool = True) -> None:
     """Write the games table, summary and manifest for whatever is finished; the summary from
-    `tally` if it holds every finished game, else from the games read back."""
+    `tally` if it holds every finished game, else from the games read back; its Elo columns
+    left empty unless `rated` (`domsim stats` works them out from the games either way)."""
     out, config = run.out, run.config
     end_session(manifest, session, outcome)
     assemble(out, run.schema, config.output_format, config.records, manifest)
     if tally is None:
         tally = run.tally()
         tally.add_table(read_games(out, run.schema))
-    write_summary(out, rated_summary(run, manifest, tally, not outcome.partial))
+    write_summary(out, rated_summary(run, manifest, tally, not outcome.partial) if rated
+                  else [line for _, _, line in tally.rows()])
     seal_manifest(out, manifest, config)
     if not outcome.partial:
         remove_parts(out)

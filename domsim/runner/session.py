@@ -70,13 +70,14 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                 scheduler: str | None, silent: bool, command: list[str],
                 standings: Standings | None = None, purpose: str = "tourney",
                 notes: Sequence[str] = (), faults: FaultWatch | None = None,
-                about: dict | None = None, game_lines: bool = False,
+                about: dict | None = None, game_lines: bool = False, rated: bool = True,
                 watch: Callable[[Tourney], Watch] | None = None, debug: bool = False) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due and watching the fault rates (`faults`); `notes` (what was
     rounded) go to the log and the terminal; `about` joins a new run's manifest; `watch` makes
     what may end the run early (compare's test) for the opened tourney; `debug` traces every line
-    of the seat protocol, with the bot and the game, to PROTOCOL_TRACE in the run folder."""
+    of the seat protocol, with the bot and the game, to PROTOCOL_TRACE in the run folder;
+    `rated`: the summary has its ratings (an SPSA round's many nudged entrants need none)."""
     if backend == "dask" and not scheduler:
         raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if backend == "local" and scheduler:
@@ -110,7 +111,7 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
             try:
                 outcome = run_tourney(tourney, factory, workers=workers, backend=backend,
                                       command=command, purpose=purpose, progress=bar,
-                                      about=about, watch=watching)
+                                      about=about, watch=watching, rated=rated)
                 if watching is not None and watching.decided:
                     bar.finish_early()
                 return outcome

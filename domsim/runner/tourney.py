@@ -279,12 +279,13 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
                 progress: Callable[[list[dict], Tally, str], None] = lambda *_: None,
-                about: dict | None = None, watch: Watch | None = None) -> Outcome:
+                about: dict | None = None, watch: Watch | None = None,
+                rated: bool = True) -> Outcome:
     """Play every game id not yet in the folder (with a `watch`, until it decides), then write
-    the result files (also when the session is interrupted, a worker dies or a write fails:
-    then the manifest says partial); a new run's manifest also holds `about` (a calibration's
-    `levels`) and the watch's section, written before the first game so a run killed at any
-    point can be resumed with its test."""
+    the result files, the summary's ratings only if `rated` (also when the session is
+    interrupted, a worker dies or a write fails: then the manifest says partial); a new run's
+    manifest also holds `about` (a calibration's `levels`) and the watch's section, written
+    before the first game so a run killed at any point can be resumed with its test."""
     out, config = tourney.out, tourney.config
     for damage in tourney.damaged:
         log.warning("%s: its games are played again", damage)
@@ -343,7 +344,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         in_order = not done or watch is not None
         try:
             with stops_ignored():
-                finish(tourney, manifest, session, outcome, tally if in_order else None)
+                finish(tourney, manifest, session, outcome, tally if in_order else None,
+                       rated)
         except OSError as exc:
             reason = f"cannot write {exc.filename or out}: {exc.strerror}"
             said = reason if stopped in (None, reason) else f"{stopped}, then {reason}"

@@ -375,6 +375,9 @@ def test_in_process_any_base_exception_is_a_seat_fault(how, words):
 
 
 def test_in_process_a_real_ctrl_c_still_stops_the_game():
+    # Python's own Ctrl-C, also where the suite was started with SIGINT ignored (a background
+    # job of a shell without job control inherits it so)
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -382,6 +385,7 @@ def test_in_process_a_real_ctrl_c_still_stops_the_game():
             play_game(BLOCK, [hostile("breaks", "how=sleep"), "easy"], 3, move_time_limit=None)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, ignored)
 
 
 def test_in_process_a_late_seat_is_handed_over_after_three_late_moves():

@@ -142,8 +142,8 @@ class HumanSeat(GuardedSeat):
             self.terminal.say(HELP)
             return []
         if command == "h":
-            for index, (event, laid) in enumerate(zip(view.history, laid_by_event(view.history),
-                                                      strict=True)):
+            laids = laid_by_event(view.rules, view.history)
+            for index, (event, laid) in enumerate(zip(view.history, laids, strict=True)):
                 self.terminal.say("  " + self._event_line(event, index, laid))
             return []
         meant = read_move(command, view, moves)
@@ -207,7 +207,7 @@ class HumanSeat(GuardedSeat):
             verb = "lead" if view.leader == self.seat else "leads"
             self.terminal.say(self._paint(f"Hand {view.hand_number + 1}: "
                                           f"{self.names.seats[view.leader]} {verb}", bold=True))
-        laid = laid_by_event(view.history)
+        laid = laid_by_event(view.rules, view.history)
         for index in range(self._shown, len(view.history)):
             line = self._event_line(view.history[index], index, laid[index], news=True)
             self.terminal.say("  " + line)
@@ -243,7 +243,7 @@ class HumanSeat(GuardedSeat):
 
     def _show_table(self, view: PlayerView, moves: list[Move]) -> None:
         say = self.terminal.say
-        laid = laid_tiles(view.line)
+        laid = laid_tiles(view.rules, view.line)
         for row in line_rows(laid, getattr(self.terminal, "width", WIDTH)):
             say(self._paint(row, fg="cyan"))
         ends = "  ".join(f"end {e}: {n}" for e, n in enumerate(view.ends) if n is not None)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ._core import fives_points, round_to_five
+from ._core import fives_points, line_counts, round_to_five
 from .engine import HandResult
 from .rules import Rules
 from .tiles import TILES, mask_pips, other_number, tile_id, tile_name, tiles_of
@@ -31,34 +31,33 @@ class Laid(NamedTuple):
     count: int
 
 
-def laid_tiles(plays: Sequence[Event]) -> list[Laid]:
+def laid_tiles(rules: Rules, plays: Sequence[Event]) -> list[Laid]:
     """The hand's plays, in order, as they lie (docs/GAME-RECORD.md, "Ends"): the lead on end 0
     shows its smaller number on end 0, on end 1 (flipped) its larger; a tile covers the number
-    its end showed; ends 2 and 3 grow from the spinner, the first double laid. An end counts
-    what it shows, both halves when its last tile is a double; the lead alone counts its pips,
-    and a short side of the spinner nothing until a tile is laid on it."""
-    shown: dict[int, tuple[int, int]] = {}  # end -> (its number, what it adds to the count)
+    its end showed; ends 2 and 3 grow from the spinner, the first double laid. The fives count
+    after each is the core's (R-FIVES-COUNT, R-SPINNER)."""
+    shown: dict[int, int] = {}  # end -> the number it shows
     spinner: int | None = None
     laid: list[Laid] = []
-    for play in plays:
-        tile, weight = play.tile, 2 if play.tile.is_double else 1
+    counts = line_counts(rules, [play.tile.id << 2 | play.end for play in plays])
+    for play, count in zip(plays, counts, strict=True):
+        tile = play.tile
         if not laid:
             first, second = (tile.a, tile.b) if play.end == 0 else (tile.b, tile.a)
-            shown = {0: (first, first * weight), 1: (second, second * weight)}
-            laid.append(Laid(-1, first, second, tile.pips))
+            shown = {0: first, 1: second}
+            laid.append(Laid(-1, first, second, count))
         else:
-            inward = shown[play.end][0] if play.end in shown else spinner
-            outward = other_number(tile.id, inward)
-            shown[play.end] = (outward, outward * weight)
-            laid.append(Laid(play.end, inward, outward, sum(c for _, c in shown.values())))
+            inward = shown.get(play.end, spinner)
+            shown[play.end] = other_number(tile.id, inward)
+            laid.append(Laid(play.end, inward, shown[play.end], count))
         if spinner is None and tile.is_double:
             spinner = tile.a
     return laid
 
 
-def laid_by_event(history: Sequence[Event]) -> list[Laid | None]:
+def laid_by_event(rules: Rules, history: Sequence[Event]) -> list[Laid | None]:
     """`laid_tiles` beside each event of the hand (None for a draw or a pass)."""
-    laid = iter(laid_tiles([event for event in history if event.kind == "play"]))
+    laid = iter(laid_tiles(rules, [event for event in history if event.kind == "play"]))
     return [next(laid) if event.kind == "play" else None for event in history]
 
 
@@ -66,7 +65,7 @@ def fives_made(rules: Rules, history: Sequence[Event]) -> list[int]:
     """The points each side made during the hand by the fives count (R-FIVES-COUNT)."""
     made = [0] * rules.sides
     if rules.variant.scores_count:
-        for event, laid in zip(history, laid_by_event(history), strict=True):
+        for event, laid in zip(history, laid_by_event(rules, history), strict=True):
             if laid is not None:
                 made[rules.side_of(event.seat)] += fives_points(laid.count)
     return made

@@ -19,6 +19,7 @@ import pytest
 from arithmetic import evaluate
 
 import domsim
+from domsim._core import line_counts
 from domsim.cli import ConsoleTerminal
 from domsim.engine import State
 from domsim.human import HELP, HumanSeat
@@ -214,17 +215,18 @@ def test_the_line_runs_from_end_0_through_the_lead_to_end_1_wrapped_to_the_width
     """docs/GAME-RECORD.md "Ends": the lead shows end 0's number first (flipped when laid on
     end 1), end 0's arm grows leftwards, end 1's rightwards; rows fit the terminal."""
     view = position("block", ["3-5 1-2", "5-5 1-5 0-0"], 1, [("5-5", 0), ("3-5", 0), ("1-5", 1)])
-    assert line_rows(laid_tiles(view.line), 80) == ["Line: [3|5][5|5][5|1]"]
-    assert line_rows(laid_tiles(view.line), 20) == ["Line: [3|5][5|5]", "      [5|1]"]
+    assert line_rows(laid_tiles(view.rules, view.line), 80) == ["Line: [3|5][5|5][5|1]"]
+    assert line_rows(laid_tiles(view.rules, view.line), 20) == ["Line: [3|5][5|5]", "      [5|1]"]
     flipped = position("block", ["2-6 0-0", "1-1"], 0, [("2-6", 1)])
-    assert flipped.ends == (6, 2) and line_rows(laid_tiles(flipped.line), 80) == ["Line: [6|2]"]
+    assert flipped.ends == (6, 2)
+    assert line_rows(laid_tiles(flipped.rules, flipped.line), 80) == ["Line: [6|2]"]
 
 
 def test_the_spinners_short_sides_are_rows_of_their_own_and_counts_follow_the_core():
     """R-SPINNER: ends 2 and 3 grow from the spinner; the count after each play is the core's."""
     plays = [("5-5", 0), ("1-5", 0), ("2-5", 1), ("3-5", 2), ("5-6", 3), ("3-4", 2)]
     view = position("allfives", ["5-5 2-5 5-6 0-0", "1-5 3-5 3-4 0-1"], 0, plays)
-    assert line_rows(laid_tiles(view.line), 80) == [
+    assert line_rows(laid_tiles(view.rules, view.line), 80) == [
         "Line: [1|5][5|5][5|2]", "  end 2: [5|3][3|4]", "  end 3: [5|6]"]
     counts = []
     for number in range(1, len(plays) + 1):
@@ -234,7 +236,10 @@ def test_the_spinners_short_sides_are_rows_of_their_own_and_counts_follow_the_co
         for tile, end in plays[:number]:
             state.play(tile_id(*parse_tile(tile)) << 2 | end)
         counts.append(state.fives_count())
-    assert [laid.count for laid in laid_tiles(view.line)] == counts == [10, 11, 3, 6, 12, 13]
+    laid = laid_tiles(view.rules, view.line)
+    assert [tile.count for tile in laid] == counts == [10, 11, 3, 6, 12, 13]
+    with pytest.raises(ValueError, match="does not fit the line"):
+        line_counts(view.rules, [tile_id(5, 5) << 2, tile_id(0, 0) << 2 | 1])
 
 
 CELLS = re.compile(r"\[(\d)\|(\d)\]")

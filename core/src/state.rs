@@ -383,11 +383,7 @@ impl Table {
         if self.plain_line {
             self.attach_plain(tile, end);
         } else {
-            if self.line_count == 1 {
-                self.lay_lead(tile, end);
-            } else {
-                self.attach_tile(tile, end);
-            }
+            self.lay_on_line(tile, end);
             if self.rules.fives() && self.score_fives(seat) {
                 return action;
             }
@@ -434,6 +430,16 @@ impl Table {
     fn go_out(&mut self, seat: u8, tile: u8) {
         let outcome = scoring::settle_domino(self, seat, tile);
         self.finish(outcome);
+    }
+
+    /// The tile just taken from a hand joins a line that is not plain: as the lead, or on an
+    /// end (the spinner's sides growing).
+    fn lay_on_line(&mut self, tile: u8, end: u8) {
+        if self.line_count == 1 {
+            self.lay_lead(tile, end);
+        } else {
+            self.attach_tile(tile, end);
+        }
     }
 
     fn attach_tile(&mut self, tile: u8, end: u8) {
@@ -493,6 +499,23 @@ impl Table {
     /// R-FIVES-COUNT / R-SPINNER: the open-end total after the last play (`Line::count`).
     pub fn fives_count(&self) -> i32 {
         Line::of(self).count()
+    }
+
+    /// R-FIVES-COUNT / R-SPINNER: the fives count after each of a hand's plays (`tile << 2 |
+    /// end`, in order), laid as `play` lays them with no hands and no turns: what a table shows
+    /// a person. None when a play does not fit the line it meets.
+    pub fn line_counts(rules: Rules, moves: &[u8]) -> Option<Vec<i32>> {
+        let mut t = Table::new(rules);
+        let mut counts = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            if !Line::of(&t).fits(mv) {
+                return None;
+            }
+            t.line_count += 1;
+            t.lay_on_line(mv >> 2, mv & 3);
+            counts.push(t.fives_count());
+        }
+        Some(counts)
     }
 
     /// Score a multiple of 5; true when that reached the target (R-TARGET).
@@ -628,6 +651,36 @@ mod tests {
 
     fn mv(tile: &str, end: u8) -> u8 {
         id(tile) << 2 | end
+    }
+
+    /// R-FIVES-COUNT, R-SPINNER: a line laid with no hands counts as the played hand did after
+    /// each play; a play that fits no end is refused.
+    #[test]
+    fn line_counts_follow_the_played_hand() {
+        let plays = [
+            mv("5-5", 0),
+            mv("1-5", 0),
+            mv("2-5", 1),
+            mv("3-5", 2),
+            mv("5-6", 3),
+            mv("3-4", 2),
+        ];
+        let mut t = table("allfives", &["5-5 2-5 5-6 0-0", "1-5 3-5 3-4 0-1"], "");
+        let played: Vec<i32> = plays
+            .iter()
+            .map(|&m| {
+                t.play(m);
+                t.fives_count()
+            })
+            .collect();
+        let rules = presets::rules("allfives", 2);
+        assert_eq!(Table::line_counts(rules, &plays), Some(played.clone()));
+        assert_eq!(played, [10, 11, 3, 6, 12, 13]);
+        assert_eq!(
+            Table::line_counts(rules, &[mv("5-5", 0), mv("0-0", 1)]),
+            None
+        );
+        assert_eq!(Table::line_counts(rules, &[mv("5-5", 2)]), None);
     }
 
     /// R-MUST: a seat with a play may neither draw nor pass; a stuck seat draws while it can,

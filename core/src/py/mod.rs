@@ -163,6 +163,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state::points_against, m)?)?;
     m.add_function(wrap_pyfunction!(state::scores_count, m)?)?;
     m.add_function(wrap_pyfunction!(state::tally, m)?)?;
+    m.add_function(wrap_pyfunction!(state::line_counts, m)?)?;
     m.add_function(wrap_pyfunction!(state::held_value, m)?)?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::MatchRng>()?;

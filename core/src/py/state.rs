@@ -664,6 +664,14 @@ pub fn tally(rules: &Bound<'_, PyAny>) -> PyResult<(i32, i32, bool)> {
     Ok((t.own, t.others, t.to_five))
 }
 
+/// R-FIVES-COUNT / R-SPINNER: the fives count after each of a hand's plays under `rules`
+/// (`crate::state::Table::line_counts`; each play `tile << 2 | end`).
+#[pyfunction]
+pub fn line_counts(rules: &Bound<'_, PyAny>, plays: Vec<u8>) -> PyResult<Vec<i32>> {
+    crate::state::Table::line_counts(rules_from(rules)?, &plays)
+        .ok_or_else(|| value_error("a play does not fit the line it meets"))
+}
+
 /// What the hand `hand` (a tile mask) left counts when a hand of `rules` is scored: its pips, or
 /// 25 for kozel's lone 0-0 (R-KOZEL-25).
 #[pyfunction]

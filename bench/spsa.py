@@ -52,9 +52,10 @@ def headline(variant: str, games: int, confirm: int, seed: int, folder: Path) ->
                           check=True, capture_output=True, text=True)
     print(done.stdout.rstrip())
     figures = json.loads((folder / "headline" / "spsa.json").read_text())["result"]
-    high = figures["confirmation"]["elo_high"]
-    print(f"confirmation's 95% high end {high:+.1f} Elo: "
-          f"{'not significantly weaker' if high >= 0 else 'significantly weaker'}")
+    high = figures["confirmation"]["elo_high"]  # None: open (the score clamp's)
+    weaker = high is not None and high < 0
+    print(f"confirmation's 95% high end {'+inf' if high is None else f'{high:+.1f}'} Elo: "
+          f"{'significantly weaker' if weaker else 'not significantly weaker'}")
 
 
 def main() -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from .analysis import faults_forfeit
+from .analysis import elo_text, faults_forfeit
 from .compare import CompareResult, compare_in
 from .plan.config import TourneyConfig
 from .plan.pairings import parse_entrants
@@ -393,12 +393,9 @@ def result_dict(result: SpsaResult) -> dict:
     out = {"values": {p.name: v for p, v in zip(request.params, state.theta, strict=True)},
            "spec": result.tuned_spec, "games": sum(r["games"] for r in state.rounds),
            "iterations": state.iteration, "stopped": result.stopped}
-    if result.confirmation is not None:
-        figures = result.confirmation.progress.statistics()
-        out["confirmation"] = {"games": result.confirmation.progress.games,
-                               "elo": figures.estimate.elo, "elo_low": figures.estimate.elo_low,
-                               "elo_high": figures.estimate.elo_high,
-                               "win_rate": figures.win_rate, "folder": str(result.confirmation.out)}
+    if result.confirmation is not None:  # as `domsim stats` gives a pair
+        out["confirmation"] = {**result.confirmation.progress.statistics().to_dict(),
+                               "folder": str(result.confirmation.out)}
     return out
 
 
@@ -416,8 +413,7 @@ def spsa_lines(result: SpsaResult, out: Path) -> list[str]:
     confirmation = figures.get("confirmation")
     if confirmation:
         lines.append(f"confirmation, tuned against the start over {confirmation['games']:,} "
-                     f"games: {confirmation['elo']:+.1f} Elo [{confirmation['elo_low']:+.1f}, "
-                     f"{confirmation['elo_high']:+.1f}] (95%), score "
+                     f"games: {elo_text(confirmation)} (95%), score "
                      f"{confirmation['win_rate']:.1%}")
     lines.append(f"results: {out / SPSA_FILE}")
     return lines

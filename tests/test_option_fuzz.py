@@ -346,6 +346,26 @@ def test_tune_options_run_or_fail_in_one_line(workspace, args):
         holds(where, ["tune", *args])
 
 
+params = st.sampled_from(["block=0:10", "block=0:10:4", "lock=2:3", "block=10:0", "block=0:x",
+                          "block=0:inf", "blok=0:1", "block", "block=", "=0:1", "block=0:1:2:3",
+                          "block=nan:1", "preset=0:1"]) | junk
+SPSA = {"--variant": variants, "--players": ints, "--strategy": specs | st.just("hard"),
+        "--param": st.lists(params, max_size=2), "--against": specs | st.just(False),
+        "--games": small | st.just("8"), "--confirm": small, "--c-end": floats,
+        "--r-end": floats, "--seed": ints, "-j": small, "--out": paths,
+        "-o": st.lists(rule_options, max_size=2), "--resume": flag, "--levels": small,
+        "--win-rate": probabilities}
+
+
+@fuzz(25)
+@given(args=options({"--variant": "classic", "--strategy": "hard", "--param": ["block=0:10"],
+                     "--against": "easy", "--games": "8", "--confirm": "4", "-j": "1",
+                     "--out": "fresh", "--silent": None}, SPSA))
+def test_tune_strategy_options_run_or_fail_in_one_line(workspace, args):
+    with workspace() as where:
+        holds(where, ["tune", *args])
+
+
 PLAY = {"--variant": variants, "-p": entrants, "--players": ints, "--seed": ints,
         "-o": st.lists(rule_options, max_size=2), "--record": paths,
         "--move-time-limit": floats, "--isolate": flag, "--seat-memory": ints}

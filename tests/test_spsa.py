@@ -14,6 +14,8 @@ import pytest
 from clitools import interrupted_at, invoke, killed_at, one_line_error
 
 from domsim import api
+from domsim.analysis import elo_text
+from domsim.compare import read_comparison
 from domsim.runner.tourney import TourneyError
 from domsim.spsa import (
     BATCHES,
@@ -127,8 +129,13 @@ def test_a_tune_prints_the_values_the_spec_and_the_confirmation(tmp_path):
     assert f"tuned {shown} (from block=4 lock=3): 96 games" in result.output
     assert f"spec: hard?shed=2&block={values['block']:.4g}&lock={values['lock']:.4g}" \
         in result.output
-    assert "confirmation, tuned against the start over 40 games:" in result.output
-    assert "Elo [" in result.output and saved["result"]["confirmation"]["games"] == 40
+    duel = read_comparison(out / "confirm")  # the duel's own folder, read back
+    assert duel.config.entrants == (f"tuned={saved['result']['spec']}",
+                                    "start=hard?shed=2&block=4&lock=3")
+    pair = duel.progress.statistics().to_dict()
+    assert f"over 40 games: {elo_text(pair)} (95%), score {pair['win_rate']:.1%}" \
+        in result.output
+    assert saved["result"]["confirmation"]["games"] == 40
 
 
 def test_each_batchs_perturbed_pair_meets_the_same_deals_in_every_seating(tmp_path):

@@ -62,7 +62,6 @@ def pages(tmp_path_factory):
 
 
 @needs_browser
-@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["kozel", "fives"])
 def test_the_keys_step_through_the_game(pages, variant):
     page, record = pages[variant]
@@ -91,7 +90,6 @@ def test_the_keys_step_through_the_game(pages, variant):
 
 
 @needs_browser
-@pytest.mark.slow
 def test_screenshots_of_a_kozel_and_a_fives_game(pages):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for variant, step in (("kozel", 24), ("fives", 14)):

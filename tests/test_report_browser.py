@@ -75,7 +75,6 @@ def probed(calibrated) -> dict[str, dict]:
 
 
 @needs_browser
-@pytest.mark.slow
 def test_every_chart_loads_and_nothing_is_cut_off(calibrated, probed):
     out = calibrated
     page = (out / "report.html").read_text(encoding="utf-8")
@@ -89,7 +88,6 @@ def test_every_chart_loads_and_nothing_is_cut_off(calibrated, probed):
 
 
 @needs_browser
-@pytest.mark.slow
 def test_the_first_screen_is_the_summary_and_the_settings_to_ship(calibrated, probed):
     """At a laptop's window (1280 x 900) the summary table and the settings' heading are in
     view without scrolling; every detail is folded. A screenshot is kept."""
@@ -104,7 +102,6 @@ def test_the_first_screen_is_the_summary_and_the_settings_to_ship(calibrated, pr
 
 
 @needs_browser
-@pytest.mark.slow
 def test_a_game_of_every_step_is_one_click_away(calibrated):
     """From report.html each played step links its games; a linked page opens in the browser
     with its table drawn (a screenshot is kept)."""

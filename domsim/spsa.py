@@ -406,8 +406,9 @@ def spsa_lines(result: SpsaResult, out: Path) -> list[str]:
     values = " ".join(f"{p.name}={p.shown(v)}" for p, v in zip(request.params, state.theta,
                                                                strict=True))
     start = " ".join(f"{p.name}={p.shown(p.start)}" for p in request.params)
+    rounds = len(state.rounds)
     lines = [f"tuned {values} (from {start}): {figures['games']:,} games, {state.iteration:,} "
-             f"iterations in {len(state.rounds)} rounds against {request.against}, "
+             f"iterations in {rounds} round{'s' * (rounds != 1)} against {request.against}, "
              f"{state.seconds:.1f} s",
              f"spec: {result.tuned_spec}"]
     confirmation = figures.get("confirmation")

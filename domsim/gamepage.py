@@ -21,9 +21,10 @@ from .engine import HandResult, State
 from .record import replay_steps, rules_of
 from .rules import Rules
 from .tableline import lay_out
-from .tabletalk import Names, hand_over, held_lines, points_lines
+from .tabletalk import Names, hand_over, held_lines, laid_tiles, points_lines
 from .tiles import tile_name, tiles_of
 from .transcript import written
+from .view import event_of
 
 #: The page's template: `/*DATA*/` becomes the game's frames as JSON, `TITLE` its title.
 TEMPLATE = "gamepage.html"
@@ -88,7 +89,6 @@ class _Hand:
     def __init__(self, rules: Rules, names: list[str], state: State) -> None:
         self.rules, self.names = rules, names
         self.plays: list[tuple[int, int, int, int, int]] = []
-        self.ends = [-1, -1, -1, -1]
         self.made = [0] * rules.sides  # fives made during the hand, per side
         self.carry = state.carry  # points a drawn hand left for this hand's losers (kozel)
         self.legal = len(state.legal_moves())
@@ -112,20 +112,18 @@ class _Hand:
         if "draw" in action:  # what the other seats see of a draw
             frame["hidden"] = f"{self.who(seat)} draws a tile"
         self.data["frames"].append(frame)
-        self.ends = list(state.ends)
         self.legal = 0 if state.hand_over else len(state.legal_moves())
 
     def _play(self, state: State, action: dict, index: int) -> tuple[str, int]:
-        seat, after = action["seat"], state.ends
-        if not self.plays:
-            a, b = after[0], after[1]
-            self.plays.append((index, -1, a, b, int(a == b)))
-            return f"{self.who(seat)} leads {a}-{b}", self._scored(state, seat)
-        end = action.get("end", _end_played(self.ends, after))
-        inward = self.ends[end] if self.ends[end] >= 0 else _spinner_number(self.plays)
-        outward = after[end]
-        self.plays.append((index, end, inward, outward, int(inward == outward)))
-        text = f"{self.who(seat)} plays {inward}-{outward} on end {end}"
+        """The play just made, as it lies (domsim.tabletalk.laid_tiles) and in words."""
+        seat = action["seat"]
+        played = [event for event in map(event_of, state.history) if event.kind == "play"]
+        laid = laid_tiles(self.rules, played)[-1]
+        self.plays.append((index, laid.end, laid.inward, laid.outward,
+                           int(laid.inward == laid.outward)))
+        shown = f"{laid.inward}-{laid.outward}"
+        text = (f"{self.who(seat)} leads {shown}" if laid.end < 0 else
+                f"{self.who(seat)} plays {shown} on end {laid.end}")
         return text, self._scored(state, seat)
 
     def _scored(self, state: State, seat: int) -> int:
@@ -188,18 +186,6 @@ def _mark(action: dict) -> str | None:
     if action.get("fault"):
         return f"{action['fault']}: the stand-in moved"
     return "the stand-in's move" if action.get("stand_in") else None
-
-
-def _end_played(before: list[int], after: list[int]) -> int:
-    """The end a play without `end` went on: the one whose number changed."""
-    changed = [e for e in range(len(after)) if e < len(before) and before[e] != after[e]]
-    return changed[0] if changed else 0
-
-
-def _spinner_number(plays: list[tuple[int, int, int, int, int]]) -> int:
-    """The number of the spinner, the first double on the table (a short side's first tile
-    touches it)."""
-    return next(inward for _, _, inward, outward, double in plays if double)
 
 
 def _outcome(record: dict, names: list[str], rules: Rules) -> str:

@@ -245,3 +245,32 @@ def test_a_bots_file_is_tuned_in_its_sandbox_and_its_spec_pasted(tmp_path):
     nudged = manifest["entrants"][1]["members"][0]
     assert nudged["spec"].startswith(f"{bot}?double=")
     assert nudged["runs"].startswith("own process, in the sandbox")
+
+
+def test_a_tune_interrupted_in_its_confirmation_resumes_the_duel(tmp_path, monkeypatch):
+    from domsim.runner import console
+
+    calls = []
+    checked = console.FaultWatch.check
+
+    def counted(self, tally):
+        calls.append(1)
+        return checked(self, tally)
+
+    straight = tmp_path / "straight"
+    with monkeypatch.context() as patched:
+        patched.setattr(console.FaultWatch, "check", counted)
+        assert invoke(*TUNE, "--out", str(straight), "--confirm", "40").exit_code == 0
+    out = tmp_path / "tune"
+    stopped = interrupted_at(monkeypatch, len(calls), *TUNE, "--out", str(out), "--confirm", "40")
+    assert stopped.exit_code != 0 and "--resume" in stopped.output
+    assert (out / "confirm").is_dir()  # the tuning was done: the duel was under way
+    resumed = invoke("tune", "--out", str(out), "--resume", "--silent")
+    assert resumed.exit_code == 0, resumed.output
+    done = json.loads((out / SPSA_FILE).read_text())
+    expected = json.loads((straight / SPSA_FILE).read_text())
+    assert done["complete"]
+    for key in ("values", "spec", "games"):
+        assert done["result"][key] == expected["result"][key]
+    duel = {k: v for k, v in done["result"]["confirmation"].items() if k != "folder"}
+    assert duel == {k: v for k, v in expected["result"]["confirmation"].items() if k != "folder"}

@@ -262,6 +262,23 @@ def test_preset_v02_replays_the_games_of_commit_541f5f4():
         assert _hands_digest(record) == digest, variant
 
 
+LEAN_GAMES = Path(__file__).parent / "data" / "insane_lean_games.json"
+
+
+def test_preset_lean_replays_the_games_of_commit_60428d1():
+    """`insane?preset=lean` is insane as issue 39 found it (commit 60428d1: deals weighted by the
+    heavy-tile model, beta 0.4): it plays the very games that commit's `insane` played against
+    hard, three per variant. tests/data/insane_lean_games.json was written by that code and is
+    never rewritten: bench/strength.py --versus 'insane?preset=lean' measures insane on it."""
+    pinned = json.loads(LEAN_GAMES.read_text())
+    for variant, digests in pinned["digests"].items():
+        rules = make_rules(variant)
+        seats = ["insane?preset=lean", "hard"] * (rules.players // 2)
+        played = [_hands_digest(play_game(rules, seats, seed, move_time_limit=None))
+                  for seed in pinned["seeds"]]
+        assert played == digests, variant
+
+
 def test_unknown_preset_is_a_one_line_error():
     one_line_error(invoke("play", "--variant", "block", "-p", "insane?preset=v9", "-p", "easy"),
                    "insane has no preset 'v9': use one of v0.2, lean")

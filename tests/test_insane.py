@@ -281,6 +281,6 @@ def test_preset_lean_replays_the_games_of_commit_60428d1():
 
 def test_unknown_preset_is_a_one_line_error():
     one_line_error(invoke("play", "--variant", "block", "-p", "insane?preset=v9", "-p", "easy"),
-                   "insane has no preset 'v9': use one of v0.2, lean")
+                   "insane has no preset 'v9': use one of v0.2, lean, model")
 
 

@@ -36,7 +36,8 @@ the other seats' plays were under a mixture, per seat, of the learned play model
 domsim/play_model.json (domsim.playmodel, fitted per variant and role on insane's own games),
 the heavy-tile model (`beta`) and the uniform one, so that a seat the learned model predicts badly
 is read by the others; 0: not; negative: the preset's, on in `model`) and `model_share` (the
-learned model's prior share of that mixture, the rest split evenly). With a game clock
+learned model's prior share of that mixture, the rest split evenly) and `model_scale` (its weights
+times this: above 1 a sharper filter of the deals, below 1 a softer one). With a game clock
 (`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
 seed and fixed parameters without a budget or a clock."""
 
@@ -118,7 +119,7 @@ class Insane(Strategy):
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = -1.0, against_cap: int = -1, drop: float = -1.0,
                  merge_mirrors: int = -1, keyed_stream: int = -1, model: int = -1,
-                 model_share: float = MODEL_SHARE) -> None:
+                 model_share: float = MODEL_SHARE, model_scale: float = 1.0) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
@@ -138,6 +139,7 @@ class Insane(Strategy):
             raise ValueError(f"insane's model_share is a share, 0..1, not {model_share}")
         rest = (1 - model_share) / 2
         self.prior = (model_share, rest, rest)
+        self.model_scale = model_scale
 
     def choose(self, view: PlayerView) -> Move:
         seed = self.rng.getrandbits(64)
@@ -159,7 +161,8 @@ class Insane(Strategy):
         keyed = self.preset.keyed_stream if self.keyed_stream < 0 else bool(self.keyed_stream)
         learned = self.preset.model if self.model < 0 else bool(self.model)
         weights = model_weights(view.rules.variant.name) if learned else None
-        model = {} if weights is None else dict(model=weights, prior=self.prior)
+        model = {} if weights is None else dict(
+            model=[w * self.model_scale for w in weights], prior=self.prior)
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     drop=drop, merge_mirrors=merge, exact_tiles=exact, keyed_stream=keyed,
                     **model, **self.options_now())

@@ -425,6 +425,23 @@ mod tests {
         assert!(rebuilt > 10_000);
     }
 
+    /// R-SEAT: seats sit in turn order, partners across in team games: to seat 0, seat 2 is the
+    /// partner, 1 the next seat and 3 the previous one; without teams the seat across is another
+    /// opponent, and with 2 players the other seat is the opponent.
+    #[test]
+    fn roles_follow_the_seating() {
+        let roles = |name: &str, players: usize| {
+            let rules = presets::rules(name, players);
+            (1..players as u8)
+                .map(|s| ROLE_NAMES[role(&rules, 0, s)])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(roles("partnership", 4), ["next", "partner", "previous"]);
+        assert_eq!(roles("draw", 4), ["next", "opponent", "previous"]);
+        assert_eq!(roles("block", 3), ["next", "previous"]);
+        assert_eq!(roles("block", 2), ["opponent"]);
+    }
+
     /// Block, 2 players, R-MUST: seat 0 leads 0-6 and seat 1 passes (it lacks 0 and 6). Seat 0,
     /// holding 0-1, 1-6, 4-6, 3-3, 2-2 and 2-5 on ends 0|6: 0-1 on the 0 exposes 1 (ends 1|6,
     /// which 1-6 and 4-6 fit; it holds 1-6; five 1s unseen); 4-6 on the 6 exposes 4 (six 4s

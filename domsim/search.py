@@ -8,6 +8,10 @@ From a `PlayerView` (R-VIEW: nothing but what the seat knows):
 - `sample_deals(view, count, seed, beta=0.0)`: `count` deals as `State`s at the view's position
   with every hidden hand filled in, each with its weight under a play model preferring heavy
   tiles (`beta` 0: weight 1; `play_likelihood` gives one deal's).
+- `move_features(view)`: the learned play model's features of each legal move (domsim.playmodel,
+  issue 39), from the view only; `model_likelihood(view, hands, model)` how likely the other
+  seats' plays were on a deal under each seat's mixture of that model, the heavy-tile one and the
+  uniform one.
 - `play_out(state, seat, seed, random_share=0.1, block=4.0, follow=2.0)`: play a copy of a deal
   to the end of the hand with insane's playout policy and return the hand's value for `seat`.
   Any Python policy works too: `state.copy().play_out(choose)`, then `hand_value`.
@@ -38,6 +42,8 @@ from ._core import (
     Belief,
     hand_value,
     insane_move,
+    model_likelihood,
+    move_features,
     perfect_information_move,
     play_likelihood,
     play_out,
@@ -47,5 +53,5 @@ from ._core import (
 )
 
 __all__ = ["CLASSIC_PIP", "MATCH_SHARE", "Belief", "hand_value", "insane_move",
-           "perfect_information_move", "play_likelihood", "play_out", "sample_deals", "solvable",
-           "solve"]
+           "model_likelihood", "move_features", "perfect_information_move", "play_likelihood",
+           "play_out", "sample_deals", "solvable", "solve"]

@@ -2,9 +2,11 @@
 cannot hold, samples deals consistent with all of it uniformly, and plays every legal move out to
 the end of the hand on each before choosing (the search runs in the core: domsim.search).
 
-A `preset` names a whole search (`PRESETS`): `lean`, the default, and `v0.2`, insane as it was
-before it learnt to stop early (commit 541f5f4; `insane?preset=v0.2` replays its games move for
-move). Any parameter given explicitly overrides the preset's:
+A `preset` names a whole search (`PRESETS`): `model`, the default, lean reading the other seats'
+plays through the learned play model (issue 39); `lean` (commit 60428d1's insane, whose games
+`insane?preset=lean` replays move for move), and `v0.2`, insane as it was before it learnt to stop
+early (commit 541f5f4; `insane?preset=v0.2` replays its games move for move). Any parameter given
+explicitly overrides the preset's:
 
 `samples` (deals per decision, the most; 0: the preset's, by player count), `floor` (deals drawn
 before the decision may stop on its loss or budget, 0: the preset's; a move clearly beaten drops out
@@ -29,15 +31,22 @@ random move instead of its policy's), `block` and `follow` (the pips a playout a
 leaves the next seat nothing to play, or the mover a tile for the ends; see the core's playout
 policy) and `beta` (how strongly a deal is weighted by the other seats' plays preferring heavy
 tiles, 0: no weighting; negative, the default: 0.4, but 0 in classic, where the weighting lowered
-the win rate against hard by about 3 points). With a game clock (`--time-control`) it spends a share
-of what is left on each decision. Deterministic for a game seed and fixed parameters without a
-budget or a clock."""
+the win rate against hard by about 3 points), `model` (1: weight each deal instead by how likely
+the other seats' plays were under a mixture, per seat, of the learned play model shipped in
+domsim/play_model.json (domsim.playmodel, fitted per variant and role on insane's own games),
+the heavy-tile model (`beta`) and the uniform one, so that a seat the learned model predicts badly
+is read by the others; 0: not; negative: the preset's, on in `model`) and `model_share` (the
+learned model's prior share of that mixture, the rest split evenly) and `model_scale` (its weights
+times this: above 1 a sharper filter of the deals, below 1 a softer one). With a game clock
+(`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
+seed and fixed parameters without a budget or a clock."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from domsim.clock import budget_seconds
+from domsim.playmodel import model_weights
 from domsim.search import insane_move
 from domsim.strategy import Strategy
 from domsim.view import Move, PlayerView, move_value
@@ -66,6 +75,7 @@ class Preset:
     samples: dict[int, int]
     tunings: dict[str, Tuning] = field(default_factory=dict)
     keyed_stream: bool = False
+    model: bool = False
 
     def tuning(self, variant: str) -> Tuning:
         return self.tunings.get(variant, Tuning())
@@ -90,8 +100,12 @@ LEAN = {
 #: partnership).
 SAMPLES = {2: 512, 3: 2048, 4: 2048}
 PRESETS = {"v0.2": Preset(samples=SAMPLES),
-           "lean": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True)}
-DEFAULT_PRESET = "lean"
+           "lean": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True),
+           "model": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True, model=True)}
+#: The learned model's prior share in each seat's mixture (the rest split evenly between the
+#: heavy-tile and uniform models).
+MODEL_SHARE = 0.6
+DEFAULT_PRESET = "model"
 
 #: The least budget a clocked decision gets (0 would mean no budget at all).
 MIN_BUDGET_MS = 0.01
@@ -104,7 +118,8 @@ class Insane(Strategy):
                  loss: float = -1.0, budget_ms: float = 0.0, exact_tiles: int = -1,
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = -1.0, against_cap: int = -1, drop: float = -1.0,
-                 merge_mirrors: int = -1, keyed_stream: int = -1) -> None:
+                 merge_mirrors: int = -1, keyed_stream: int = -1, model: int = -1,
+                 model_share: float = MODEL_SHARE, model_scale: float = 1.0) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
@@ -119,6 +134,12 @@ class Insane(Strategy):
         self.drop = drop
         self.merge_mirrors = merge_mirrors
         self.keyed_stream = keyed_stream
+        self.model = model
+        if not 0 <= model_share <= 1:
+            raise ValueError(f"insane's model_share is a share, 0..1, not {model_share}")
+        rest = (1 - model_share) / 2
+        self.prior = (model_share, rest, rest)
+        self.model_scale = model_scale
 
     def choose(self, view: PlayerView) -> Move:
         seed = self.rng.getrandbits(64)
@@ -138,9 +159,13 @@ class Insane(Strategy):
         merge = tuning.merge_mirrors if self.merge_mirrors < 0 else bool(self.merge_mirrors)
         exact = self.exact_tiles if self.exact_tiles >= 0 else tuning.exact_tiles
         keyed = self.preset.keyed_stream if self.keyed_stream < 0 else bool(self.keyed_stream)
+        learned = self.preset.model if self.model < 0 else bool(self.model)
+        weights = model_weights(view.rules.variant.name) if learned else None
+        model = {} if weights is None else dict(
+            model=[w * self.model_scale for w in weights], prior=self.prior)
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     drop=drop, merge_mirrors=merge, exact_tiles=exact, keyed_stream=keyed,
-                    **self.options_now())
+                    **model, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

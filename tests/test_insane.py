@@ -52,11 +52,12 @@ def test_insane_is_deterministic_for_a_seed_r_rng():
 
 def test_insane_weighs_deals_by_the_plays_except_in_classic():
     """The default `beta` is 0.4, and 0 (no weighting) in classic: the default replays the
-    explicit value's game move for move."""
+    explicit value's game move for move (lean: the heavy-tile model alone)."""
     for variant, beta in (("draw", 0.4), ("classic", 0.0)):
         rules = make_rules(variant, 2)
-        default = play_game(rules, [FAST, "hard"], 7, move_time_limit=None)
-        explicit = play_game(rules, [f"{FAST}&beta={beta}", "hard"], 7, move_time_limit=None)
+        lean = f"{FAST}&preset=lean"
+        default = play_game(rules, [lean, "hard"], 7, move_time_limit=None)
+        explicit = play_game(rules, [f"{lean}&beta={beta}", "hard"], 7, move_time_limit=None)
         assert default["hands"] == explicit["hands"]
 
 
@@ -224,9 +225,10 @@ def test_playout_policy_blocks_on_four_open_ends():
     assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}
 
 
-def test_insane_default_is_the_lean_preset_move_for_move():
-    """`insane` is `insane?preset=lean`, and every preset is its parameters: giving them
-    explicitly replays the preset's game move for move (the samples by player count)."""
+def test_insane_default_is_the_model_preset_move_for_move():
+    """`insane` is `insane?preset=model` (issue 39), and every preset is its parameters: giving
+    them explicitly replays the preset's game move for move (the samples by player count); lean
+    is the same search without the learned model."""
     for variant in ("fives", "block", "kozel"):
         rules = make_rules(variant)
         t = PRESETS["lean"].tuning(variant)
@@ -236,8 +238,10 @@ def test_insane_default_is_the_lean_preset_move_for_move():
                     f"&keyed_stream={int(PRESETS['lean'].keyed_stream)}&preset=v0.2")
         games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
                            move_time_limit=None)["hands"]
-                 for spec in ("insane", "insane?preset=lean", explicit)]
-        assert games[0] == games[1] == games[2]
+                 for spec in ("insane", "insane?preset=model", f"{explicit}&model=1",
+                              "insane?preset=lean", f"{explicit}&model=0")]
+        assert games[0] == games[1] == games[2], variant
+        assert games[3] == games[4], variant
 
 
 V02_GAMES = Path(__file__).parent / "data" / "insane_v0.2_games.json"
@@ -262,8 +266,25 @@ def test_preset_v02_replays_the_games_of_commit_541f5f4():
         assert _hands_digest(record) == digest, variant
 
 
+LEAN_GAMES = Path(__file__).parent / "data" / "insane_lean_games.json"
+
+
+def test_preset_lean_replays_the_games_of_commit_60428d1():
+    """`insane?preset=lean` is insane as issue 39 found it (commit 60428d1: deals weighted by the
+    heavy-tile model, beta 0.4): it plays the very games that commit's `insane` played against
+    hard, three per variant. tests/data/insane_lean_games.json was written by that code and is
+    never rewritten: bench/strength.py --versus 'insane?preset=lean' measures insane on it."""
+    pinned = json.loads(LEAN_GAMES.read_text())
+    for variant, digests in pinned["digests"].items():
+        rules = make_rules(variant)
+        seats = ["insane?preset=lean", "hard"] * (rules.players // 2)
+        played = [_hands_digest(play_game(rules, seats, seed, move_time_limit=None))
+                  for seed in pinned["seeds"]]
+        assert played == digests, variant
+
+
 def test_unknown_preset_is_a_one_line_error():
     one_line_error(invoke("play", "--variant", "block", "-p", "insane?preset=v9", "-p", "easy"),
-                   "insane has no preset 'v9': use one of v0.2, lean")
+                   "insane has no preset 'v9': use one of v0.2, lean, model")
 
 

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::action::Kind;
+use crate::action::{Action, Kind};
 use crate::deal::first_lead;
 use crate::hash::BuildKeyHasher;
 use crate::rng::Xoshiro;
@@ -49,15 +49,21 @@ struct Splits {
 /// The numbers each seat cannot hold now, read off the actions (R-MUST).
 pub fn known_voids(view: &View) -> [u8; 4] {
     let mut voids = [0u8; 4];
-    for a in &view.actions {
-        let seat = a.seat() as usize;
-        match a.kind() {
-            Kind::Pass => voids[seat] |= a.open_numbers(),
-            Kind::Draw => voids[seat] = a.open_numbers(),
-            Kind::Play => {}
-        }
+    for &a in &view.actions {
+        note_void(&mut voids, a);
     }
     voids
+}
+
+/// What one action shows of the numbers its seat cannot hold (R-MUST): a pass adds the open
+/// numbers, a draw resets them to the numbers open then.
+pub fn note_void(voids: &mut [u8; 4], a: Action) {
+    let seat = a.seat() as usize;
+    match a.kind() {
+        Kind::Pass => voids[seat] |= a.open_numbers(),
+        Kind::Draw => voids[seat] = a.open_numbers(),
+        Kind::Play => {}
+    }
 }
 
 /// Tiles the first hand's named lead shows were dealt to nobody (R-LEAD, R-LEAD-DEALT).

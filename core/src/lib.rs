@@ -9,6 +9,7 @@ pub mod deal;
 pub mod error;
 pub mod game;
 pub mod hash;
+pub mod model;
 #[cfg(test)]
 mod perft;
 pub mod rng;

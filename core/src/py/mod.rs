@@ -185,6 +185,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::solvable, m)?)?;
     m.add_function(wrap_pyfunction!(search::hand_value, m)?)?;
     m.add_function(wrap_pyfunction!(search::play_likelihood, m)?)?;
+    m.add_function(wrap_pyfunction!(search::move_features, m)?)?;
+    m.add_function(wrap_pyfunction!(search::seat_role, m)?)?;
+    m.add("PLAY_FEATURES", crate::model::FEATURE_NAMES.to_vec())?;
+    m.add("SEAT_ROLES", crate::model::ROLE_NAMES.to_vec())?;
+    m.add_function(wrap_pyfunction!(search::model_likelihood, m)?)?;
     m.add_function(wrap_pyfunction!(search::perfect_information_move, m)?)?;
     m.add_class::<search::PyBelief>()?;
     m.add("ENGINE", ENGINE)?;

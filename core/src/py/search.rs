@@ -11,6 +11,7 @@ use super::value_error;
 use super::view::PlayerView;
 use crate::belief::{Belief, PlayModel};
 use crate::game::Game;
+use crate::model::{decision_features, Mixture, PlayInference, FEATURES, ROLES};
 use crate::rng::Xoshiro;
 use crate::search::{self, Deals, Judge, Policy, Settings, Solver, Stream};
 
@@ -18,7 +19,7 @@ use crate::search::{self, Deals, Judge, Policy, Settings, Solver, Stream};
 /// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when
 /// one move is left; `keyed_stream` to its 64 random numbers drawn for every deal).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false, model = None, prior = (0.6, 0.2, 0.2)))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -37,8 +38,11 @@ pub fn insane_move(
     drop: f64,
     merge_mirrors: bool,
     keyed_stream: bool,
+    model: Option<Vec<f64>>,
+    prior: (f64, f64, f64),
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
+    let model = mixture(model, prior, beta)?;
     if data.legal.is_empty() {
         return Err(value_error("the view has no legal move to choose from"));
     }
@@ -74,11 +78,86 @@ pub fn insane_move(
         } else {
             Stream::Drawn
         },
+        model,
     };
     let mv = py
         .detach(move || search::choose(&data, &settings, seed))
         .map_err(value_error)?;
     Ok(mv as u32)
+}
+
+/// The learned mixture from its parts: the logit's weights by role (`ROLES` rows of `FEATURES`,
+/// flat), the prior shares of the logit, heavy-tile and uniform models, and the heavy model's
+/// strength.
+fn mixture(
+    model: Option<Vec<f64>>,
+    prior: (f64, f64, f64),
+    beta: f64,
+) -> PyResult<Option<Mixture>> {
+    let Some(weights) = model else {
+        return Ok(None);
+    };
+    let prior = [prior.0, prior.1, prior.2];
+    if weights.len() != ROLES * FEATURES
+        || !weights.iter().chain(&prior).all(|w| w.is_finite())
+        || prior.iter().any(|&p| p < 0.0)
+        || prior.iter().sum::<f64>() <= 0.0
+    {
+        return Err(value_error(format!(
+            "a play model is {ROLES} x {FEATURES} finite weights and 3 shares >= 0, not all 0"
+        )));
+    }
+    let mut logit = [[0.0; FEATURES]; ROLES];
+    for (row, chunk) in logit.iter_mut().zip(weights.chunks(FEATURES)) {
+        row.copy_from_slice(chunk);
+    }
+    Ok(Some(Mixture { logit, beta, prior }))
+}
+
+/// How `seat` stands to `observer` for the learned play model: 0 partner, 1 the next seat,
+/// 2 the previous one, 3 another opponent (`ROLE_NAMES`).
+#[pyfunction]
+pub fn seat_role(rules: &Bound<'_, PyAny>, observer: u8, seat: u8) -> PyResult<usize> {
+    let rules = super::state::rules_from(rules)?;
+    if observer as usize >= rules.players || seat as usize >= rules.players || observer == seat {
+        return Err(value_error("two different seats of the game"));
+    }
+    Ok(crate::model::role(&rules, observer, seat))
+}
+
+/// The features (`model.FEATURE_NAMES`) of each legal move of the view's decision, as the seat
+/// sees them (R-VIEW), in the view's legal order; None for a lead, which has none.
+#[pyfunction]
+pub fn move_features(view: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Vec<f64>>>> {
+    let data = PlayerView::data_of(view)?;
+    let (_, _, lines) = search::position(data);
+    Ok(decision_features(data, &lines).map(|rows| rows.iter().map(|r| r.to_vec()).collect()))
+}
+
+/// How likely the other seats' plays seen in the view were, were the hands `hands` (tile masks
+/// per seat), under each seat's mixture of the learned model (`model`, as insane_move takes it),
+/// the heavy-tile model (`beta`) and the uniform one, with prior shares `prior`.
+#[pyfunction]
+#[pyo3(signature = (view, hands, model, *, beta = 0.4, prior = (0.6, 0.2, 0.2)))]
+pub fn model_likelihood(
+    view: &Bound<'_, PyAny>,
+    hands: Vec<u32>,
+    model: Vec<f64>,
+    beta: f64,
+    prior: (f64, f64, f64),
+) -> PyResult<f64> {
+    let data = PlayerView::data_of(view)?;
+    if hands.len() != data.players() {
+        return Err(value_error("one tile mask per seat"));
+    }
+    let mixture = mixture(Some(model), prior, beta)?.expect("a model was given");
+    let (_, fits, lines) = search::position(data);
+    let seats: Vec<u8> = (0..data.players() as u8)
+        .filter(|&s| s != data.seat)
+        .collect();
+    let mut masks = [0u32; 4];
+    masks[..hands.len()].copy_from_slice(&hands);
+    Ok(PlayInference::new(data, &lines, &fits, &seats, mixture).likelihood(&masks))
 }
 
 /// The move of the seat to move in `state` found by insane's search when every hand is known
@@ -118,6 +197,7 @@ pub fn perfect_information_move(
         drop: 0.0,
         merge_mirrors: false,
         stream: Stream::Drawn,
+        model: None,
     };
     let judge = Judge::new(&t.rules, t.to_move);
     let evaluation = py.detach(move || {
@@ -149,7 +229,7 @@ pub fn sample_deals(
     let data = PlayerView::data_of(view)?.clone();
     let rules = view.getattr("rules")?.unbind();
     let mut rng = Xoshiro::new(seed);
-    let mut deals = Deals::new(&data, beta).map_err(value_error)?;
+    let mut deals = Deals::new(&data, beta, None).map_err(value_error)?;
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {
         let (table, weight) = deals.next(&mut rng).map_err(value_error)?;
@@ -337,7 +417,7 @@ pub fn play_likelihood(view: &Bound<'_, PyAny>, hands: Vec<u32>, beta: f64) -> P
     if hands.len() != data.players() {
         return Err(value_error("one tile mask per seat"));
     }
-    let (_, fits) = search::position(data);
+    let (_, fits, _) = search::position(data);
     let mut masks = [0u32; 4];
     masks[..hands.len()].copy_from_slice(&hands);
     Ok(PlayModel::new(data, &fits, beta).likelihood(&masks))

@@ -2,29 +2,34 @@
 
 use super::position::{position, with_deal};
 use crate::belief::{Belief, PlayModel};
+use crate::model::{Mixture, PlayInference};
 use crate::rng::Xoshiro;
 use crate::state::Table;
 use crate::view::View;
 
 /// The deals a view's seat may face: sampled from its belief, each weighted by how likely the
-/// other seats' plays were on it (`beta`, 0: all alike).
+/// other seats' plays were on it: under the learned mixture if one is given, else under the
+/// heavy-tile model (`beta`, 0: all alike).
 pub struct Deals {
     belief: Belief,
     template: Table,
     model: Option<PlayModel>,
+    inference: Option<PlayInference>,
     seat: u8,
     hand: u32,
 }
 
 impl Deals {
-    pub fn new(view: &View, beta: f64) -> Result<Deals, String> {
+    pub fn new(view: &View, beta: f64, mixture: Option<Mixture>) -> Result<Deals, String> {
         let belief = Belief::of(view)?;
-        let (template, fits) = position(view);
-        let model = (beta != 0.0).then(|| PlayModel::new(view, &fits, beta));
+        let (template, fits, lines) = position(view);
+        let inference = mixture.map(|m| PlayInference::new(view, &lines, &fits, &belief.seats, m));
+        let model = (inference.is_none() && beta != 0.0).then(|| PlayModel::new(view, &fits, beta));
         Ok(Deals {
             belief,
             template,
             model,
+            inference,
             seat: view.seat,
             hand: view.hand,
         })
@@ -38,7 +43,11 @@ impl Deals {
         for (i, &s) in self.belief.seats.iter().enumerate() {
             hands[s as usize] = placed[i];
         }
-        let weight = self.model.as_ref().map_or(1.0, |m| m.likelihood(&hands));
+        let weight = match (&self.inference, &self.model) {
+            (Some(inference), _) => inference.likelihood(&hands),
+            (None, Some(model)) => model.likelihood(&hands),
+            (None, None) => 1.0,
+        };
         Ok((with_deal(&self.template, &hands, &rest), weight))
     }
 }

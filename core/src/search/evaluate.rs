@@ -8,6 +8,7 @@ use super::mirror::distinct_moves;
 use super::playout::{Policy, Stream};
 use super::solver::{solvable, Solver};
 use super::stop::Tally;
+use crate::model::Mixture;
 use crate::rng::Xoshiro;
 use crate::state::Table;
 use crate::tiles::heaviness;
@@ -47,6 +48,9 @@ pub struct Settings {
     pub merge_mirrors: bool,
     /// Where the playouts' random numbers come from.
     pub stream: Stream,
+    /// The learned play model weighting the deals in place of `beta`'s heavy-tile one (which
+    /// it mixes in), if any.
+    pub model: Option<Mixture>,
 }
 
 /// Per move, its value on each deal drawn while it was in contention (the same deals for every
@@ -231,6 +235,7 @@ mod tests {
             drop: 0.0,
             merge_mirrors: false,
             stream: Stream::Drawn,
+            model: None,
         }
     }
 

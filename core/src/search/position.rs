@@ -2,20 +2,22 @@
 //! placeholder until a sampled deal fills it in.
 
 use crate::action::Kind;
-use crate::state::Table;
+use crate::state::{Line, Table};
 use crate::tiles::{fitting, ALL_TILES};
 use crate::view::View;
 
 /// A Table at the view's position: the line, the fives points, the scores and the seat to move
-/// as in the game, every hand holding placeholder tiles until a deal is filled in; and the tiles
-/// that fitted the open ends before each action of the history.
-pub fn position(view: &View) -> (Table, Vec<u32>) {
+/// as in the game, every hand holding placeholder tiles until a deal is filled in; the tiles
+/// that fitted the open ends before each action of the history, and the line then.
+pub fn position(view: &View) -> (Table, Vec<u32>, Vec<Line>) {
     let mut t = Table::new(view.rules);
     t.carry = view.carry;
     let (hands, draws) = placeholder_deal(view);
     t.start_hand(&hands, &vec![0u8; draws], view.leader, -1);
     let mut fits = Vec::with_capacity(view.actions.len());
+    let mut lines = Vec::with_capacity(view.actions.len());
     for a in &view.actions {
+        lines.push(Line::of(&t));
         fits.push(if fits.is_empty() {
             ALL_TILES
         } else {
@@ -28,7 +30,7 @@ pub fn position(view: &View) -> (Table, Vec<u32>) {
         };
     }
     t.scores = view.scores;
-    (t, fits)
+    (t, fits, lines)
 }
 
 /// A deal the view's history replays on: each seat holding the tiles it played and every tile

@@ -1,0 +1,158 @@
+"""insane's learned play model (domsim/playmodel.py, issue 39): log decisions from domsim's own
+games, and fit the model shipped in the package from such logs.
+
+    python bench/play_model.py log partnership --seat insane --games 200 --out p.npz
+                               [--seat hard ...] [--first 0] [--players N] [--workers 1]
+    python bench/play_model.py fit p.npz [more.npz ...] [--observer insane] [--out FILE]
+    python bench/play_model.py score p.npz [--observer insane]
+
+`log` plays games (seeds from 20261205, never bench/strength.py's) with the seats' specs in turn
+(one --seat for every seat, or as many as seats) and writes every decision with more than one
+legal move that is not a lead: each legal move's features from the deciding seat's view
+(domsim.search.move_features), the move chosen and how the deciding seat stands to each other
+seat. `fit` fits the conditional logit per variant and role (domsim.playfit.fit) and writes
+the model file (default: the package's, domsim/play_model.json), keeping the variants it does
+not refit. `score` fits on the first 70% of a log's decisions of each role and prints, on the
+other 30%, the mean log-likelihood a decision (nats) and how often the model's likeliest move was
+the one chosen, for the fitted logit, the heavy-tile model (beta 0.4, insane's) and the uniform
+one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+from pathlib import Path
+
+import numpy as np
+
+from domsim import playfit, playmodel
+from domsim._core import seat_role
+from domsim.engine.state import Action
+from domsim.game import play_game
+from domsim.record import replay_steps
+from domsim.rules import make_rules
+from domsim.search import move_features
+from domsim.seeding import game_seed
+from domsim.view import ViewBuilder
+
+SEED = 20261205
+
+
+def game_decisions(job: tuple[str, int, list[str], int]) -> list[tuple[int, list, int]]:
+    """One game's decisions: (deciding seat, the legal moves' features, the chosen move's
+    index)."""
+    variant, players, specs, index = job
+    rules = make_rules(variant, players)
+    record = play_game(rules, specs, game_seed(SEED, index), move_time_limit=None)
+    out, pending = [], None
+    for kind, _, _, state, _ in replay_steps(record, 0):
+        if kind == "action" and pending is not None:
+            seat, legal, features = pending
+            last = Action.of(state.history[-1])
+            if last.kind == 0:  # a play
+                out.append((seat, features, legal.index(last.move)))
+        pending = None
+        if kind in ("hand", "action") and not state.hand_over:
+            legal = state.legal_moves()
+            if len(legal) > 1:
+                features = move_features(ViewBuilder().view(state, legal))
+                if features is not None:
+                    pending = state.to_move, legal, features
+    return out
+
+
+def log(args) -> None:
+    rules = make_rules(args.variant, args.players)
+    players = rules.players
+    specs = [args.seat[s % len(args.seat)] for s in range(players)]
+    jobs = [(args.variant, players, specs, i) for i in range(args.first, args.first + args.games)]
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        games = pool.map(game_decisions, jobs, chunksize=2)
+    features, decision, chosen, roles = [], [], [], []
+    for game in games:
+        for seat, rows, pick in game:
+            d = len(roles)
+            features += rows
+            decision += [d] * len(rows)
+            chosen += [i == pick for i in range(len(rows))]
+            roles.append([seat_role(rules, o, seat) if o != seat else -1
+                          for o in range(players)])
+    np.savez_compressed(args.out, features=np.array(features, np.float32),
+                        decision=np.array(decision, np.int32), chosen=np.array(chosen),
+                        roles=np.array(roles, np.int8), specs=np.array(specs),
+                        variant=np.array(args.variant))
+    print(f"{args.out}: {len(roles)} decisions, {len(decision)} moves, {args.games} games")
+
+
+def fit(args) -> None:
+    fitted = playfit.fit([playfit.read_log(path) for path in args.logs], args.observer)
+    out = args.out or playmodel.FILE
+    try:
+        model = json.loads(Path(out).read_text())
+    except FileNotFoundError:
+        model = {"features": list(playmodel.FEATURES), "roles": list(playmodel.ROLES),
+                 "variants": {}}
+    model["variants"].update(fitted)
+    Path(out).write_text(json.dumps(model, indent=1, sort_keys=True) + "\n")
+    for variant, entry in fitted.items():
+        for role in playmodel.ROLES:
+            weights = " ".join(f"{w:+.2f}" for w in entry["weights"][role])
+            print(f"{variant:<16} {role:<9} {entry['decisions'][role]:>6} "
+                  f"{entry['nats'][role]}  {weights}")
+
+
+def score(args) -> None:
+    log = playfit.read_log(args.log)
+    pips = np.zeros(len(playmodel.FEATURES))
+    pips[playmodel.FEATURES.index("pips")] = 0.4
+    for r, role in enumerate(playmodel.ROLES):
+        decisions = playfit.role_decisions(log, r, args.observer)
+        if not len(decisions):
+            continue
+        cut = int(len(decisions) * 0.7)
+        train, test = (playfit.rows_of(log, d) for d in (decisions[:cut], decisions[cut:]))
+        n = len(decisions) - cut
+        for name, weights in (("logit", playfit.fit_rows(train)), ("heavy", pips),
+                              ("uniform", pips * 0)):
+            nats = playfit.log_likelihood(weights, test)[0] / n
+            print(f"{log['variant']} {role:<9} {name:<8} {n:>6} held out: {nats:+.3f} nats, "
+                  f"top-1 {top_share(weights, test):.3f}")
+
+
+def top_share(weights: np.ndarray, rows: dict[str, np.ndarray]) -> float:
+    """How often the likeliest move (ties shared) was the one chosen."""
+    score = rows["features"] @ weights
+    group = rows["decision"]
+    top = np.full(group.max() + 1, -np.inf)
+    np.maximum.at(top, group, score)
+    best = score == top[group]
+    ties = np.bincount(group, best)
+    return float((best & rows["chosen"]).astype(float) @ (1 / ties[group]) / len(ties))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("log")
+    p.add_argument("variant")
+    p.add_argument("--seat", action="append", required=True)
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--first", type=int, default=0)
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("fit")
+    p.add_argument("logs", nargs="+")
+    p.add_argument("--observer", default=None,
+                   help="fit on the decisions seats with this spec saw (default: every seat's)")
+    p.add_argument("--out", default=None)
+    p = sub.add_parser("score")
+    p.add_argument("log")
+    p.add_argument("--observer", default=None)
+    args = parser.parse_args()
+    {"log": log, "fit": fit, "score": score}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()

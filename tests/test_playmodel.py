@@ -1,0 +1,113 @@
+"""insane's learned play model (issue 39): the fit, the shipped model and the search that reads
+the other seats' plays through it (R-VIEW)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from domsim.strategies.insane import Insane
+from positions import hand, position, tile
+
+from domsim import playfit, playmodel
+from domsim.game import play_game
+from domsim.rules import VARIANTS, make_rules
+from domsim.search import model_likelihood, move_features
+from domsim.view import ViewBuilder
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_refitting_the_small_log_reproduces_its_model():
+    """The fit is deterministic: tests/data/play_model_small.npz (6 games of insane and hard in
+    partnership) refits to the weights recorded beside it, the partner role on insane's
+    decisions and the opponents' on hard's."""
+    expected = json.loads((DATA / "play_model_small.json").read_text())["fit"]
+    fitted = playfit.fit([playfit.read_log(DATA / "play_model_small.npz")], "insane")
+    assert fitted == expected
+    roles = fitted["partnership"]["decisions"]
+    assert roles["partner"] > 100 and roles["next"] > 100 and roles["opponent"] == 0
+
+
+def test_the_fit_recovers_the_weights_choices_were_drawn_from():
+    """Decisions simulated from a known conditional logit: the fitted weights come back within
+    sampling error (the ridge pulls them in a little)."""
+    rng = np.random.default_rng(3)
+    k = len(playmodel.FEATURES)
+    truth = rng.normal(0, 0.5, k)
+    features, decision, chosen = [], [], []
+    for d in range(4000):
+        x = rng.integers(0, 4, (3, k)).astype(float)
+        p = np.exp(x @ truth)
+        pick = rng.choice(3, p=p / p.sum())
+        features.append(x)
+        decision += [d] * 3
+        chosen += [i == pick for i in range(3)]
+    rows = {"features": np.concatenate(features), "decision": np.array(decision),
+            "chosen": np.array(chosen)}
+    assert np.abs(playfit.fit_rows(rows) - truth).max() < 0.15
+
+
+def test_the_shipped_model_covers_every_variant_and_role():
+    model = playmodel.shipped()
+    assert model["features"] == list(playmodel.FEATURES)
+    for variant in VARIANTS:
+        weights = playmodel.model_weights(variant)
+        assert weights is not None and len(weights) == len(playmodel.ROLES) * len(
+            playmodel.FEATURES), variant
+
+
+def test_model_preset_plays_legal_deterministic_games_of_its_own():
+    """`insane?preset=model` replays for a seed (R-RNG) and is not lean: it reads the plays."""
+    rules = make_rules("partnership")
+    games = [play_game(rules, [spec, "hard"] * 2, 4, move_time_limit=None)["hands"]
+             for spec in ("insane?preset=model", "insane?preset=model", "insane?preset=lean")]
+    assert games[0] == games[1] != games[2]
+
+
+def _view_after(hidden: str):
+    """Block: seat 0 led 6-6, seat 1 laid 6-1; seat 0's view (seat 1's other tiles hidden)."""
+    state = position("block", ["6-6 5-6 4-6 3-6 2-5 1-4 0-3", f"1-6 {hidden}"], moves="0:6-6")
+    state.play(next(m for m in state.legal_moves() if m >> 2 == tile("1-6")))
+    return ViewBuilder().view(state, state.legal_moves())
+
+
+def test_the_model_sees_only_the_view_r_view():
+    """R-VIEW: deals that differ only in seat 1's unplayed tiles give seat 0 the same features
+    and the same likelihood of any deal it imagines."""
+    weights = playmodel.model_weights("block")
+    views = [_view_after(h) for h in ("0-0 0-1 0-2 1-1 1-2 2-2", "0-4 0-5 1-3 1-5 2-3 2-4")]
+    assert move_features(views[0]) == move_features(views[1])
+    imagined = [views[0].hand_mask, hand("1-6 2-6 0-0 0-1 0-2 1-1 1-2")]
+    assert len({model_likelihood(v, imagined, weights) for v in views}) == 1
+
+
+def test_each_seat_is_read_by_a_mixture_of_the_models():
+    """On a deal where seat 1 held 1-6 and 2-6 on ends 6|6 (four moves), its play of 1-6 has
+    probability 1/4 under the uniform model; under the learned one another, and a deal's weight
+    under a mixture is the prior-weighted sum of the two: a seat the learned model predicts
+    badly keeps the weight the uniform model gives it."""
+    view = _view_after("0-0 0-1 0-2 1-1 1-2 2-2")
+    weights = playmodel.model_weights("block")
+    hands = [view.hand_mask, hand("1-6 2-6 0-0 0-1 0-2 1-1 1-2")]
+    pure = model_likelihood(view, hands, weights, prior=(1.0, 0.0, 0.0))
+    uniform = model_likelihood(view, hands, weights, prior=(0.0, 0.0, 1.0))
+    mixed = model_likelihood(view, hands, weights, prior=(0.5, 0.0, 0.5))
+    assert uniform == 0.25 and pure != uniform
+    assert math.isclose(mixed, (pure + uniform) / 2)
+
+
+def test_insane_model_parameter_off_is_lean():
+    """`insane?preset=model&model=0` is lean move for move (the model is the only change)."""
+    rules = make_rules("kozel")
+    games = [play_game(rules, [spec, "hard"] * 2, 2, move_time_limit=None)["hands"]
+             for spec in ("insane?preset=model&model=0", "insane?preset=lean")]
+    assert games[0] == games[1]
+
+
+def test_insane_model_share_must_be_a_share():
+    with pytest.raises(ValueError, match="model_share"):
+        Insane(preset="model", model_share=1.5)

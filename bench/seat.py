@@ -1,9 +1,9 @@
 """What a seat in its own process costs (docs/seat-protocol.md): CPU per game of
 strategies/example_greedy.py against easy in process and isolated (through `python -m
-domsim.seat_host`, in the sandbox and without it), counting the bot processes' CPU too, in one
-run, the games played as a worker plays a batch's (`GAMES_AT_ONCE` at a time, each bot answering
-for all its tables in one round trip: domsim.tables) and, for comparison, one at a time; and the
-round trip per decision of a trivial bot and of easy through the host.
+domsim.seat.host`, in the sandbox and without it), counting the bot processes' CPU too, in one
+run, the games played as a worker plays a batch's (`GAMES_AT_ONCE` at a time, each bot
+answering for all its tables in one round trip: domsim.seat.tables) and, for comparison, one at
+a time; and the round trip per decision of a trivial bot and of easy through the host.
 
     python bench/seat.py [--variant block] [--games 4000] [--decisions 5000]
 
@@ -21,15 +21,16 @@ import sys
 import time
 from pathlib import Path
 
-from domsim.alarm import MoveAlarm
-from domsim.bot import BotPool, Confinement, _children, bot_command, keep_bots_on
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_hand
 from domsim.limits import MOVE_TIME_LIMIT
-from domsim.protocol import ViewEncoder, game_message
 from domsim.rules import make_rules
+from domsim.seat.alarm import MoveAlarm
+from domsim.seat.bot import BotPool, Confinement, _children, keep_bots_on
+from domsim.seat.protocol import ViewEncoder, game_message
+from domsim.seat.spec import bot_command
+from domsim.seat.tables import GAMES_AT_ONCE, play_at_once
 from domsim.seeding import deal_rng
-from domsim.tables import GAMES_AT_ONCE, play_at_once
 from domsim.view import ViewBuilder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +118,8 @@ class Way:
         self.cpu, self.games = 0.0, 0
 
     def play(self, rules, specs: list[str], seeds: range) -> None:
-        """The games of `seeds`, several at once as a worker plays a batch's (domsim.tables)."""
+        """The games of `seeds`, several at once as a worker plays a batch's
+        (domsim.seat.tables)."""
         before = own_cpu() + self.bots_cpu()
         with MoveAlarm(MOVE_TIME_LIMIT) as alarm:
             play_at_once([functools.partial(play, rules, specs, seed, isolate=self.isolate,
@@ -188,7 +190,7 @@ def main() -> None:
           f"pipe round trip between two processes on this CPU: {bare_round_trip() * 1e6:.1f} us")
     decisions = sample_decisions(rules, args.decisions)
     for name, spec in (("example_external.py (exec:, JSON)", EXAMPLE),
-                       ("easy through domsim.seat_host (compact)", ISOLATED_EASY)):
+                       ("easy through domsim.seat.host (compact)", ISOLATED_EASY)):
         times = round_trips(spec, decisions)
         print(f"round trip per decision, {name}: median {statistics.median(times) * 1e6:.1f} us,"
               f" p99 {sorted(times)[int(len(times) * 0.99)] * 1e6:.1f} us")

@@ -2,7 +2,7 @@
 `compare`, `play` and `load`, with results as pandas DataFrames.
 
 The API's names load on first use (PEP 562), so `import domsim` and a bot's process
-(`python -m domsim.seat_host`) import neither the runner nor numpy, pandas or pyarrow. Rule ids
+(`python -m domsim.seat.host`) import neither the runner nor numpy, pandas or pyarrow. Rule ids
 (R-...) cited in the code are defined in docs/RULES.md, the game record format in
 docs/GAME-RECORD.md."""
 

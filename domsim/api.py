@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from . import notebook, spsa
 from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
-from .bot import Confinement, check_spec, traced
 from .calibration import Request as CalibrationRequest
 from .calibration import Session, begin, resumed_request, run_study
 from .clock import TimeControl
@@ -51,6 +50,7 @@ from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
 from .runner.session import default_out, resolve_config, run_session
 from .runner.tourney import TourneyError
+from .seat.bot import Confinement, check_spec, traced
 from .seeding import random_run_seed
 from .stats import Sprt
 from .steps import CALIBRATION
@@ -187,8 +187,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     defaults to 1000, `games_per_pairing` instead is rounded up to whole deals; `deals`, a
     deals file, fixes the first hands, each played once in every seating unless `games` says
     otherwise. Every strategy but the built-in levels (and a class defined in the session) plays
-    in its own process, in the sandbox (domsim.sandbox), under `seat_memory` MiB: `isolate=False`
-    plays all in process, `sandbox=False` runs their processes without the sandbox;
+    in its own process, in the sandbox (domsim.seat.sandbox), under `seat_memory` MiB:
+    `isolate=False` plays all in process, `sandbox=False` runs their processes without the sandbox;
     `isolate=True` refuses a class defined in the session. `on_fault` is what a seat's fault
     costs: "forfeit" (a new run's default) scores its side's game as lost, "substitute" counts
     the stand-in's moves. A run warns when an entrant faults in more than `max_fault_rate` of

@@ -20,7 +20,6 @@ import click
 from . import api, spsa
 from .analysis import run_statistics, statistics_lines
 from .audit import replayed
-from .bot import BOTS_LOGGER, Confinement, check_spec
 from .clock import TimeControl, TimeControlError
 from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals, seed_deals
@@ -49,6 +48,7 @@ from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, default_out, resume_hint
 from .runner.tourney import RunFinished, TourneyError
+from .seat.bot import BOTS_LOGGER, Confinement, check_spec
 from .seeding import random_run_seed
 from .stats import ELO_MODELS
 from .steps import DEFAULT_MAX_GAMES

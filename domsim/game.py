@@ -9,19 +9,20 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from .alarm import MoveAlarm
-from .bot import DEFAULT_CONFINEMENT, BotPool, Confinement, bot_command, deal_keys
 from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, ON_FAULT
 from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
-from .seat import BotSeat, GuardedSeat, Seat
+from .seat.alarm import MoveAlarm
+from .seat.bot import DEFAULT_CONFINEMENT, BotPool, Confinement, deal_keys
+from .seat.seats import BotSeat, GuardedSeat, Seat
+from .seat.spec import bot_command
+from .seat.watchdog import stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
-from .watchdog import stop_watchdog
 
 if TYPE_CHECKING:
     from .deals import Deal
@@ -101,7 +102,7 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
     """Play a whole game from `seed` with the strategy specs seated in order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
-    never stops the game (R-SEAT-FAULT, see domsim.seat): a move later than `move_time_limit`
+    never stops the game (R-SEAT-FAULT, see domsim.seat.seats): a move later than `move_time_limit`
     seconds (None: no limit) is made by the `stand_in` bot, a seat that raises or plays an
     illegal move is handed to it. `exec:` specs, and unless `isolate` is False every spec but a
     built-in level or a class defined in the session, play in their own process, held as
@@ -125,7 +126,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
-    caller closes (None: a pool for this game alone). Games played at once (domsim.tables)
+    caller closes (None: a pool for this game alone). Games played at once (domsim.seat.tables)
     share one move `alarm`, entered by the caller for `move_time_limit` (None: the game's own).
     `game_id`, a run's id of the game, names it in the log (else its seed does)."""
     if len(specs) != rules.players:

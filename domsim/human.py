@@ -22,7 +22,7 @@ from ._core import fives_points
 from .engine import HandResult
 from .record import LEFT_THE_TABLE
 from .rules import Rules
-from .seat import GuardedSeat
+from .seat.seats import GuardedSeat
 from .strategy import Strategy
 from .tabletalk import (
     Laid,

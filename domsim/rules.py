@@ -210,6 +210,6 @@ def parse_options(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
 
 def private_copy(rules: Rules) -> Rules:
     """Rules equal to `rules` sharing nothing mutable with them (not even through
-    object.__setattr__): a strategy's own copy (domsim.seat, domsim.seat_host)."""
+    object.__setattr__): a strategy's own copy (domsim.seat.seats, domsim.seat.host)."""
     variant = rules.variant
     return replace(rules, variant=replace(variant, hand_sizes=dict(variant.hand_sizes)))

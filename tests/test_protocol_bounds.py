@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domsim._core import Pipes
-from domsim.bot import PIPE_ERRORS
-from domsim.protocol import ProtocolError, decode, move_of
+from domsim.seat.bot import PIPE_ERRORS
+from domsim.seat.protocol import ProtocolError, decode, move_of
 from domsim.tiles import TILES
 from domsim.view import Move
 

@@ -27,17 +27,18 @@ from domsim.strategies.hard import Hard
 from domsim.strategies.medium import Medium
 
 import domsim
-from domsim import seat as seat_module
-from domsim.bot import BotCommand, BotPool, Confinement, bot_command
 from domsim.cli import main
 from domsim.engine import State, start_next_hand
 from domsim.game import play, play_game, play_hand
 from domsim.plan.config import TourneyConfig
 from domsim.plan.pairings import default_name
-from domsim.protocol import ViewEncoder, view_from
 from domsim.record import verify
 from domsim.rules import VARIANTS, make_rules
 from domsim.runner.tourney import Tourney, stream
+from domsim.seat import seats as seat_module
+from domsim.seat.bot import BotPool, Confinement
+from domsim.seat.protocol import ViewEncoder, view_from
+from domsim.seat.spec import BotCommand, bot_command
 from domsim.seeding import deal_rng
 from domsim.strategy import StrategyError, define_strategy
 from domsim.view import ViewBuilder
@@ -140,7 +141,7 @@ def test_exec_spec_is_split_like_a_shell_and_checked():
     assert bot_command("hard?shed=2", isolate=True) is None
     assert bot_command("strategies/example_greedy.py", isolate=False) is None
     assert bot_command("strategies/example_greedy.py", isolate=True).argv[1:3] == (
-        "-m", "domsim.seat_host")
+        "-m", "domsim.seat.host")
     for spec, words in [("exec:", "names no program"), ("exec:python3 'open", "quotes"),
                         ("exec:no-such-program-here", "not on PATH"),
                         ("exec:./no/such/bot", "not an executable file")]:
@@ -455,7 +456,7 @@ def test_a_scenario_isolates_its_strategies(tmp_path, monkeypatch):
     assert manifest["config"]["isolate"] and manifest["config"]["seat_memory"] == 1024
     origins = [entrant["members"][0]["origin"] for entrant in manifest["entrants"]]
     assert all(origin.startswith("process: ") for origin in origins)
-    assert "domsim.seat_host" in origins[0]
+    assert "domsim.seat.host" in origins[0]
     assert all("in the sandbox" in entrant["members"][0]["runs"]
                for entrant in manifest["entrants"])
     seen = [int(n) for n in re.findall(r"stderr: spy found (\d+)",
@@ -588,8 +589,8 @@ def test_a_module_in_the_current_folder_plays_in_the_sandbox(tmp_path, monkeypat
 def test_a_pooled_host_plays_each_game_under_that_games_rules():
     """A host kept for the next game reads its rules afresh when they change."""
     from domsim import __version__
-    from domsim.protocol import game_message
-    from domsim.seat_host import Host
+    from domsim.seat.host import Host
+    from domsim.seat.protocol import game_message
 
     host = Host(str(ROOT / "strategies" / "example_greedy.py"))
     host.answer({"type": "hello", "encodings": ["compact"], "domsim": __version__})

@@ -1,4 +1,4 @@
-"""Several games at once (domsim.tables, docs/seat-protocol.md "Tables"): a bot process plays a
+"""Several games at once (domsim.seat.tables, docs/seat-protocol.md "Tables"): a bot process plays a
 table in each and answers all of them in one round trip, and no game plays otherwise than it
 would alone, faults included (R-SEAT-FAULT)."""
 
@@ -10,15 +10,16 @@ from pathlib import Path
 import pytest
 
 from domsim import __version__
-from domsim import bot as bot_module
-from domsim import seat as seat_module
-from domsim.alarm import MoveAlarm
-from domsim.bot import BotPool
 from domsim.game import play
-from domsim.protocol import decode, encode, game_message
 from domsim.rules import make_rules
-from domsim.seat_host import Host, serve
-from domsim.tables import Replay, current_hub, play_at_once
+from domsim.seat import bot as bot_module
+from domsim.seat import seats as seat_module
+from domsim.seat.alarm import MoveAlarm
+from domsim.seat.bot import BotPool
+from domsim.seat.host import Host, serve
+from domsim.seat.protocol import decode, encode, game_message
+from domsim.seat.spec import bot_command
+from domsim.seat.tables import Replay, current_hub, play_at_once
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = str(ROOT / "strategies" / "example_greedy.py")
@@ -113,7 +114,7 @@ def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, cap
     are not asked together beyond what fits (a game's start is bound by its wait)."""
     rules, specs = make_rules("block"), [f"{UNLUCKY}?share=0&start=0.2", "easy"]
     with BotPool() as bots, MoveAlarm(5.0) as alarm:
-        command = bot_module.bot_command(specs[0], isolate=True)
+        command = bot_command(specs[0], isolate=True)
         bots.give(*bots.take(command))  # started with the usual time to start
         for module in (bot_module, seat_module):
             monkeypatch.setattr(module, "STARTUP_SECONDS", 0.5)
@@ -202,7 +203,7 @@ def test_a_lost_bot_replays_the_games_it_did_not_fault_and_an_error_ends_all():
 def test_a_bot_process_is_never_given_a_deal_twice_but_shares_its_tables_across_deals():
     """issue 36: games of different deals share one process's tables; a game of a deal the
     process has had (its seed, or its fixed first deal) goes to another process."""
-    command = bot_module.bot_command(GREEDY, None)
+    command = bot_command(GREEDY, None)
     with BotPool() as pool:
         first, table = pool.take(command, bot_module.deal_keys(1))
         assert first.tables > 1

@@ -108,7 +108,7 @@ class TourneyConfig:
     # one defined in the session stays in process; False: every strategy in process).
     isolate: bool | None = None
     seat_memory: int = SEAT_MEMORY_MB  # MiB per bot process; 0: no limit
-    sandbox: bool = True  # bot processes in the sandbox (domsim.sandbox)
+    sandbox: bool = True  # bot processes in the sandbox (domsim.seat.sandbox)
     # What a fault costs; a run's manifest without the key was played before forfeits existed.
     on_fault: str = ON_FAULT
     time_control: str | None = None  # BASE+INC: a clock per seat and game (domsim.clock)

@@ -18,9 +18,9 @@ from multiprocessing_logging import MultiProcessingHandler
 from tqdm.auto import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from ..bot import WEAKER
 from ..results.summary import Tally
-from ..seat import FAULT
+from ..seat.bot import WEAKER
+from ..seat.seats import FAULT
 from ..version import __version__
 
 LOGGER = "domsim"

@@ -9,9 +9,9 @@ in game-id order. Three things the cluster needs first:
 - the strategies defined in the session (`session:` specs, domsim.api): pickled to the workers
   (a notebook's class by value), registered there under the same spec;
 - the log: worker records of `domsim.*` reach the parent's log through `forward_logging()`;
-- the move-time limit: tasks run in worker threads, where the SIGALRM guard of `domsim.seat` is
-  inactive; the portable timing still replaces late moves, but a strategy that never returns
-  hangs its batch."""
+- the move-time limit: tasks run in worker threads, where the SIGALRM guard of
+  `domsim.seat.seats` is inactive; the portable timing still replaces late moves, but a
+  strategy that never returns hangs its batch."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from distributed import Client, KilledWorker, WorkerPlugin
 from distributed.cfexecutor import ClientExecutor
 from distributed.comm.core import CommClosedError
 
-from ..bot import bot_command
+from ..seat.spec import bot_command
 from ..strategy import (
     load_strategy,
     one_line,

@@ -8,7 +8,7 @@ terminal or `kill` may send the whole process group: the parent gets them too an
 batches finish and writes them. Workers die with the parent: on Linux the kernel kills them when
 it goes (PR_SET_PDEATHSIG), however it goes, so none plays on unseen. Workers run the seat
 watchdog: a strategy call that hangs past its limit by far kills its worker
-(domsim.watchdog). A pool ends at once when told to (`kill_workers`): what they were playing
+(domsim.seat.watchdog). A pool ends at once when told to (`kill_workers`): what they were playing
 is lost, to be played on resume."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from ..bot import keep_bots_on
-from ..watchdog import enable_watchdog
+from ..seat.bot import keep_bots_on
+from ..seat.watchdog import enable_watchdog
 from .console import renew_worker_logging
 from .signals import STOPS
 

@@ -19,7 +19,6 @@ from typing import Protocol, TypeVar
 import numpy as np
 import pyarrow as pa
 
-from ..bot import bot_command, check_spec, in_process_reason
 from ..deals import Deal
 from ..plan.config import TourneyConfig
 from ..plan.games import Plan
@@ -43,6 +42,8 @@ from ..results.parts import clean_parts, done_game_ids, write_part
 from ..results.summary import Tally, faults_forfeit
 from ..results.table import read_games
 from ..rules import Rules
+from ..seat.bot import check_spec
+from ..seat.spec import bot_command, in_process_reason
 from ..seeding import new_run_key
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
 from .console import FaultRateExceeded

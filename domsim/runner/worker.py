@@ -11,8 +11,6 @@ import logging
 from dataclasses import dataclass
 from multiprocessing.util import Finalize
 
-from ..alarm import MoveAlarm
-from ..bot import BotPool, Confinement
 from ..deals import Deal
 from ..game import play
 from ..plan.config import TourneyConfig
@@ -21,7 +19,9 @@ from ..plan.schedule import Schedule
 from ..record import seal
 from ..results.columns import Place, game_row
 from ..rules import Rules
-from ..tables import GAMES_AT_ONCE, play_at_once
+from ..seat.alarm import MoveAlarm
+from ..seat.bot import BotPool, Confinement
+from ..seat.tables import GAMES_AT_ONCE, play_at_once
 
 log = logging.getLogger("domsim.runner")
 
@@ -65,7 +65,7 @@ def run_confinement(config: TourneyConfig) -> Confinement:
 def play_batch(batch: Batch) -> BatchResult:
     """The batch's games, `GAMES_AT_ONCE` at a time (one at a time under a clock, whose time
     must be each decision's own): a bot process that plays several tables answers for all of
-    them in one round trip (domsim.tables)."""
+    them in one round trip (domsim.seat.tables)."""
     config = batch.config
     limit = config.move_time_limit or None
     bots = worker_bots(run_confinement(config))

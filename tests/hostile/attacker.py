@@ -236,7 +236,7 @@ TOKEN = os.urandom(6).hex()
 
 def brute(game: dict, choose: dict) -> None:
     from domsim.deals import seed_deals
-    from domsim.protocol import rules_from
+    from domsim.seat.protocol import rules_from
     from domsim.seeding import game_seed, seat_seed
     from domsim.tiles import tile_id
 

@@ -1,5 +1,5 @@
 """Hostile on purpose: a strategy file that, at every choice, writes a line of 300,000 `[` to
-the seat host's reply channel (fd 3 in `python -m domsim.seat_host`: the real stdout, kept
+the seat host's reply channel (fd 3 in `python -m domsim.seat.host`: the real stdout, kept
 there) before it plays the first legal move."""
 
 import os

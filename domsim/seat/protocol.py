@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from .engine import DRAW, PASS, PLAY, Action, HandResult
-from .rules import OPTION_SPECS, Rules, find_variant, make_rules
-from .tiles import TILES, Tile, tile_id
-from .view import Event, Move, PlayerView
+from ..engine import DRAW, PASS, PLAY, Action, HandResult
+from ..rules import OPTION_SPECS, Rules, find_variant, make_rules
+from ..tiles import TILES, Tile, tile_id
+from ..view import Event, Move, PlayerView
 
 #: Bumped whenever a message changes in a way an existing bot could notice (2: `game` carries
 #: the seat's own seed instead of the game's).

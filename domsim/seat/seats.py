@@ -8,7 +8,7 @@ rest of the game (a fresh process plays its next game). In process the guarantee
 (README, "What in-process mode guarantees, and what it does not").
 
 In process the time limit is enforced two ways. Portably, every call is timed and a move that comes
-back late is discarded. Where possible the move alarm (domsim.alarm) also interrupts a strategy
+back late is discarded. Where possible the move alarm (domsim.seat.alarm) also interrupts a strategy
 that would never return, by raising `MoveTimeout` inside it. Elsewhere (threads, other platforms)
 a strategy that never returns hangs its game: nothing in-process can stop it. Whatever a strategy
 raises, even SystemExit, KeyboardInterrupt or GeneratorExit, is a fault of its seat; a real Ctrl-C
@@ -28,17 +28,18 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..clock import GameClock
+from ..engine import HandResult, State
+from ..limits import GRACE_SECONDS
+from ..rules import Rules, private_copy
+from ..seeding import seat_seed
+from ..strategy import Strategy, StrategyFactory, one_line, short_repr, spec_label
+from ..timing import time_histogram
+from ..view import Move, PlayerView, ViewBuilder
 from .alarm import MoveAlarm, MoveTimeout
-from .bot import STARTUP_SECONDS, Ask, BotCommand, BotFault, BotPool, BotTimeout, is_built_in
-from .clock import GameClock
-from .engine import HandResult, State
-from .limits import GRACE_SECONDS
+from .bot import STARTUP_SECONDS, Ask, BotFault, BotPool, BotTimeout
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
-from .rules import Rules, private_copy
-from .seeding import seat_seed
-from .strategy import Strategy, StrategyFactory, one_line, short_repr, spec_label
-from .timing import time_histogram
-from .view import Move, PlayerView, ViewBuilder
+from .spec import BotCommand, is_built_in
 from .watchdog import watchdog
 
 log = logging.getLogger("domsim.faults")

@@ -1,4 +1,4 @@
-"""`python -m domsim.seat_host SPEC`: a Python strategy behind the seat protocol, in its own
+"""`python -m domsim.seat.host SPEC`: a Python strategy behind the seat protocol, in its own
 process (`--isolate`). It answers domsim's messages on stdout and nothing else: whatever the
 strategy prints goes to stderr, which domsim writes to the run's log.
 
@@ -18,7 +18,18 @@ import random
 import sys
 import traceback
 
-from ._core import WireViews
+from .._core import WireViews
+from ..rules import Rules, private_copy
+from ..strategy import (
+    Strategy,
+    StrategyError,
+    StrategyFactory,
+    load_strategy,
+    one_line,
+    short_repr,
+)
+from ..version import __version__
+from ..view import Move
 from .protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -29,17 +40,6 @@ from .protocol import (
     move_message,
     rules_from,
 )
-from .rules import Rules, private_copy
-from .strategy import (
-    Strategy,
-    StrategyError,
-    StrategyFactory,
-    load_strategy,
-    one_line,
-    short_repr,
-)
-from .version import __version__
-from .view import Move
 
 #: Games one host plays at once, when it speaks the compact encoding.
 TABLES = 32
@@ -102,7 +102,7 @@ class Host:
         self.strategy = None
         if message["rules"] != self._rules_message:  # the games of a run share theirs
             self.rules, self._rules_message = rules_from(message["rules"]), message["rules"]
-        self.own_rules = private_copy(self.rules)  # as in process (domsim.seat.Seat)
+        self.own_rules = private_copy(self.rules)  # as in process (domsim.seat.seats.Seat)
         if self.compact:
             self.wire_views = WireViews(self.rules, self.own_rules)
         else:
@@ -215,7 +215,7 @@ def _write_all(fd: int, data: bytes) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        sys.exit("usage: python -m domsim.seat_host SPEC")
+        sys.exit("usage: python -m domsim.seat.host SPEC")
     # The protocol keeps the real stdout; the strategy's prints go to stderr.
     replies = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

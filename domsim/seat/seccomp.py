@@ -1,7 +1,7 @@
-"""The seccomp filter of the bot sandbox (domsim.sandbox): a classic BPF program, as bubblewrap's
-`--seccomp FD` loads it, refusing with EPERM the system calls a bot never needs (debugging
-other processes, mounting, namespaces, kernel keys, BPF, perf, loading modules, setting the
-clock, io_uring) and answering `clone3` with ENOSYS, so that the C library falls back to
+"""The seccomp filter of the bot sandbox (domsim.seat.sandbox): a classic BPF program, as
+bubblewrap's `--seccomp FD` loads it, refusing with EPERM the system calls a bot never needs
+(debugging other processes, mounting, namespaces, kernel keys, BPF, perf, loading modules,
+setting the clock, io_uring) and answering `clone3` with ENOSYS, so that the C library falls back to
 `clone`, whose namespace flags are refused. A call from another architecture's table (32-bit
 x86 through `int 0x80`) kills the process: its numbers differ, so the list would not hold."""
 

@@ -17,7 +17,7 @@ brings), as Flatpak and judges for untrusted programs use it. Inside, a bot has:
 - writable: /tmp (also its HOME and working folder) and /dev/shm, in memory, capped, gone with
   the sandbox; / is read-only;
 - a clean environment in every process inside, pid 1 (bubblewrap) included;
-- a seccomp filter (domsim.seccomp) refusing ptrace, mount, namespaces, kernel keys, BPF, perf;
+- a seccomp filter (domsim.seat.seccomp) refusing ptrace, mount, namespaces, kernel keys, BPF, perf;
 - limits: the whole sandbox's memory (`--seat-memory`, through a memory cgroup where domsim may
   make one) and each process's address space, CPU time (`CPU_SECONDS`), file size, no core
   dumps, and `MAX_PROCESSES` processes (a pids cgroup where domsim may make one, else

@@ -1,5 +1,5 @@
 """The watchdog of a pool worker: it kills the process when a strategy call, or a wait on a bot,
-overruns its allowance by far (domsim.seat)."""
+overruns its allowance by far (domsim.seat.seats)."""
 
 from __future__ import annotations
 

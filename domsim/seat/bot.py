@@ -1,26 +1,22 @@
-"""Bots in their own process (docs/seat-protocol.md): which specs run that way, starting one
-under a memory limit in its own process group, talking to it under deadlines, and killing the
-whole group, so that nothing it forked outlives the run.
+"""Bots in their own process (docs/seat-protocol.md; which specs run that way and how:
+domsim.seat.spec): starting one under a memory limit in its own process group, talking to it
+under deadlines, and killing the whole group, so that nothing it forked outlives the run.
 
 A spec `exec:COMMAND` names a program speaking the protocol; COMMAND is split as a POSIX shell
 would (shlex), without a shell. Unless isolation is off, any other spec but a built-in level
-runs in `python -m domsim.seat_host SPEC`. A `BotPool` keeps the processes (a worker's, for
+runs in `python -m domsim.seat.host SPEC`. A `BotPool` keeps the processes (a worker's, for
 all its batches) and hands each seat a free one, or a free table of one that plays several
-games at once (domsim.tables), so a bot is started once per worker, not once per game. Each
-runs in the sandbox (domsim.sandbox) unless told otherwise."""
+games at once (domsim.seat.tables), so a bot is started once per worker, not once per game. Each
+runs in the sandbox (domsim.seat.sandbox) unless told otherwise."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import importlib.util
 import logging
 import math
 import os
 import resource
-import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -30,33 +26,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._core import Pipes, State
+from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
+from ..strategy import SESSION_PREFIX, StrategyError, load_strategy, spec_label
+from ..version import __version__
 from . import sandbox
-from ._core import Pipes, State
-from .limits import GRACE_SECONDS, SEAT_MEMORY_MB
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
-from .strategy import (
-    BUILT_IN_LEVELS,
-    EXEC_PREFIX,
-    SESSION_PREFIX,
-    StrategyError,
-    check_registered,
-    existing_file,
-    load_strategy,
-    spec_file,
-    spec_files,
-    spec_label,
-)
+from .spec import BotCommand, bot_command
 from .tables import Replay, current_hub
-from .version import __version__
 from .watchdog import watchdog
 
 #: Where `Confinement.about` names what this machine's sandbox cannot give (the run's header
 #: says it on the terminal).
 WEAKER = "; weaker here: "
 
-#: Specs that always stay in process, with or without parameters: the built-in levels and the
-#: dial between them (domsim's own strategies, trusted).
-TRUSTED = (*BUILT_IN_LEVELS, "dial")
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
 #: Longest line a bot may write, in bytes.
@@ -125,38 +108,9 @@ class Ask:
 
 
 @dataclass(frozen=True)
-class BotCommand:
-    """How to start one bot: its argv and working folder, the files that define it (the
-    program and scripts it names, or the strategy file the host loads, as the spec names them),
-    and where those are in this process (what the sandbox must show it)."""
-
-    spec: str
-    argv: tuple[str, ...]
-    cwd: str
-    files: tuple[str, ...]
-    found: tuple[str, ...] = ()
-    python_path: tuple[str, ...] = ()  # where a module spec's module is found
-
-    def about(self) -> dict:
-        """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
-        return {"spec": self.spec, "origin": f"process: {shlex.join(self.argv)}",
-                "files": {name: _digest(Path(self.cwd, name)) for name in self.files}}
-
-
-def _digest(path: Path) -> str:
-    """The sha256 of a file, or of a folder's files (their names and contents, in order)."""
-    if not path.is_dir():
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    digest = hashlib.sha256()
-    for file in sorted(f for f in path.rglob("*") if f.is_file()):
-        digest.update(str(file.relative_to(path)).encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()
-
-
-@dataclass(frozen=True)
 class Confinement:
     """How bot processes are held: their memory in MiB (0: no limit), and whether in the
-    sandbox (domsim.sandbox; else only in a process group of their own)."""
+    sandbox (domsim.seat.sandbox; else only in a process group of their own)."""
 
     memory_mb: int = SEAT_MEMORY_MB
     sandboxed: bool = True
@@ -186,93 +140,6 @@ def _keep_to_home_cpu() -> None:
             os.sched_setaffinity(0, {_home_cpu})
 
 
-def is_built_in(spec: str) -> bool:
-    return spec.partition("?")[0].strip() in TRUSTED
-
-
-def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
-    """The process a spec runs in, or None for a strategy played in process: a built-in level,
-    any spec but `exec:` when `isolate` is False, and a class defined in the session, which
-    exists only in this process and its forks (`check_spec` refuses one when `isolate` is
-    True)."""
-    return _command_in(spec, isolate, os.getcwd())
-
-
-@functools.lru_cache(maxsize=256)
-def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
-    """`bot_command` run from `cwd`, worked out once per worker: a tourney asks it every game."""
-    if spec.startswith(EXEC_PREFIX):
-        return _exec_command(spec, cwd)
-    if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
-        path = spec_file(spec)
-        target = spec.partition("?")[0].strip()
-        if not path and ":" not in target:  # a registered name: known here, or a typo
-            check_registered(target)
-        # A file shipped to this process (a Dask worker) is loaded from its copy; the host
-        # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
-        argv = (sys.executable, "-m", "domsim.seat_host")
-        extra = spec_files(spec)
-        if path:
-            found = str(existing_file(path).resolve())
-            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd,
-                              (path, *extra), (found, *_found(extra, cwd)))
-        origin, root = _module_origin(spec)
-        return BotCommand(spec, (*argv, spec), cwd, (*origin, *extra),
-                          (*origin, *_found(extra, cwd)), root)
-    return None
-
-
-def _names_path(cwd: str, arg: str) -> bool:
-    """Whether a command's argument names a file or folder of the bot's (an argument too long
-    to be a path, or otherwise no path, is just an argument; the current folder and those above
-    it are never the bot's: `.` would show it every run kept there)."""
-    try:
-        path = Path(cwd, arg).resolve()
-        return path.is_file() or path.is_dir() and not Path(cwd).resolve().is_relative_to(path)
-    except (OSError, ValueError, RuntimeError):
-        return False
-
-
-def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
-    """The absolute paths of the files and folders a spec's `files=` names (StrategyError for
-    one that does not exist, or for the current folder or one above it)."""
-    for name in files:
-        if not Path(cwd, name).exists():
-            raise StrategyError(f"file {name!r} named by files= not found (looked in {cwd}): "
-                                "check the path")
-        if not _names_path(cwd, name):
-            raise StrategyError(f"files= names {name!r}, the current folder or one above it: "
-                                "name the bot's own files and folders")
-    return tuple(str(Path(cwd, name).resolve()) for name in files)
-
-
-def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The file (or, for a package, the folder) of the top-level module a `module:Class` spec
-    names, and the folder it is imported from (for the sandbox, which shows the bot only its
-    own files); nothing for a registered name or a module not found."""
-    module = spec.partition("?")[0].rpartition(":")[0]
-    try:
-        found = importlib.util.find_spec(module.partition(".")[0]) if module else None
-    except (ImportError, ValueError):
-        return (), ()
-    origin = found.origin if found else None
-    if not origin or not Path(origin).is_file():
-        return (), ()
-    package = found.submodule_search_locations is not None
-    own = Path(origin).parent if package else Path(origin)
-    return (str(own.resolve()),), (str(own.resolve().parent),)
-
-
-def in_process_reason(spec: str, isolate: bool | None) -> str:
-    """How a spec `bot_command` keeps in process plays, and why, for the manifest."""
-    if is_built_in(spec):
-        return "in process (a built-in level)"
-    if spec.startswith(SESSION_PREFIX):
-        return "in process (defined in this Python session)"
-    return "in process (--in-process): it can read the referee's memory" if isolate is False \
-        else "in process"
-
-
 def check_spec(spec: str, isolate: bool | None, confinement: Confinement) -> dict | None:
     """Check that a spec can play (StrategyError if not), without loading it into this process
     when it plays in its own: then its bot's `hello` reply, else None. A strategy defined in
@@ -285,24 +152,6 @@ def check_spec(spec: str, isolate: bool | None, confinement: Confinement) -> dic
         load_strategy(spec)
         return None
     return check_bot(command, confinement)
-
-
-def _exec_command(spec: str, cwd: str) -> BotCommand:
-    try:
-        argv = shlex.split(spec[len(EXEC_PREFIX):])
-    except ValueError as exc:
-        raise StrategyError(f"cannot read the command of {spec!r}: {exc}: check its quotes") \
-            from None
-    if not argv:
-        raise StrategyError(f"{spec!r} names no program: write exec:PROGRAM [ARGUMENTS]")
-    program = argv[0]
-    if os.sep not in program and shutil.which(program) is None:
-        raise StrategyError(f"{spec!r}: program {program!r} is not on PATH: give its path")
-    if os.sep in program and not os.access(Path(cwd, program), os.X_OK):
-        raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
-                            "check the path and chmod +x")
-    files = tuple(arg for arg in argv if _names_path(cwd, arg))
-    return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))
 
 
 @functools.lru_cache(maxsize=64)
@@ -366,7 +215,7 @@ class BotProcess:
         self.game = "start"  # the game it plays, as the trace names it
         self.compact = False  # `choose` in the compact encoding (the host asked for it)
         self.tables = 1  # games it plays at once (the host offered them)
-        self.batch_cap = 1  # asks sent in the next round trip (domsim.tables)
+        self.batch_cap = 1  # asks sent in the next round trip (domsim.seat.tables)
         self.most_at_once = 1  # asks a round trip may ever send
         self.thread = threading.get_ident()  # whose games may share its tables
         self.deals: set = set()  # the keys of every deal it has been given (BotPool.take)
@@ -418,7 +267,7 @@ class BotProcess:
 
     def answer(self, ask: Ask) -> tuple[dict | int, float]:
         """The reply to `ask` (as `ask` gives it) and the seconds the bot took. Asked from one
-        of several games played at once (domsim.tables), in one round trip with what they ask
+        of several games played at once (domsim.seat.tables), in one round trip with what they ask
         of it too; BotFault (or, when another game's fault lost the process, Replay)."""
         hub = current_hub() if self.tables > 1 else None
         if hub is not None:
@@ -667,7 +516,8 @@ class BotTimeout(BotFault):
 
 def start_without_signals(thread: threading.Thread) -> None:
     """Start `thread` with SIGALRM and SIGINT blocked in it: the kernel then delivers them to
-    the thread running the game, whose alarm must interrupt a strategy's sleep (domsim.seat)."""
+    the thread running the game, whose alarm must interrupt a strategy's sleep
+    (domsim.seat.seats)."""
     if not hasattr(signal, "pthread_sigmask"):
         thread.start()
         return

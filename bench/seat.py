@@ -26,7 +26,9 @@ from domsim.game import play, play_hand
 from domsim.limits import MOVE_TIME_LIMIT
 from domsim.rules import make_rules
 from domsim.seat.alarm import MoveAlarm
-from domsim.seat.bot import BotPool, Confinement, _children, keep_bots_on
+from domsim.seat.kill import child_pids
+from domsim.seat.pool import BotPool
+from domsim.seat.process import Confinement, keep_bots_on
 from domsim.seat.protocol import ViewEncoder, game_message
 from domsim.seat.spec import bot_command
 from domsim.seat.tables import GAMES_AT_ONCE, play_at_once
@@ -103,7 +105,7 @@ def tree_cpu(roots: list[int]) -> float:
             with contextlib.suppress(OSError):
                 fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
                 total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
-        frontier = [child for pid in frontier for child in _children(pid)]
+        frontier = [child for pid in frontier for child in child_pids(pid)]
     return total / ticks
 
 

@@ -50,7 +50,8 @@ from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
 from .runner.session import default_out, resolve_config, run_session
 from .runner.tourney import TourneyError
-from .seat.bot import Confinement, check_spec, traced
+from .seat.process import Confinement, check_spec
+from .seat.trace import traced
 from .seeding import random_run_seed
 from .stats import Sprt
 from .steps import CALIBRATION

@@ -48,7 +48,8 @@ from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, default_out, resume_hint
 from .runner.tourney import RunFinished, TourneyError
-from .seat.bot import BOTS_LOGGER, Confinement, check_spec
+from .seat.logs import BOTS_LOGGER
+from .seat.process import Confinement, check_spec
 from .seeding import random_run_seed
 from .stats import ELO_MODELS
 from .steps import DEFAULT_MAX_GAMES

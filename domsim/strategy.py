@@ -43,7 +43,7 @@ from .view import Move, PlayerView
 
 ENTRY_POINT_GROUP = "domsim.strategies"
 SESSION_PREFIX = "session:"
-#: A program speaking the seat protocol in its own process (domsim.seat.bot), never loaded here.
+#: A program speaking the seat protocol in its own process (domsim.seat.process), never loaded here.
 EXEC_PREFIX = "exec:"
 #: A parameter every spec may take, naming the other files its bot reads (spec_files).
 FILES_PARAMETER = "files"

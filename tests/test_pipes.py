@@ -1,6 +1,6 @@
-"""The pipes to a bot process (domsim._core.Pipes, used by domsim.seat.bot): lines are read whole
-and in order within a deadline, however the bot writes them, and every way a stream can end
-is told apart."""
+"""The pipes to a bot process (domsim._core.Pipes, used by domsim.seat.process): lines are
+read whole and in order within a deadline, however the bot writes them, and every way a stream
+can end is told apart."""
 
 import contextlib
 import os

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domsim._core import Pipes
-from domsim.seat.bot import PIPE_ERRORS
+from domsim.seat.process import PIPE_ERRORS
 from domsim.seat.protocol import ProtocolError, decode, move_of
 from domsim.tiles import TILES
 from domsim.view import Move

@@ -12,11 +12,11 @@ import pytest
 from domsim import __version__
 from domsim.game import play
 from domsim.rules import make_rules
-from domsim.seat import bot as bot_module
+from domsim.seat import process as process_module
 from domsim.seat import seats as seat_module
 from domsim.seat.alarm import MoveAlarm
-from domsim.seat.bot import BotPool
 from domsim.seat.host import Host, serve
+from domsim.seat.pool import BotPool, deal_keys
 from domsim.seat.protocol import decode, encode, game_message
 from domsim.seat.spec import bot_command
 from domsim.seat.tables import Replay, current_hub, play_at_once
@@ -30,21 +30,21 @@ UNLUCKY = str(ROOT / "tests" / "broken" / "unlucky.py")
 def own_worker_state(monkeypatch):
     """This module's hung specs and bots asked alone are its own."""
     monkeypatch.setattr(seat_module, "_hung_games", seat_module.Counter())
-    monkeypatch.setattr(bot_module, "_asked_alone", set())
+    monkeypatch.setattr(process_module, "_asked_alone", set())
 
 
 @pytest.fixture
 def round_trips(monkeypatch):
     """(asks, seconds) of every round trip of several games' asks."""
     seen = []
-    exchange = bot_module.BotProcess.exchange
+    exchange = process_module.BotProcess.exchange
 
     def counted(self, asks):
         answers = exchange(self, asks)
         seen.append((len(asks), max((a[1] for a in answers if type(a) is tuple), default=0)))
         return answers
 
-    monkeypatch.setattr(bot_module.BotProcess, "exchange", counted)
+    monkeypatch.setattr(process_module.BotProcess, "exchange", counted)
     return seen
 
 
@@ -60,7 +60,7 @@ def outcome(game) -> tuple:
 def played(rules, specs, seeds, at_once: int, limit: float | None = 5.0) -> list[tuple]:
     """The outcomes of the games of `seeds`, `at_once` at a time, as by a fresh worker."""
     seat_module._hung_games.clear()
-    bot_module._asked_alone.clear()
+    process_module._asked_alone.clear()
     with BotPool() as bots, MoveAlarm(limit) as alarm:
         games = [functools.partial(play, rules, specs, seed, move_time_limit=limit,
                                    isolate=True, bots=bots, alarm=alarm) for seed in seeds]
@@ -116,7 +116,7 @@ def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, cap
     with BotPool() as bots, MoveAlarm(5.0) as alarm:
         command = bot_command(specs[0], isolate=True)
         bots.give(*bots.take(command))  # started with the usual time to start
-        for module in (bot_module, seat_module):
+        for module in (process_module, seat_module):
             monkeypatch.setattr(module, "STARTUP_SECONDS", 0.5)
         games = play_at_once([functools.partial(play, rules, specs, seed, isolate=True,
                                                 bots=bots, alarm=alarm) for seed in range(6)], 6)
@@ -205,13 +205,13 @@ def test_a_bot_process_is_never_given_a_deal_twice_but_shares_its_tables_across_
     process has had (its seed, or its fixed first deal) goes to another process."""
     command = bot_command(GREEDY, None)
     with BotPool() as pool:
-        first, table = pool.take(command, bot_module.deal_keys(1))
+        first, table = pool.take(command, deal_keys(1))
         assert first.tables > 1
-        other, _ = pool.take(command, bot_module.deal_keys(2))
+        other, _ = pool.take(command, deal_keys(2))
         assert other is first
         pool.give(first, table)
-        mirror, _ = pool.take(command, bot_module.deal_keys(1))
+        mirror, _ = pool.take(command, deal_keys(1))
         assert mirror is not first
-        fixed = bot_module.deal_keys(3, first_deal="a deal")
+        fixed = deal_keys(3, first_deal="a deal")
         assert pool.take(command, fixed)[0] is first
-        assert pool.take(command, bot_module.deal_keys(4, first_deal="a deal"))[0] is not first
+        assert pool.take(command, deal_keys(4, first_deal="a deal"))[0] is not first

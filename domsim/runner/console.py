@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from ..results.summary import Tally
-from ..seat.bot import WEAKER
+from ..seat.process import WEAKER
 from ..seat.seats import FAULT
 from ..version import __version__
 

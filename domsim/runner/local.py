@@ -22,7 +22,7 @@ import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from ..seat.bot import keep_bots_on
+from ..seat.process import keep_bots_on
 from ..seat.watchdog import enable_watchdog
 from .console import renew_worker_logging
 from .signals import STOPS

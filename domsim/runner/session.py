@@ -17,7 +17,7 @@ from ..plan.config import TourneyConfig
 from ..plan.pairings import seated_twice
 from ..results.manifest import Outcome, manifest_config
 from ..results.parts import done_game_ids
-from ..seat.bot import traced
+from ..seat.trace import traced
 from ..seeding import random_run_seed
 from ..strategy import one_line
 from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .dask import DaskCluster
 
 BACKENDS = ("local", "dask")
-#: `--debug`'s file in the run folder: every line of the seat protocol (domsim.seat.bot.Trace).
+#: `--debug`'s file in the run folder: every line of the seat protocol (domsim.seat.trace).
 PROTOCOL_TRACE = "protocol.log"
 #: What a fault costs in a new tourney unless told: a loss, as fastchess and cutechess score a
 #: crash or a time loss (a run's outcome is then its bots' own, never the stand-in's).

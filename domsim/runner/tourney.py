@@ -42,7 +42,7 @@ from ..results.parts import clean_parts, done_game_ids, write_part
 from ..results.summary import Tally, faults_forfeit
 from ..results.table import read_games
 from ..rules import Rules
-from ..seat.bot import check_spec
+from ..seat.process import check_spec
 from ..seat.spec import bot_command, in_process_reason
 from ..seeding import new_run_key
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy

@@ -20,7 +20,8 @@ from ..record import seal
 from ..results.columns import Place, game_row
 from ..rules import Rules
 from ..seat.alarm import MoveAlarm
-from ..seat.bot import BotPool, Confinement
+from ..seat.pool import BotPool
+from ..seat.process import Confinement
 from ..seat.tables import GAMES_AT_ONCE, play_at_once
 
 log = logging.getLogger("domsim.runner")

@@ -18,8 +18,6 @@ import signal
 import threading
 import time
 
-from .bot import start_without_signals
-
 
 class MoveTimeout(BaseException):
     """Raised inside a strategy that overran its time limit."""
@@ -139,3 +137,17 @@ class AlarmClock:
 
 
 CLOCK = AlarmClock()
+
+
+def start_without_signals(thread: threading.Thread) -> None:
+    """Start `thread` with SIGALRM and SIGINT blocked in it: the kernel then delivers them to
+    the thread running the game, whose alarm must interrupt a strategy's sleep
+    (domsim.seat.seats)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        thread.start()
+        return
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, saved)

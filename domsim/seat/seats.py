@@ -37,7 +37,8 @@ from ..strategy import Strategy, StrategyFactory, one_line, short_repr, spec_lab
 from ..timing import time_histogram
 from ..view import Move, PlayerView, ViewBuilder
 from .alarm import MoveAlarm, MoveTimeout
-from .bot import STARTUP_SECONDS, Ask, BotFault, BotPool, BotTimeout
+from .pool import BotPool
+from .process import STARTUP_SECONDS, Ask, BotFault, BotTimeout
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
 from .spec import BotCommand, is_built_in
 from .watchdog import watchdog

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from greenlet import GreenletExit, getcurrent, greenlet
 
 if TYPE_CHECKING:
-    from .bot import Ask, BotProcess
+    from .process import Ask, BotProcess
 
 T = TypeVar("T")
 

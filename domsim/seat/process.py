@@ -1,28 +1,19 @@
-"""Bots in their own process (docs/seat-protocol.md; which specs run that way and how:
-domsim.seat.spec): starting one under a memory limit in its own process group, talking to it
-under deadlines, and killing the whole group, so that nothing it forked outlives the run.
-
-A spec `exec:COMMAND` names a program speaking the protocol; COMMAND is split as a POSIX shell
-would (shlex), without a shell. Unless isolation is off, any other spec but a built-in level
-runs in `python -m domsim.seat.host SPEC`. A `BotPool` keeps the processes (a worker's, for
-all its batches) and hands each seat a free one, or a free table of one that plays several
-games at once (domsim.seat.tables), so a bot is started once per worker, not once per game. Each
-runs in the sandbox (domsim.seat.sandbox) unless told otherwise."""
+"""One bot in its own process (docs/seat-protocol.md), as `spec.BotCommand` says to start it:
+started under a memory limit in its own process group (in the sandbox unless told otherwise),
+greeted with `hello`, asked under deadlines (one game's ask, or every table's in one round
+trip: domsim.seat.tables), and killed with everything it forked (domsim.seat.kill)."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import logging
 import math
 import os
 import resource
 import signal
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,9 +22,13 @@ from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
 from ..strategy import SESSION_PREFIX, StrategyError, load_strategy, spec_label
 from ..version import __version__
 from . import sandbox
+from .alarm import start_without_signals
+from .kill import stopped_tree
+from .logs import LogBudget, log, log_stderr
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .spec import BotCommand, bot_command
 from .tables import Replay, current_hub
+from .trace import TRACE, protocol_trace
 from .watchdog import watchdog
 
 #: Where `Confinement.about` names what this machine's sandbox cannot give (the run's header
@@ -44,14 +39,6 @@ WEAKER = "; weaker here: "
 STARTUP_SECONDS = 10.0
 #: Longest line a bot may write, in bytes.
 MAX_LINE = 1 << 20
-#: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a
-#: worker): beyond, they are read and dropped, and the cap is logged once.
-LOG_BYTES_PER_GAME = 64 << 10
-LOG_BYTES_PER_PROCESS = 1 << 20
-#: Bytes run.log adds to each line around its text (time, process, logger, level, separators).
-LOG_LINE_OVERHEAD = 64
-#: Longest stderr line logged; longer ones are cut.
-LOG_LINE = 1000
 #: The request no compact reply names: that of a JSON message.
 NO_REQUEST = (1 << 64) - 1
 #: The most tables (games at once) a bot process may offer to play.
@@ -70,10 +57,6 @@ MAX_JUNK_BYTES = 4 << 20
 #: between two processes on one CPU costs a few microseconds; across the CPUs of an idle
 #: virtual machine, tens, as each wakes the other's CPU (bench/seat.py).
 _home_cpu: int | None = None
-
-BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
-log = logging.getLogger(BOTS_LOGGER)
-
 
 #: What the Pipes raise when the bot does not take its input in time (TimeoutError), has
 #: closed either end (BrokenPipeError, EOFError), or writes a line too long (ValueError).
@@ -222,7 +205,7 @@ class BotProcess:
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
         self._last_junk: str | None = None  # what the last such line was
-        self._stderr = threading.Thread(target=_log_stderr,
+        self._stderr = threading.Thread(target=log_stderr,
                                         args=(self.process.stderr, self.log, renames),
                                         daemon=True)
         start_without_signals(self._stderr)
@@ -484,200 +467,5 @@ class BotProcess:
         sandbox.remove_cgroups(self._cgroups)
 
 
-def stopped_tree(root: int) -> list[int]:
-    """Every descendant of `root` (Linux: from /proc; elsewhere none), each stopped with
-    SIGSTOP as it is found, so that none forks or exits while the tree is read."""
-    found, frontier = [], [root]
-    while frontier:
-        children = [child for pid in frontier for child in _children(pid) if child not in found]
-        for child in children:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(child, signal.SIGSTOP)
-        found += children
-        frontier = children
-    return found
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    children = []
-    for task in tasks:
-        with contextlib.suppress(OSError):
-            children += map(int, Path(f"/proc/{pid}/task/{task}/children").read_text().split())
-    return children
-
-
 class BotTimeout(BotFault):
     """No answer within the time allowed."""
-
-
-def start_without_signals(thread: threading.Thread) -> None:
-    """Start `thread` with SIGALRM and SIGINT blocked in it: the kernel then delivers them to
-    the thread running the game, whose alarm must interrupt a strategy's sleep
-    (domsim.seat.seats)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        thread.start()
-        return
-    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
-    try:
-        thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, saved)
-
-
-#: `--debug`: where every line of the seat protocol is written, named in the environment so a
-#: run's local workers inherit it: a file (a run folder's protocol.log), or "-" for stderr.
-TRACE = "DOMSIM_PROTOCOL_TRACE"
-
-
-class Trace:
-    """The seat protocol's lines, each with the time, the bot and the game: `>` to the bot, `<`
-    from it. Lines are appended whole, so the workers of one run can share the file."""
-
-    def __init__(self, target: str) -> None:
-        self.stream = sys.stderr if target == "-" else open(target, "a", buffering=1,  # noqa: SIM115
-                                                              encoding="utf-8")
-
-    def write(self, label: str, game: str, way: str, line: bytes) -> None:
-        text = line.decode("utf-8", "backslashreplace").rstrip("\n")
-        self.stream.write(f"{time.strftime('%H:%M:%S')} {label} {game} {way} {text}\n")
-
-
-@functools.cache
-def protocol_trace(target: str | None) -> Trace | None:
-    return None if not target else Trace(target)
-
-
-@contextlib.contextmanager
-def traced(target: str | None) -> Iterator[None]:
-    """While it lasts, a bot started in this process, or in a worker forked from it, traces
-    the seat protocol to `target` (a file, or "-": stderr; None: no trace)."""
-    before = os.environ.get(TRACE)
-    if target is not None:
-        os.environ[TRACE] = target
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(TRACE, None)
-        else:
-            os.environ[TRACE] = before
-
-
-class LogBudget:
-    """What one bot process may put in the run's log: `LOG_BYTES_PER_GAME` a game, within
-    `LOG_BYTES_PER_PROCESS` for every bot of this process; each cap is logged once."""
-
-    _process_left = LOG_BYTES_PER_PROCESS
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self._game_left = LOG_BYTES_PER_GAME
-        self._capped = False
-
-    def new_game(self) -> None:
-        self._game_left, self._capped = LOG_BYTES_PER_GAME, False
-
-    def write(self, text: str) -> None:
-        size = len(self.label.encode()) + len(text.encode()) + LOG_LINE_OVERHEAD
-        if size <= min(self._game_left, LogBudget._process_left):
-            self._game_left -= size
-            LogBudget._process_left -= size
-            log.info("%s: %s", self.label, text)
-        elif not self._capped:
-            self._capped = True
-            which = ("this game's" if self._game_left < LogBudget._process_left
-                     else "this worker's")
-            log.info("%s: more output dropped: %s log allowance (%d KiB a game, %d KiB a "
-                     "worker) is spent", self.label, which, LOG_BYTES_PER_GAME >> 10,
-                     LOG_BYTES_PER_PROCESS >> 10)
-
-
-def _log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] = ()) -> None:
-    """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
-    characters, within its budget, the files a traceback quotes named as here (`renames`: a
-    sandboxed bot sees them elsewhere); read to the end whatever it writes, so the bot never
-    blocks on a full pipe and domsim never holds more than a chunk of it."""
-    def write(line: bytes) -> None:
-        text = line[:LOG_LINE].decode(errors="replace").rstrip()
-        for inside, here in renames:
-            text = text.replace(f'File "{inside}"', f'File "{here}"')
-        budget.write("stderr: " + text)
-
-    fd, pending = stream.fileno(), b""
-    with stream:
-        while chunk := os.read(fd, 65536):
-            *lines, pending = (pending + chunk).split(b"\n")
-            if len(pending) > LOG_LINE:
-                lines.append(pending)
-                pending = b""
-            for line in lines:
-                write(line)
-        if pending:
-            write(pending)
-
-
-def deal_keys(seed: int, first_deal: object = None) -> frozenset:
-    """What identifies the deals of a game: its seed (every hand is dealt from it), and its
-    fixed first deal if it has one (a deals file may give one deal to several seeds)."""
-    return frozenset({("seed", seed), *((("deal", first_deal),) if first_deal else ())})
-
-
-class BotPool:
-    """The bot processes of a game, a batch, or all of a worker's batches: `take` one for a
-    seat (a free table of one, started if none is free), `give` it back after the game, `close`
-    kills every one. The tables of one process are shared by the games of one thread only."""
-
-    def __init__(self, confinement: Confinement = DEFAULT_CONFINEMENT) -> None:
-        self.confinement = confinement
-        self._free: dict[BotProcess, list[int | None]] = {}  # its tables no game plays
-        self._all: list[BotProcess] = []
-        self._lock = threading.Lock()  # a Dask worker's threads share their process's pool
-
-    def take(self, command: BotCommand, deal: frozenset = frozenset()
-             ) -> tuple[BotProcess, int | None]:
-        """A bot of `command` and the table its seat plays at (None: it plays one game): one
-        never given a game of `deal` (the keys of the game's deals: `deal_keys`), so that no
-        bot process meets a deal twice, in any pairing or seating (docs/seat-protocol.md)."""
-        thread = threading.get_ident()
-        with self._lock:
-            for bot in self._all:
-                free = self._free.get(bot)
-                if (bot.command == command and bot.thread == thread and free and bot.alive
-                        and bot.deals.isdisjoint(deal)):
-                    bot.deals |= deal
-                    return bot, free.pop(0)
-        bot = BotProcess(command, self.confinement)
-        bot.deals |= deal
-        tables = [None] if bot.tables == 1 else list(range(bot.tables))
-        with self._lock:
-            self._all = [known for known in self._all if not known.closed] + [bot]
-            self._free = {known: self._free[known] for known in self._all if known in self._free}
-            self._free[bot] = tables[1:]
-        return bot, tables[0]
-
-    def pids(self) -> list[int]:
-        """The process ids of the bots it holds, for reading their CPU time (bench/seat.py)."""
-        with self._lock:
-            return [bot.process.pid for bot in self._all if not bot.closed]
-
-    def give(self, bot: BotProcess, table: int | None) -> None:
-        if bot.alive:
-            with self._lock:
-                self._free.setdefault(bot, []).append(table)
-
-    def close(self) -> None:
-        with self._lock:
-            bots, self._all = self._all, []
-            self._free.clear()
-        for bot in bots:
-            bot.close()
-
-    def __enter__(self) -> BotPool:
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()

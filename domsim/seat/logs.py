@@ -1,0 +1,72 @@
+"""What a bot puts in the run's log: its stderr and protocol notes, at INFO under
+`BOTS_LOGGER`, within a budget per game and per process of domsim."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
+log = logging.getLogger(BOTS_LOGGER)
+
+#: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a
+#: worker): beyond, they are read and dropped, and the cap is logged once.
+LOG_BYTES_PER_GAME = 64 << 10
+LOG_BYTES_PER_PROCESS = 1 << 20
+#: Bytes run.log adds to each line around its text (time, process, logger, level, separators).
+LOG_LINE_OVERHEAD = 64
+#: Longest stderr line logged; longer ones are cut.
+LOG_LINE = 1000
+
+
+class LogBudget:
+    """What one bot process may put in the run's log: `LOG_BYTES_PER_GAME` a game, within
+    `LOG_BYTES_PER_PROCESS` for every bot of this process; each cap is logged once."""
+
+    _process_left = LOG_BYTES_PER_PROCESS
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self._game_left = LOG_BYTES_PER_GAME
+        self._capped = False
+
+    def new_game(self) -> None:
+        self._game_left, self._capped = LOG_BYTES_PER_GAME, False
+
+    def write(self, text: str) -> None:
+        size = len(self.label.encode()) + len(text.encode()) + LOG_LINE_OVERHEAD
+        if size <= min(self._game_left, LogBudget._process_left):
+            self._game_left -= size
+            LogBudget._process_left -= size
+            log.info("%s: %s", self.label, text)
+        elif not self._capped:
+            self._capped = True
+            which = ("this game's" if self._game_left < LogBudget._process_left
+                     else "this worker's")
+            log.info("%s: more output dropped: %s log allowance (%d KiB a game, %d KiB a "
+                     "worker) is spent", self.label, which, LOG_BYTES_PER_GAME >> 10,
+                     LOG_BYTES_PER_PROCESS >> 10)
+
+
+def log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] = ()) -> None:
+    """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
+    characters, within its budget, the files a traceback quotes named as here (`renames`: a
+    sandboxed bot sees them elsewhere); read to the end whatever it writes, so the bot never
+    blocks on a full pipe and domsim never holds more than a chunk of it."""
+    def write(line: bytes) -> None:
+        text = line[:LOG_LINE].decode(errors="replace").rstrip()
+        for inside, here in renames:
+            text = text.replace(f'File "{inside}"', f'File "{here}"')
+        budget.write("stderr: " + text)
+
+    fd, pending = stream.fileno(), b""
+    with stream:
+        while chunk := os.read(fd, 65536):
+            *lines, pending = (pending + chunk).split(b"\n")
+            if len(pending) > LOG_LINE:
+                lines.append(pending)
+                pending = b""
+            for line in lines:
+                write(line)
+        if pending:
+            write(pending)

@@ -26,11 +26,11 @@ from domsim.game import play, play_hand
 from domsim.limits import MOVE_TIME_LIMIT
 from domsim.rules import make_rules
 from domsim.seat.alarm import MoveAlarm
+from domsim.seat.command import bot_command
 from domsim.seat.kill import child_pids
 from domsim.seat.pool import BotPool
 from domsim.seat.process import Confinement, keep_bots_on
 from domsim.seat.protocol import ViewEncoder, game_message
-from domsim.seat.spec import bot_command
 from domsim.seat.tables import GAMES_AT_ONCE, play_at_once
 from domsim.seeding import deal_rng
 from domsim.view import ViewBuilder

@@ -16,10 +16,10 @@ from .limits import MOVE_TIME_LIMIT, ON_FAULT
 from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat.alarm import MoveAlarm
+from .seat.command import bot_command
 from .seat.pool import BotPool, deal_keys
 from .seat.process import DEFAULT_CONFINEMENT, Confinement
 from .seat.seats import BotSeat, GuardedSeat, Seat
-from .seat.spec import bot_command
 from .seat.watchdog import stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy

@@ -44,7 +44,8 @@ from .rules import make_rules
 from .runner.session import run_session
 from .runner.tourney import RunFinished, TourneyError, new_folder, saved_request
 from .seeding import derive_seed
-from .strategy import EXEC_PREFIX, spec_parameters, with_parameters
+from .spec import Spec
+from .strategy import spec_parameters, with_parameters
 
 #: The file in the tune's folder that holds the request, every round and the result.
 SPSA_FILE = "spsa.json"
@@ -82,7 +83,8 @@ def parse_params(texts: tuple[str, ...] | list[str], strategy: str) -> tuple[Par
     plays (its own, else the strategy's default), for an `exec:` bot to the range's middle."""
     if not texts:
         raise TourneyError("--strategy needs at least one --param NAME=LOW:HIGH to tune")
-    known = {} if strategy.startswith(EXEC_PREFIX) else spec_parameters(strategy)
+    is_exec = Spec.of(strategy).kind == "exec"
+    known = {} if is_exec else spec_parameters(strategy)
     params = []
     for text in texts:
         match = PARAM.fullmatch(text.strip())
@@ -90,10 +92,10 @@ def parse_params(texts: tuple[str, ...] | list[str], strategy: str) -> tuple[Par
             raise TourneyError(f"--param {text!r}: write NAME=LOW:HIGH or NAME=LOW:HIGH:START "
                                "(e.g. block=0:10)")
         name = match["name"]
-        if strategy.startswith(EXEC_PREFIX) and f"{{{name}}}" not in strategy:
+        if is_exec and f"{{{name}}}" not in strategy:
             raise TourneyError(f"--param {name}: an exec: bot takes its parameters in its "
                                f"command line: put {{{name}}} where the value goes")
-        if not strategy.startswith(EXEC_PREFIX) and name not in known:
+        if not is_exec and name not in known:
             raise TourneyError(f"--param {name}: {strategy!r} has no parameter {name!r} (its "
                                f"parameters: {', '.join(known) or 'none'})")
         kind, value = known.get(name, (float, None))
@@ -125,7 +127,7 @@ def _number(text: str, name: str) -> float:
 def spec_with(strategy: str, params: tuple[Param, ...], values: list[float]) -> str:
     """`strategy` playing `values`: an exec: bot's {NAME}s replaced, else `?NAME=VALUE` set."""
     shown = {p.name: p.shown(v) for p, v in zip(params, values, strict=True)}
-    if strategy.startswith(EXEC_PREFIX):
+    if Spec.of(strategy).kind == "exec":
         command = strategy
         for name, text in shown.items():
             command = command.replace(f"{{{name}}}", shlex.quote(text))

@@ -38,18 +38,12 @@ from types import ModuleType
 
 from .clock import ClockReading
 from .rules import Rules
+from .spec import SESSION_PREFIX, Spec
 from .suggest import did_you_mean
 from .view import Move, PlayerView
 
 ENTRY_POINT_GROUP = "domsim.strategies"
-SESSION_PREFIX = "session:"
-#: A program speaking the seat protocol in its own process (domsim.seat.process), never loaded here.
-EXEC_PREFIX = "exec:"
-#: A parameter every spec may take, naming the other files its bot reads (spec_files).
-FILES_PARAMETER = "files"
 EXAMPLES_PACKAGE = "domsim.strategies"
-#: The built-in levels, weakest first (entry points of ENTRY_POINT_GROUP).
-BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
 PARAMETER_TYPES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 BOOLEANS = {"true": True, "yes": True, "on": True, "1": True,
             "false": False, "no": False, "off": False, "0": False}
@@ -166,7 +160,7 @@ def define_strategy(strategy: type[Strategy] | Strategy) -> str:
 def session_definitions(specs: set[str] | list[str]) -> dict[str, type[Strategy] | Strategy]:
     """The objects behind the `session:` specs among `specs`, to ship to another process (a
     Dask worker); a class defined in `__main__` or a function travels by value there."""
-    targets = {spec.strip().partition("?")[0] for spec in specs}
+    targets = {Spec.of(spec).target for spec in specs}
     return {target: _defined[target] for target in sorted(targets) if target in _defined}
 
 
@@ -179,16 +173,17 @@ def receive_definitions(definitions: dict[str, type[Strategy] | Strategy]) -> No
 @functools.lru_cache(maxsize=256)
 def _load(spec: str, cwd: str) -> StrategyFactory:
     # `cwd` is part of the cache key because relative file paths depend on it.
-    target, _, query = spec.strip().partition("?")
+    parsed = Spec.of(spec)
+    target = parsed.target
     if isinstance(_defined.get(target), Strategy):
-        if query:
+        if parsed.query:
             raise StrategyError(f"{spec!r} is an instance: it takes no parameters")
         cls = type(_defined[target])
         factory = InstanceFactory(spec, cls, {}, "an instance defined in the session",
                                   _defined[target])
     else:
-        cls, origin = _resolve(target)
-        factory = StrategyFactory(spec, cls, _parameters(cls, target, query), origin)
+        cls, origin = _resolve(parsed)
+        factory = StrategyFactory(spec, cls, _parameters(cls, parsed), origin)
     if not isinstance(getattr(cls, "description", ""), str):
         raise StrategyError(f"strategy {spec!r}: its description must be a string (one line), "
                             f"not {cls.description!r}")
@@ -232,48 +227,34 @@ def spec_label(spec: str) -> str:
     return spec if len(spec) <= SPEC_LABEL else f"{spec[:SPEC_LABEL]}... ({len(spec)} chars)"
 
 
-def spec_files(spec: str) -> tuple[str, ...]:
-    """The other files and folders a spec's bot may read in the sandbox, as its reserved
-    parameter `files=A,B` names them (docs/seat-protocol.md, "The sandbox")."""
-    for pair in spec.partition("?")[2].split("&"):
-        key, _, value = (part.strip() for part in pair.partition("="))
-        if key == FILES_PARAMETER:
-            return tuple(name for name in (n.strip() for n in value.split(",")) if name)
-    return ()
-
-
 def with_parameters(spec: str, values: dict[str, str]) -> str:
     """`spec` with each of `values` set (`hard?shed=2` with {"block": "4"}:
     `hard?shed=2&block=4`), replacing the spec's own value of that name."""
-    target, _, query = spec.strip().partition("?")
-    pairs = [pair for pair in query.split("&")
+    parsed = Spec.of(spec)
+    pairs = [pair for pair in parsed.query.split("&")
              if pair and pair.partition("=")[0].strip() not in values]
-    return f"{target}?{'&'.join(pairs + [f'{key}={text}' for key, text in values.items()])}"
+    return f"{parsed.target}?{'&'.join(pairs + [f'{key}={text}' for key, text in values.items()])}"
 
 
 def spec_file(spec: str) -> str | None:
     """The strategy file a spec names, as written in it (None for a name, a module or an
     `exec:` program)."""
-    if spec.strip().startswith(EXEC_PREFIX):
-        return None
-    target = spec.strip().partition("?")[0]
-    path = target if target.endswith(".py") else target.rpartition(":")[0]
-    return path if path.endswith(".py") else None
+    return Spec.of(spec).path
 
 
-def _resolve(target: str) -> tuple[type[Strategy], str]:
+def _resolve(spec: Spec) -> tuple[type[Strategy], str]:
+    target = spec.target
     if target in _defined:
         return _defined[target], "a class defined in the session"
-    if target.startswith(SESSION_PREFIX):
+    if spec.kind == "session":
         raise StrategyError(f"no strategy {target!r} in this process: a session: spec works "
                             "only in the Python session that defined it (domsim.api)")
-    path = spec_file(target)
-    if path:
-        name = target[len(path) + 1:]
-        return _pick_class(file_module(path), name, path), f"file {Path(path).resolve()}"
-    module, sep, name = target.rpartition(":")
-    if sep:
-        return _pick_class(_import(module, target), name, module), f"module {module}"
+    if spec.kind == "file":
+        return (_pick_class(file_module(spec.path), spec.cls, spec.path),
+                f"file {Path(spec.path).resolve()}")
+    if spec.kind == "module":
+        return _pick_class(_import(spec.module, target), spec.cls, spec.module), \
+            f"module {spec.module}"
     return _from_entry_point(target)
 
 
@@ -384,17 +365,15 @@ def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
 
 
 # -- parameters ---------------------------------------------------------------------------------
-def _parameters(cls: type[Strategy], target: str, query: str) -> dict[str, object]:
+def _parameters(cls: type[Strategy], spec: Spec) -> dict[str, object]:
     """`key=value&...` coerced by the constructor's annotations."""
-    if not query:
+    if not spec.parameters:
         return {}
+    target = spec.target
     accepted = _accepted_parameters(cls)
     allowed = ", ".join(accepted) or "none"
     params: dict[str, object] = {}
-    for pair in query.split("&"):
-        key, sep, text = (part.strip() for part in pair.partition("="))
-        if key == FILES_PARAMETER:  # domsim's, not the strategy's (spec_files)
-            continue
+    for key, sep, text in spec.parameters:
         if key not in accepted:
             raise StrategyError(f"strategy {target!r} has no parameter {key!r} "
                                 f"(its parameters: {allowed})")

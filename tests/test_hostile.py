@@ -26,7 +26,7 @@ from domsim.cli import main as cli_main
 from domsim.seat import process as process_module
 from domsim.seat import sandbox
 from domsim.seat import seats as seat_module
-from domsim.seat.spec import bot_command
+from domsim.seat.command import bot_command
 from domsim.strategy import StrategyError
 
 pytestmark = pytest.mark.sandbox

@@ -14,7 +14,7 @@ from domsim.plan.config import TourneyConfig
 from domsim.rules import VARIANTS
 from domsim.runner.scenario import load_scenario
 from domsim.runner.tourney import Tourney
-from domsim.strategy import BUILT_IN_LEVELS
+from domsim.spec import BUILT_IN_LEVELS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))

@@ -36,10 +36,10 @@ from domsim.record import verify
 from domsim.rules import VARIANTS, make_rules
 from domsim.runner.tourney import Tourney, stream
 from domsim.seat import seats as seat_module
+from domsim.seat.command import BotCommand, bot_command
 from domsim.seat.pool import BotPool
 from domsim.seat.process import Confinement
 from domsim.seat.protocol import ViewEncoder, view_from
-from domsim.seat.spec import BotCommand, bot_command
 from domsim.seeding import deal_rng
 from domsim.strategy import StrategyError, define_strategy
 from domsim.view import ViewBuilder

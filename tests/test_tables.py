@@ -15,10 +15,10 @@ from domsim.rules import make_rules
 from domsim.seat import process as process_module
 from domsim.seat import seats as seat_module
 from domsim.seat.alarm import MoveAlarm
+from domsim.seat.command import bot_command
 from domsim.seat.host import Host, serve
 from domsim.seat.pool import BotPool, deal_keys
 from domsim.seat.protocol import decode, encode, game_message
-from domsim.seat.spec import bot_command
 from domsim.seat.tables import Replay, current_hub, play_at_once
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,8 @@ from itertools import combinations
 from pathlib import Path
 
 from ..rules import Rules
-from ..strategy import BUILT_IN_LEVELS, SESSION_PREFIX, StrategyError, entry_points, spec_file
+from ..spec import BUILT_IN_LEVELS, SESSION_PREFIX
+from ..strategy import StrategyError, entry_points, spec_file
 
 FORMATS = ("round-robin", "gauntlet")
 #: What an entrant's name may hold: `-p NAME=SPEC` names an entrant when the text before the first

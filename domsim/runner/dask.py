@@ -27,7 +27,7 @@ from distributed import Client, KilledWorker, WorkerPlugin
 from distributed.cfexecutor import ClientExecutor
 from distributed.comm.core import CommClosedError
 
-from ..seat.spec import bot_command
+from ..seat.command import bot_command
 from ..strategy import (
     load_strategy,
     one_line,

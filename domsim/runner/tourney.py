@@ -42,10 +42,11 @@ from ..results.parts import clean_parts, done_game_ids, write_part
 from ..results.summary import Tally, faults_forfeit
 from ..results.table import read_games
 from ..rules import Rules
+from ..seat.command import bot_command, in_process_reason
 from ..seat.process import check_spec
-from ..seat.spec import bot_command, in_process_reason
 from ..seeding import new_run_key
-from ..strategy import SESSION_PREFIX, StrategyError, load_strategy
+from ..spec import Spec
+from ..strategy import StrategyError, load_strategy
 from .console import FaultRateExceeded
 from .lock import LockedError, RunLock
 from .signals import stops_deferred, stops_ignored
@@ -532,7 +533,7 @@ def strategy_info(spec: str, config: TourneyConfig) -> dict:
         source = Path(inspect.getsourcefile(factory.cls) or "")
         return info | {"source": str(source), "sha256": file_digest(source)}
     except (OSError, TypeError) as exc:
-        if not spec.startswith(SESSION_PREFIX):
+        if Spec.of(spec).kind != "session":
             raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
     try:
         text = inspect.getsource(factory.cls)

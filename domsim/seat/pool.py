@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
+from .command import BotCommand
 from .process import DEFAULT_CONFINEMENT, BotProcess, Confinement
-from .spec import BotCommand
 
 
 def deal_keys(seed: int, first_deal: object = None) -> frozenset:

@@ -19,14 +19,15 @@ from pathlib import Path
 
 from .._core import Pipes, State
 from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
-from ..strategy import SESSION_PREFIX, StrategyError, load_strategy, spec_label
+from ..spec import Spec
+from ..strategy import StrategyError, load_strategy, spec_label
 from ..version import __version__
 from . import sandbox
 from .alarm import start_without_signals
+from .command import BotCommand, bot_command
 from .kill import stopped_tree
 from .logs import LogBudget, log, log_stderr
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
-from .spec import BotCommand, bot_command
 from .tables import Replay, current_hub
 from .trace import TRACE, protocol_trace
 from .watchdog import watchdog
@@ -127,7 +128,7 @@ def check_spec(spec: str, isolate: bool | None, confinement: Confinement) -> dic
     """Check that a spec can play (StrategyError if not), without loading it into this process
     when it plays in its own: then its bot's `hello` reply, else None. A strategy defined in
     the session cannot be isolated (`isolate` True)."""
-    if isolate is True and spec.startswith(SESSION_PREFIX):
+    if isolate is True and Spec.of(spec).kind == "session":
         raise StrategyError(f"{spec!r} is defined in this Python session: it cannot play in its "
                             "own process (isolate); put it in a file and give its path")
     command = bot_command(spec, isolate)

@@ -33,14 +33,15 @@ from ..engine import HandResult, State
 from ..limits import GRACE_SECONDS
 from ..rules import Rules, private_copy
 from ..seeding import seat_seed
+from ..spec import Spec
 from ..strategy import Strategy, StrategyFactory, one_line, short_repr, spec_label
 from ..timing import time_histogram
 from ..view import Move, PlayerView, ViewBuilder
 from .alarm import MoveAlarm, MoveTimeout
+from .command import BotCommand
 from .pool import BotPool
 from .process import STARTUP_SECONDS, Ask, BotFault, BotTimeout
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
-from .spec import BotCommand, is_built_in
 from .watchdog import watchdog
 
 log = logging.getLogger("domsim.faults")
@@ -190,7 +191,7 @@ class Seat(GuardedSeat):
                  clock: GameClock | None = None) -> None:
         super().__init__(seat, factory.spec, stand_in, alarm.seconds, game, clock)
         self.alarm = alarm
-        self._own_rules = not is_built_in(factory.spec)  # the built-in levels are trusted
+        self._own_rules = not Spec.of(factory.spec).trusted  # the built-in levels are trusted
         self.strategy: Strategy | None = None
         built = self._call(factory, rng) if self.playing else _FAILED
         if built is not _FAILED:

@@ -14,20 +14,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..strategy import (
-    BUILT_IN_LEVELS,
-    EXEC_PREFIX,
-    SESSION_PREFIX,
-    StrategyError,
-    check_registered,
-    existing_file,
-    spec_file,
-    spec_files,
-)
+from ..spec import Spec
+from ..strategy import StrategyError, check_registered, existing_file
 
-#: Specs that always stay in process, with or without parameters: the built-in levels and the
-#: dial between them (domsim's own strategies, trusted).
-TRUSTED = (*BUILT_IN_LEVELS, "dial")
 
 @dataclass(frozen=True)
 class BotCommand:
@@ -58,10 +47,6 @@ def _digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def is_built_in(spec: str) -> bool:
-    return spec.partition("?")[0].strip() in TRUSTED
-
-
 def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
     """The process a spec runs in, or None for a strategy played in process: a built-in level,
     any spec but `exec:` when `isolate` is False, and a class defined in the session, which
@@ -73,25 +58,24 @@ def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
 @functools.lru_cache(maxsize=256)
 def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
     """`bot_command` run from `cwd`, worked out once per worker: a tourney asks it every game."""
-    if spec.startswith(EXEC_PREFIX):
-        return _exec_command(spec, cwd)
-    if isolate is not False and not is_built_in(spec) and not spec.startswith(SESSION_PREFIX):
-        path = spec_file(spec)
-        target = spec.partition("?")[0].strip()
-        if not path and ":" not in target:  # a registered name: known here, or a typo
-            check_registered(target)
-        # A file shipped to this process (a Dask worker) is loaded from its copy; the host
-        # runs elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
-        argv = (sys.executable, "-m", "domsim.seat.host")
-        extra = spec_files(spec)
-        if path:
-            found = str(existing_file(path).resolve())
-            return BotCommand(spec, (*argv, spec.replace(path, found, 1)), cwd,
-                              (path, *extra), (found, *_found(extra, cwd)))
-        origin, root = _module_origin(spec)
-        return BotCommand(spec, (*argv, spec), cwd, (*origin, *extra),
-                          (*origin, *_found(extra, cwd)), root)
-    return None
+    parsed = Spec.of(spec)
+    if parsed.kind == "exec":
+        return _exec_command(parsed, cwd)
+    if isolate is False or parsed.trusted or parsed.kind == "session":
+        return None
+    if parsed.kind == "name":  # a registered name: known here, or a typo
+        check_registered(parsed.target.strip())
+    # A file shipped to this process (a Dask worker) is loaded from its copy; the host runs
+    # elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
+    argv = (sys.executable, "-m", "domsim.seat.host")
+    extra = parsed.files
+    if parsed.path:
+        found = str(existing_file(parsed.path).resolve())
+        return BotCommand(spec, (*argv, spec.replace(parsed.path, found, 1)), cwd,
+                          (parsed.path, *extra), (found, *_found(extra, cwd)))
+    origin, root = _module_origin(parsed.module)
+    return BotCommand(spec, (*argv, spec), cwd, (*origin, *extra),
+                      (*origin, *_found(extra, cwd)), root)
 
 
 def _names_path(cwd: str, arg: str) -> bool:
@@ -118,11 +102,10 @@ def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
     return tuple(str(Path(cwd, name).resolve()) for name in files)
 
 
-def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _module_origin(module: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The file (or, for a package, the folder) of the top-level module a `module:Class` spec
     names, and the folder it is imported from (for the sandbox, which shows the bot only its
-    own files); nothing for a registered name or a module not found."""
-    module = spec.partition("?")[0].rpartition(":")[0]
+    own files); nothing for a registered name ("") or a module not found."""
     try:
         found = importlib.util.find_spec(module.partition(".")[0]) if module else None
     except (ImportError, ValueError):
@@ -137,17 +120,18 @@ def _module_origin(spec: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def in_process_reason(spec: str, isolate: bool | None) -> str:
     """How a spec `bot_command` keeps in process plays, and why, for the manifest."""
-    if is_built_in(spec):
+    if Spec.of(spec).trusted:
         return "in process (a built-in level)"
-    if spec.startswith(SESSION_PREFIX):
+    if Spec.of(spec).kind == "session":
         return "in process (defined in this Python session)"
     return "in process (--in-process): it can read the referee's memory" if isolate is False \
         else "in process"
 
 
-def _exec_command(spec: str, cwd: str) -> BotCommand:
+def _exec_command(parsed: Spec, cwd: str) -> BotCommand:
+    spec = parsed.text
     try:
-        argv = shlex.split(spec[len(EXEC_PREFIX):])
+        argv = shlex.split(parsed.command)
     except ValueError as exc:
         raise StrategyError(f"cannot read the command of {spec!r}: {exc}: check its quotes") \
             from None

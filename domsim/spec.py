@@ -1,0 +1,77 @@
+"""A strategy spec read once (domsim.strategy's docstring lists the forms): what kind of
+strategy it names, the file, module or class, its parameters as written, the files its bot may
+read, and an `exec:` spec's command line. Nothing is loaded or checked here: `Spec.of` only
+reads the text, once per spec and process."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+SESSION_PREFIX = "session:"
+#: A program speaking the seat protocol in its own process (domsim.seat.process), never loaded
+#: here.
+EXEC_PREFIX = "exec:"
+#: A parameter every spec may take, naming the other files its bot reads (`Spec.files`).
+FILES_PARAMETER = "files"
+#: The built-in levels, weakest first (entry points of domsim.strategy.ENTRY_POINT_GROUP).
+BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
+#: Specs that always stay in process, with or without parameters: the built-in levels and the
+#: dial between them (domsim's own strategies, trusted).
+TRUSTED = (*BUILT_IN_LEVELS, "dial")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """`kind`: "exec" (a program), "session" (defined in this Python session), "file" (a
+    strategy file, `path`), "module" (`module:Class`) or "name" (registered: a built-in level
+    or a package's). `target`: the spec before its parameters; `query`: after the `?`."""
+
+    text: str
+    kind: str
+    target: str
+    query: str = ""
+    path: str | None = None  # the strategy file, as written
+    module: str = ""  # the module of a `module:Class` spec
+    cls: str = ""  # the class a file or module spec names ("": a file's only one)
+    command: str = ""  # an `exec:` spec's command line
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1024)
+    def of(text: str) -> Spec:
+        stripped = text.strip()
+        if stripped.startswith(EXEC_PREFIX):
+            return Spec(text, "exec", stripped, command=stripped[len(EXEC_PREFIX):])
+        target, _, query = stripped.partition("?")
+        if target.startswith(SESSION_PREFIX):
+            return Spec(text, "session", target, query)
+        path = target if target.endswith(".py") else target.rpartition(":")[0]
+        if path.endswith(".py"):
+            return Spec(text, "file", target, query, path, cls=target[len(path) + 1:])
+        module, _, cls = target.rpartition(":")
+        if module:
+            return Spec(text, "module", target, query, module=module, cls=cls)
+        return Spec(text, "name", target, query)
+
+    @property
+    def trusted(self) -> bool:
+        """A built-in level or the dial: always played in process."""
+        return self.target.strip() in TRUSTED
+
+    @property
+    def parameters(self) -> tuple[tuple[str, str, str], ...]:
+        """The `key=value` pairs of the query as written (key, "=" or "", value), stripped,
+        but `files=` (domsim's, not the strategy's)."""
+        pairs = ((part.strip() for part in pair.partition("=")) for pair in self.query.split("&"))
+        return tuple((key, sep, value) for key, sep, value in pairs if key != FILES_PARAMETER) \
+            if self.query else ()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The other files and folders its bot may read in the sandbox, as its reserved
+        parameter `files=A,B` names them (docs/seat-protocol.md, "The sandbox")."""
+        for pair in self.query.split("&"):
+            key, _, value = (part.strip() for part in pair.partition("="))
+            if key == FILES_PARAMETER:
+                return tuple(name for name in (n.strip() for n in value.split(",")) if name)
+        return ()

@@ -1,6 +1,6 @@
-//! The pipes to one bot process (domsim.bot): a message written and a reply line read, each
-//! within a deadline, in few system calls and with the GIL released only while waiting. This
-//! is the hot path of an isolated seat: a round trip per decision.
+//! The pipes to one bot process (domsim.seat.process): a message written and a reply line
+//! read, each within a deadline, in few system calls and with the GIL released only while
+//! waiting. This is the hot path of an isolated seat: a round trip per decision.
 
 use std::io::ErrorKind;
 use std::os::fd::RawFd;

@@ -18,8 +18,9 @@ from domsim.seat.alarm import MoveAlarm
 from domsim.seat.command import bot_command
 from domsim.seat.host import Host, serve
 from domsim.seat.pool import BotPool, deal_keys
+from domsim.seat.process import Replay
 from domsim.seat.protocol import decode, encode, game_message
-from domsim.seat.tables import Replay, current_hub, play_at_once
+from domsim.seat.tables import current_hub, play_at_once
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = str(ROOT / "strategies" / "example_greedy.py")

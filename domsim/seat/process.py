@@ -28,7 +28,6 @@ from .command import BotCommand, bot_command
 from .kill import stopped_tree
 from .logs import LogBudget, log, log_stderr
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
-from .tables import Replay, current_hub
 from .trace import TRACE, protocol_trace
 from .watchdog import watchdog
 
@@ -67,6 +66,12 @@ PIPE_ERRORS = (OSError, EOFError, ValueError)
 #: Commands whose bot went wrong in a round trip of several asks: from then on this process
 #: asks their bots one move at a time (BotProcess.exchange).
 _asked_alone: set[BotCommand] = set()
+
+
+class Replay(BaseException):
+    """Thrown into a game whose bot process was lost to another game's fault: the game is
+    played again from its start (domsim.seat.tables). A BaseException: no seat's
+    `except Exception` takes it."""
 
 
 class BotFault(Exception):
@@ -248,17 +253,6 @@ class BotProcess:
     @property
     def closed(self) -> bool:
         return self._closed
-
-    def answer(self, ask: Ask) -> tuple[dict | int, float]:
-        """The reply to `ask` (as `ask` gives it) and the seconds the bot took. Asked from one
-        of several games played at once (domsim.seat.tables), in one round trip with what they ask
-        of it too; BotFault (or, when another game's fault lost the process, Replay)."""
-        hub = current_hub() if self.tables > 1 else None
-        if hub is not None:
-            return hub.ask(self, ask)
-        started = time.perf_counter()
-        reply = self.ask(ask.message, ask.wait, ask.reply_type, ask.request, ask.table)
-        return reply, time.perf_counter() - started
 
     def exchange(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BaseException]:
         """What `answer` gives for each of `asks`, sent in one write and their replies read in

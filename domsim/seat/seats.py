@@ -42,6 +42,7 @@ from .command import BotCommand
 from .pool import BotPool
 from .process import STARTUP_SECONDS, Ask, BotFault, BotTimeout
 from .protocol import ViewEncoder, game_message, game_over_message, hand_message, move_of
+from .tables import answer
 from .watchdog import watchdog
 
 log = logging.getLogger("domsim.faults")
@@ -386,7 +387,7 @@ class BotSeat(GuardedSeat):
         else:
             watchdog.allow(started, ask.wait + GRACE_SECONDS)
         try:
-            reply, elapsed = self.bot.answer(ask)
+            reply, elapsed = answer(self.bot, ask)
         except BotFault as exc:
             timeout = isinstance(exc, BotTimeout)
             self._lost(TIMEOUT if timeout else EXCEPTION, f"{exc}: killed" if timeout else str(exc))

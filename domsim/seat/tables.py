@@ -11,11 +11,14 @@ start (`Replay`), with a fresh process."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from greenlet import GreenletExit, getcurrent, greenlet
+
+from .process import Replay
 
 if TYPE_CHECKING:
     from .process import Ask, BotProcess
@@ -24,11 +27,6 @@ T = TypeVar("T")
 
 #: Games a worker plays at once (`play_at_once`): as many as domsim's seat host has tables.
 GAMES_AT_ONCE = 32
-
-
-class Replay(BaseException):
-    """Thrown into a game whose bot process was lost to another game's fault: the game is
-    played again from its start. A BaseException: no seat's `except Exception` takes it."""
 
 
 class Hub:
@@ -51,6 +49,18 @@ def current_hub() -> Hub | None:
     """The hub of the games this call is made from (None: a game played alone)."""
     hub = getattr(_local, "hub", None)
     return hub if hub is not None and getcurrent() is not hub.greenlet else None
+
+
+def answer(bot: BotProcess, ask: Ask) -> tuple[dict | int, float]:
+    """`bot`'s reply to `ask` (as `BotProcess.ask` gives it) and the seconds it took. Asked from
+    one of several games played at once, in one round trip with what they ask of it too;
+    BotFault (or, when another game's fault lost the process, Replay)."""
+    hub = current_hub() if bot.tables > 1 else None
+    if hub is not None:
+        return hub.ask(bot, ask)
+    started = time.perf_counter()
+    reply = bot.ask(ask.message, ask.wait, ask.reply_type, ask.request, ask.table)
+    return reply, time.perf_counter() - started
 
 
 def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:

@@ -1,4 +1,4 @@
-"""One bot in its own process (docs/seat-protocol.md), as `spec.BotCommand` says to start it:
+"""One bot in its own process (docs/seat-protocol.md), as `command.BotCommand` says to start it:
 started under a memory limit in its own process group (in the sandbox unless told otherwise),
 greeted with `hello`, asked under deadlines (one game's ask, or every table's in one round
 trip: domsim.seat.tables), and killed with everything it forked (domsim.seat.kill)."""

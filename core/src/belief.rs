@@ -66,6 +66,29 @@ pub fn note_void(voids: &mut [u8; 4], a: Action) {
     }
 }
 
+/// The plays that tell of their seat's hand (R-MUST): last first, each play made since its seat
+/// last drew, as (its place in the view's history, the action, the tiles its seat laid from
+/// then on this hand, itself included).
+pub fn plays_since_draw(view: &View) -> Vec<(usize, Action, u32)> {
+    let mut later = [0u32; 4];
+    let mut drew = [false; 4];
+    let mut plays = Vec::new();
+    for (index, &a) in view.actions.iter().enumerate().rev() {
+        let seat = a.seat() as usize;
+        match a.kind() {
+            Kind::Draw => drew[seat] = true,
+            Kind::Play => {
+                later[seat] |= 1 << a.tile();
+                if !drew[seat] {
+                    plays.push((index, a, later[seat]));
+                }
+            }
+            Kind::Pass => {}
+        }
+    }
+    plays
+}
+
 /// Tiles the first hand's named lead shows were dealt to nobody (R-LEAD, R-LEAD-DEALT).
 pub fn not_dealt(view: &View, unseen: u32) -> u32 {
     let first_play = view.actions.iter().find(|a| a.is_play());
@@ -323,24 +346,11 @@ impl PlayModel {
     pub fn new(view: &View, fits: &[u32], beta: f64) -> PlayModel {
         let weights = std::array::from_fn(|t| (beta * PIPS[t] as f64).exp());
         let forced_lead = view.hand_number == 0 && !view.rules.by_lot();
-        let mut later = [0u32; 4];
-        let mut drew = [false; 4];
-        let mut evidence = Vec::new();
-        for (index, a) in view.actions.iter().enumerate().rev() {
-            let seat = a.seat() as usize;
-            match a.kind() {
-                Kind::Draw => drew[seat] = true,
-                Kind::Play => {
-                    let tile = a.tile();
-                    later[seat] |= 1 << tile;
-                    let choice = !(index == 0 && forced_lead);
-                    if seat != view.seat as usize && !drew[seat] && choice {
-                        evidence.push((seat as u8, tile, fits[index], later[seat]));
-                    }
-                }
-                Kind::Pass => {}
-            }
-        }
+        let evidence = plays_since_draw(view)
+            .into_iter()
+            .filter(|&(index, a, _)| a.seat() != view.seat && !(index == 0 && forced_lead))
+            .map(|(index, a, later)| (a.seat(), a.tile(), fits[index], later))
+            .collect();
         PlayModel { weights, evidence }
     }
 

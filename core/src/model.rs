@@ -16,7 +16,7 @@
 //! spinner's short sides count once they show on the table.
 
 use crate::action::{Action, Kind};
-use crate::belief::note_void;
+use crate::belief::{note_void, plays_since_draw};
 use crate::rules::Rules;
 use crate::state::Line;
 use crate::tiles::{fitting, is_double, other_number, tiles_of, NUMBER_MASK, PIPS};
@@ -266,36 +266,26 @@ impl PlayInference {
             .iter()
             .map(|&s| mixture.logit[role(&view.rules, view.seat, s)])
             .collect();
-        let mut later = [0u32; 4];
-        let mut drew = [false; 4];
         let mut evidence = Vec::new();
-        for (index, a) in view.actions.iter().enumerate().rev() {
-            let seat = a.seat() as usize;
-            match a.kind() {
-                Kind::Draw => drew[seat] = true,
-                Kind::Play => {
-                    later[seat] |= 1 << a.tile();
-                    let Some(location) = seats.iter().position(|&s| s as usize == seat) else {
-                        continue;
-                    };
-                    let moment = &moments[index];
-                    if drew[seat] || moment.candidate(a.mv()).is_none() {
-                        continue;
-                    }
-                    let candidates = moment
-                        .candidates(fits[index] & !moment.laid)
-                        .into_iter()
-                        .map(|c| (c, dot(&logit[location], &c.public)))
-                        .collect();
-                    evidence.push(Evidence {
-                        location,
-                        candidates,
-                        chosen: a.mv(),
-                        later: later[seat],
-                    });
-                }
-                Kind::Pass => {}
+        for (index, a, later) in plays_since_draw(view) {
+            let Some(location) = seats.iter().position(|&s| s == a.seat()) else {
+                continue;
+            };
+            let moment = &moments[index];
+            if moment.candidate(a.mv()).is_none() {
+                continue;
             }
+            let candidates = moment
+                .candidates(fits[index] & !moment.laid)
+                .into_iter()
+                .map(|c| (c, dot(&logit[location], &c.public)))
+                .collect();
+            evidence.push(Evidence {
+                location,
+                candidates,
+                chosen: a.mv(),
+                later,
+            });
         }
         PlayInference {
             mixture,

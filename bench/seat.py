@@ -33,6 +33,7 @@ from domsim.seat.process import Confinement, keep_bots_on
 from domsim.seat.protocol import ViewEncoder, game_message
 from domsim.seat.tables import GAMES_AT_ONCE, play_at_once
 from domsim.seeding import deal_rng
+from domsim.spec import Spec
 from domsim.view import ViewBuilder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +71,7 @@ def sample_decisions(rules, count: int) -> list:
 
 def round_trips(spec: str, decisions: list) -> list[float]:
     """Seconds per `choose` round trip (encode, pipe, the bot's answer, decode)."""
-    command = bot_command(spec, isolate=True)
+    command = bot_command(Spec.of(spec), isolate=True)
     times = []
     with BotPool() as pool:
         bot, _ = pool.take(command)

@@ -314,7 +314,7 @@ def points_per_hand(run: Run) -> list[dict]:
 def decision_times(run: Run) -> list[dict]:
     """Per strategy spec: p50/p95/p99 over every decision it made in the run (merged from each
     seat's bucket histogram, domsim.timing.time_histogram) and its slowest decision."""
-    specs = list(dict.fromkeys(spec for member in run.entrants for spec in member.members))
+    specs = list(dict.fromkeys(spec.text for member in run.entrants for spec in member.members))
     table = run.table
     merged: list[dict[int, int]] = [defaultdict(int) for _ in specs]
     games, slowest = np.zeros(len(specs), dtype=np.int64), np.zeros(len(specs))

@@ -53,6 +53,7 @@ from .runner.tourney import TourneyError
 from .seat.process import Confinement, check_spec
 from .seat.trace import traced
 from .seeding import random_run_seed
+from .spec import Spec
 from .stats import Sprt
 from .steps import CALIBRATION
 from .steps import DEFAULT_MAX_GAMES as DEFAULT_STEP_GAMES
@@ -346,7 +347,7 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
     process anyway). A `human` seat is a person at `terminal` (domsim.human: `say(line)` and
     `ask(prompt)`). `debug` writes the seat protocol's lines to stderr, as `tourney`'s does to a
     file."""
-    specs = [_member_spec(seat) for seat in seats]
+    specs = [Spec.of(_member_spec(seat)) for seat in seats]
     count = players if players is not None else (len(specs) if len(specs) > 1 else None)
     rules = make_rules(variant, count,
                        {str(k): str(v) for k, v in (options or {}).items()})

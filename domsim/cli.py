@@ -51,6 +51,7 @@ from .runner.tourney import RunFinished, TourneyError
 from .seat.logs import BOTS_LOGGER
 from .seat.process import Confinement, check_spec
 from .seeding import random_run_seed
+from .spec import Spec
 from .stats import ELO_MODELS
 from .steps import DEFAULT_MAX_GAMES
 from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
@@ -274,7 +275,8 @@ def play(variant, players_specs, players, seed, options, record, page, move_time
     for path, option in ((record, "--record"), (page, "--html")):
         if path is not None and path.exists():
             raise click.ClickException(f"{path} exists: choose another {option} file")
-    specs = list(players_specs) or ["easy"]
+    texts = list(players_specs) or ["easy"]
+    specs = [Spec.of(text) for text in texts]
     for spec in dict.fromkeys(specs):
         if not is_human(spec):
             check_spec(spec, isolate, Confinement(seat_memory, sandbox is not False))
@@ -286,7 +288,7 @@ def play(variant, players_specs, players, seed, options, record, page, move_time
         seed = random_run_seed()
         click.echo(f"seed {seed}: replay this game with --seed {seed}")
     with _bots_stderr_shown():
-        game = api.play(variant, specs, seed=seed, players=players,
+        game = api.play(variant, texts, seed=seed, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
                         isolate=isolate, seat_memory=seat_memory, sandbox=sandbox is not False,
                         time_control=time_control, debug=debug,
@@ -306,7 +308,8 @@ def play(variant, players_specs, players, seed, options, record, page, move_time
             raise click.ClickException(f"cannot write {record}: {exc.strerror}") from None
         click.echo(f"record written to {record}")
     if page is not None:
-        seat = next((s for s, spec in enumerate(game["seats"]) if is_human(spec)), None)
+        seat = next((s for s, spec in enumerate(game["seats"]) if is_human(Spec.of(spec))),
+                    None)
         _write_page(game, page, f"{game['variant']}, seed {game['seed']}", view_seat=seat)
 
 

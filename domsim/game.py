@@ -22,6 +22,7 @@ from .seat.process import DEFAULT_CONFINEMENT, Confinement
 from .seat.seats import BotSeat, GuardedSeat, Seat
 from .seat.watchdog import stop_watchdog
 from .seeding import deal_rng, derive_seed, seat_rng
+from .spec import Spec
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from .deals import Deal
 
 #: The built-in bot that takes over a faulty seat (R-SEAT-FAULT).
-STAND_IN = "medium"
+STAND_IN = Spec.of("medium")
 
 
 class Chooser(Protocol):
@@ -64,7 +65,7 @@ class PlayedGame:
     fault costs (`forfeit`: the faulting side loses, whatever the board says)."""
 
     rules: Rules
-    specs: list[str]
+    specs: list[Spec]
     seed: int
     state: State
     hands: list[dict]
@@ -77,7 +78,12 @@ class PlayedGame:
         """The record's `forfeit` entry (None: the game counts as played)."""
         if self.on_fault != "forfeit":
             return None
-        return forfeit_dict(self.rules, self.specs, self.faults, self.state.match_winners)
+        return forfeit_dict(self.rules, self.seats, self.faults, self.state.match_winners)
+
+    @property
+    def seats(self) -> list[str]:
+        """The spec at each seat, as written (the record's `seats`)."""
+        return [spec.text for spec in self.specs]
 
     @property
     def winners(self) -> list[int]:
@@ -87,7 +93,7 @@ class PlayedGame:
 
     def record(self) -> dict:
         """The game record (docs/GAME-RECORD.md); needs the hands kept."""
-        record = game_record(self.rules, self.specs, self.seed, self.hands, self.state)
+        record = game_record(self.rules, self.seats, self.seed, self.hands, self.state)
         forfeit = self.forfeit
         # Dealt from `seed` by domsim's generator (R-RNG): replay checks the deals against it.
         return {**record, "dealt_from_seed": True, "on_fault": self.on_fault,
@@ -95,12 +101,13 @@ class PlayedGame:
                 **({"forfeit": forfeit} if forfeit else {})}
 
 
-def play_game(rules: Rules, specs: list[str], seed: int, *,
-              move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
+def play_game(rules: Rules, specs: Sequence[Spec | str], seed: int, *,
+              move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: Spec = STAND_IN,
               isolate: bool | None = False, confinement: Confinement = DEFAULT_CONFINEMENT,
               on_fault: str = ON_FAULT, terminal: Terminal | None = None,
               time_control: TimeControl | None = None) -> dict:
-    """Play a whole game from `seed` with the strategy specs seated in order; return its record.
+    """Play a whole game from `seed` with the strategy specs (Specs, or their text) seated in
+    order; return its record.
 
     Every spec is loaded before the game starts (StrategyError if one cannot be). A faulty seat
     never stops the game (R-SEAT-FAULT, see domsim.seat.seats): a move later than `move_time_limit`
@@ -117,8 +124,8 @@ def play_game(rules: Rules, specs: list[str], seed: int, *,
                          time_control=time_control).record())
 
 
-def play(rules: Rules, specs: list[str], seed: int, *,
-         move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: str = STAND_IN,
+def play(rules: Rules, specs: Sequence[Spec | str], seed: int, *,
+         move_time_limit: float | None = MOVE_TIME_LIMIT, stand_in: Spec = STAND_IN,
          keep_hands: bool = True, first_deal: Deal | None = None, isolate: bool | None = False,
          bots: BotPool | None = None, on_fault: str = ON_FAULT,
          terminal: Terminal | None = None,
@@ -130,6 +137,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
     caller closes (None: a pool for this game alone). Games played at once (domsim.seat.tables)
     share one move `alarm`, entered by the caller for `move_time_limit` (None: the game's own).
     `game_id`, a run's id of the game, names it in the log (else its seed does)."""
+    specs = [Spec.of(spec) for spec in specs]
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
     if terminal is None and any(map(is_human, specs)):
@@ -147,7 +155,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
                 make_stand_in = _stand_in(stand_in_factory, seed, seat)
                 clock = GameClock(time_control) if time_control else None
                 seats.append(
-                    HumanSeat(seat, terminal, make_stand_in, list(specs), game) if factory is
+                    HumanSeat(seat, terminal, make_stand_in, specs, game) if factory is
                     None and command is None else
                     BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, game,
                             clock, deal_keys(seed, first_deal)) if command else
@@ -159,7 +167,7 @@ def play(rules: Rules, specs: list[str], seed: int, *,
             for seat in seats:
                 seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)
-    return PlayedGame(rules, list(specs), seed, state, hands, list(faults), list(timing),
+    return PlayedGame(rules, specs, seed, state, hands, list(faults), list(timing),
                       on_fault)
 
 

@@ -23,6 +23,7 @@ from .engine import HandResult
 from .record import LEFT_THE_TABLE
 from .rules import Rules
 from .seat.seats import GuardedSeat
+from .spec import Spec
 from .strategy import Strategy
 from .tabletalk import (
     Laid,
@@ -69,16 +70,16 @@ class Terminal(Protocol):
     def ask(self, prompt: str) -> str | None: ...
 
 
-def is_human(spec: str) -> bool:
-    return spec.strip() == HUMAN
+def is_human(spec: Spec) -> bool:
+    return spec.text.strip() == HUMAN
 
 
 class HumanSeat(GuardedSeat):
     """A seat played by a person at `terminal`; no time limit. After `q` the stand-in plays."""
 
     def __init__(self, seat: int, terminal: Terminal, stand_in: Callable[[], Strategy],
-                 specs: list[str], game: str) -> None:
-        super().__init__(seat, HUMAN, stand_in, None, game)
+                 specs: list[Spec], game: str) -> None:
+        super().__init__(seat, Spec.of(HUMAN), stand_in, None, game)
         self.terminal = terminal
         self.specs = specs
         self._color = bool(getattr(terminal, "color", False))
@@ -90,7 +91,8 @@ class HumanSeat(GuardedSeat):
 
     def start_game(self, rules: Rules) -> None:
         self._rules = rules
-        self.names = Names.of(self.specs, self.seat, rules.variant.teams)
+        self.names = Names.of([spec.text for spec in self.specs], self.seat,
+                              rules.variant.teams)
         partner = f" with seat {(self.seat + 2) % 4} as your partner" \
             if rules.variant.teams else ""
         target = f", to {rules.target}" if rules.target else ", one hand"

@@ -1,7 +1,11 @@
 """A strategy spec read once (domsim.strategy's docstring lists the forms): what kind of
 strategy it names, the file, module or class, its parameters as written, the files its bot may
 read, and an `exec:` spec's command line. Nothing is loaded or checked here: `Spec.of` only
-reads the text, once per spec and process."""
+reads the text, once per spec and process.
+
+A spec is text where it comes in (the command line, the API, a scenario, a manifest) and where it
+goes out (records, tables, logs: `text`); in between, the plan, the runner, the seats and the
+strategy loader pass the `Spec`."""
 
 from __future__ import annotations
 
@@ -16,12 +20,14 @@ EXEC_PREFIX = "exec:"
 FILES_PARAMETER = "files"
 #: The built-in levels, weakest first (entry points of domsim.strategy.ENTRY_POINT_GROUP).
 BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
+#: Longest spec a log line names in full (a long `exec:` command line is cut: `Spec.label`).
+LABEL_LENGTH = 120
 #: Specs that always stay in process, with or without parameters: the built-in levels and the
 #: dial between them (domsim's own strategies, trusted).
 TRUSTED = (*BUILT_IN_LEVELS, "dial")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Spec:
     """`kind`: "exec" (a program), "session" (defined in this Python session), "file" (a
     strategy file, `path`), "module" (`module:Class`) or "name" (registered: a built-in level
@@ -36,22 +42,28 @@ class Spec:
     cls: str = ""  # the class a file or module spec names ("": a file's only one)
     command: str = ""  # an `exec:` spec's command line
 
+    def __str__(self) -> str:
+        return self.text
+
     @staticmethod
-    @functools.lru_cache(maxsize=1024)
-    def of(text: str) -> Spec:
-        stripped = text.strip()
-        if stripped.startswith(EXEC_PREFIX):
-            return Spec(text, "exec", stripped, command=stripped[len(EXEC_PREFIX):])
-        target, _, query = stripped.partition("?")
-        if target.startswith(SESSION_PREFIX):
-            return Spec(text, "session", target, query)
-        path = target if target.endswith(".py") else target.rpartition(":")[0]
-        if path.endswith(".py"):
-            return Spec(text, "file", target, query, path, cls=target[len(path) + 1:])
-        module, _, cls = target.rpartition(":")
-        if module:
-            return Spec(text, "module", target, query, module=module, cls=cls)
-        return Spec(text, "name", target, query)
+    def of(spec: Spec | str) -> Spec:
+        """The Spec a spec's text names (read once per text and process); a Spec is itself."""
+        return spec if isinstance(spec, Spec) else _parse(spec)
+
+    @property
+    def label(self) -> str:
+        """The spec as log lines name it: cut past `LABEL_LENGTH` characters."""
+        text = self.text
+        return text if len(text) <= LABEL_LENGTH else \
+            f"{text[:LABEL_LENGTH]}... ({len(text)} chars)"
+
+    def with_parameters(self, values: dict[str, str]) -> Spec:
+        """This spec with each of `values` set (`hard?shed=2` with {"block": "4"}:
+        `hard?shed=2&block=4`), replacing its own value of that name."""
+        pairs = [pair for pair in self.query.split("&")
+                 if pair and pair.partition("=")[0].strip() not in values]
+        set_pairs = [f"{key}={text}" for key, text in values.items()]
+        return Spec.of(f"{self.target}?{'&'.join(pairs + set_pairs)}")
 
     @property
     def trusted(self) -> bool:
@@ -75,3 +87,20 @@ class Spec:
             if key == FILES_PARAMETER:
                 return tuple(name for name in (n.strip() for n in value.split(",")) if name)
         return ()
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse(text: str) -> Spec:
+    stripped = text.strip()
+    if stripped.startswith(EXEC_PREFIX):
+        return Spec(text, "exec", stripped, command=stripped[len(EXEC_PREFIX):])
+    target, _, query = stripped.partition("?")
+    if target.startswith(SESSION_PREFIX):
+        return Spec(text, "session", target, query)
+    path = target if target.endswith(".py") else target.rpartition(":")[0]
+    if path.endswith(".py"):
+        return Spec(text, "file", target, query, path, cls=target[len(path) + 1:])
+    module, _, cls = target.rpartition(":")
+    if module:
+        return Spec(text, "module", target, query, module=module, cls=cls)
+    return Spec(text, "name", target, query)

@@ -45,7 +45,7 @@ from .runner.session import run_session
 from .runner.tourney import RunFinished, TourneyError, new_folder, saved_request
 from .seeding import derive_seed
 from .spec import Spec
-from .strategy import spec_parameters, with_parameters
+from .strategy import spec_parameters
 
 #: The file in the tune's folder that holds the request, every round and the result.
 SPSA_FILE = "spsa.json"
@@ -84,7 +84,7 @@ def parse_params(texts: tuple[str, ...] | list[str], strategy: str) -> tuple[Par
     if not texts:
         raise TourneyError("--strategy needs at least one --param NAME=LOW:HIGH to tune")
     is_exec = Spec.of(strategy).kind == "exec"
-    known = {} if is_exec else spec_parameters(strategy)
+    known = {} if is_exec else spec_parameters(Spec.of(strategy))
     params = []
     for text in texts:
         match = PARAM.fullmatch(text.strip())
@@ -127,12 +127,13 @@ def _number(text: str, name: str) -> float:
 def spec_with(strategy: str, params: tuple[Param, ...], values: list[float]) -> str:
     """`strategy` playing `values`: an exec: bot's {NAME}s replaced, else `?NAME=VALUE` set."""
     shown = {p.name: p.shown(v) for p, v in zip(params, values, strict=True)}
-    if Spec.of(strategy).kind == "exec":
+    spec = Spec.of(strategy)
+    if spec.kind == "exec":
         command = strategy
         for name, text in shown.items():
             command = command.replace(f"{{{name}}}", shlex.quote(text))
         return command
-    return with_parameters(strategy, shown)
+    return spec.with_parameters(shown).text
 
 
 @dataclass(frozen=True)

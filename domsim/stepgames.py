@@ -54,7 +54,7 @@ def pick_games(run: Run, weaker: str, stronger: str) -> list[tuple[str, int]]:
     typical one, each game once; by the weaker's points margin, or, where the rules keep no
     points (classic), by its share of the win."""
     index = {name: e for e, entrant in enumerate(run.entrants)
-             for name in (entrant.name, *entrant.members)}
+             for name in (entrant.name, *(member.text for member in entrant.members))}
     if weaker not in index or stronger not in index:
         return []
     games = sides_of(run.rules, run.entrants, run.pairings, run.table,

@@ -14,8 +14,9 @@ Naming one (a spec), wherever domsim takes a strategy:
 - `session:ClassName`, which `define_strategy` makes for a class or an instance defined in the
   running Python session (a notebook): it works in this process and its forked workers only.
 
-`load_strategy(spec)` resolves a spec once per process into a `StrategyFactory`. Worker processes
-load their strategies from the spec strings themselves; strategy objects are never pickled."""
+A spec is read once into a `domsim.spec.Spec`, which the plan, the runner and the seats pass on.
+`load_strategy(spec)` resolves one once per process into a `StrategyFactory`. Worker processes
+load their strategies from the specs themselves; strategy objects are never pickled."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ class Strategy:
 class StrategyFactory:
     """A resolved spec: `factory(rng)` builds a fresh strategy for one seat of one game."""
 
-    spec: str
+    spec: Spec
     cls: type[Strategy]
     params: dict[str, object]
     origin: str
@@ -131,12 +132,13 @@ def description_of(cls: type) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def load_strategy(spec: str) -> StrategyFactory:
-    """Resolve a spec (module docstring) and check that its constructor accepts the parameters.
+def load_strategy(spec: Spec | str) -> StrategyFactory:
+    """Resolve a spec (module docstring; its text is read here) and check that its constructor
+    accepts the parameters.
 
     Raises StrategyError with a one-line message saying what to do when the spec cannot be
     loaded. Loading the same file twice in a process gives the same class."""
-    return _load(spec, os.getcwd())
+    return _load(Spec.of(spec), os.getcwd())
 
 
 _defined: dict[str, type[Strategy] | Strategy] = {}
@@ -157,10 +159,10 @@ def define_strategy(strategy: type[Strategy] | Strategy) -> str:
     return spec
 
 
-def session_definitions(specs: set[str] | list[str]) -> dict[str, type[Strategy] | Strategy]:
+def session_definitions(specs: Iterable[Spec]) -> dict[str, type[Strategy] | Strategy]:
     """The objects behind the `session:` specs among `specs`, to ship to another process (a
     Dask worker); a class defined in `__main__` or a function travels by value there."""
-    targets = {Spec.of(spec).target for spec in specs}
+    targets = {spec.target for spec in specs}
     return {target: _defined[target] for target in sorted(targets) if target in _defined}
 
 
@@ -171,23 +173,22 @@ def receive_definitions(definitions: dict[str, type[Strategy] | Strategy]) -> No
 
 
 @functools.lru_cache(maxsize=256)
-def _load(spec: str, cwd: str) -> StrategyFactory:
+def _load(spec: Spec, cwd: str) -> StrategyFactory:
     # `cwd` is part of the cache key because relative file paths depend on it.
-    parsed = Spec.of(spec)
-    target = parsed.target
+    target = spec.target
     if isinstance(_defined.get(target), Strategy):
-        if parsed.query:
-            raise StrategyError(f"{spec!r} is an instance: it takes no parameters")
+        if spec.query:
+            raise StrategyError(f"{spec.text!r} is an instance: it takes no parameters")
         cls = type(_defined[target])
         factory = InstanceFactory(spec, cls, {}, "an instance defined in the session",
                                   _defined[target])
     else:
-        cls, origin = _resolve(parsed)
-        factory = StrategyFactory(spec, cls, _parameters(cls, parsed), origin)
+        cls, origin = _resolve(spec)
+        factory = StrategyFactory(spec, cls, _parameters(cls, spec), origin)
     if not isinstance(getattr(cls, "description", ""), str):
-        raise StrategyError(f"strategy {spec!r}: its description must be a string (one line), "
-                            f"not {cls.description!r}")
-    guarded(f"cannot build strategy {spec!r}", lambda: factory(random.Random(0)))
+        raise StrategyError(f"strategy {spec.text!r}: its description must be a string (one "
+                            f"line), not {cls.description!r}")
+    guarded(f"cannot build strategy {spec.text!r}", lambda: factory(random.Random(0)))
     return factory
 
 
@@ -218,30 +219,6 @@ def one_line(exc: BaseException) -> str:
 
 
 # -- resolving a spec ---------------------------------------------------------------------------
-#: Longest spec a log line names in full (a long `exec:` command line is cut).
-SPEC_LABEL = 120
-
-
-def spec_label(spec: str) -> str:
-    """A spec as log lines name it: cut past `SPEC_LABEL` characters."""
-    return spec if len(spec) <= SPEC_LABEL else f"{spec[:SPEC_LABEL]}... ({len(spec)} chars)"
-
-
-def with_parameters(spec: str, values: dict[str, str]) -> str:
-    """`spec` with each of `values` set (`hard?shed=2` with {"block": "4"}:
-    `hard?shed=2&block=4`), replacing the spec's own value of that name."""
-    parsed = Spec.of(spec)
-    pairs = [pair for pair in parsed.query.split("&")
-             if pair and pair.partition("=")[0].strip() not in values]
-    return f"{parsed.target}?{'&'.join(pairs + [f'{key}={text}' for key, text in values.items()])}"
-
-
-def spec_file(spec: str) -> str | None:
-    """The strategy file a spec names, as written in it (None for a name, a module or an
-    `exec:` program)."""
-    return Spec.of(spec).path
-
-
 def _resolve(spec: Spec) -> tuple[type[Strategy], str]:
     target = spec.target
     if target in _defined:
@@ -413,7 +390,7 @@ def _coerce(kind: object, text: str, key: str, target: str) -> object:
                         f"got {text!r}")
 
 
-def spec_parameters(spec: str) -> dict[str, tuple[object, object]]:
+def spec_parameters(spec: Spec) -> dict[str, tuple[object, object]]:
     """The parameters of the strategy a spec names, each as (its type, the value the spec
     plays: its own, else the constructor's default; None where there is none)."""
     factory = load_strategy(spec)

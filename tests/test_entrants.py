@@ -19,6 +19,7 @@ from domsim.plan.pairings import (
     team_members,
 )
 from domsim.rules import make_rules
+from domsim.spec import Spec
 from domsim.strategy import StrategyError
 
 FAST = ["--variant", "classic", "--seed", "3", "--silent"]
@@ -46,7 +47,8 @@ def test_an_exec_spec_is_a_spec_whatever_its_command_holds_and_can_be_named():
     rules = make_rules("block", 2)
     entrants = parse_entrants(["exec:./bot --x=1", "mybot=exec:./bot --x=1"], rules)
     assert [(e.name, e.members) for e in entrants] == [
-        ("exec:./bot --x=1", ("exec:./bot --x=1",)), ("mybot", ("exec:./bot --x=1",))]
+        ("exec:./bot --x=1", (Spec.of("exec:./bot --x=1"),)),
+        ("mybot", (Spec.of("exec:./bot --x=1"),))]
 
 
 def test_a_quoted_or_escaped_plus_belongs_to_its_exec_command_and_a_bare_one_joins_a_team():
@@ -57,9 +59,9 @@ def test_a_quoted_or_escaped_plus_belongs_to_its_exec_command_and_a_bare_one_joi
     assert team_members("exec:./bot 'it''s+'+easy") == ("exec:./bot 'it''s+'", "easy")
     block, kozel = make_rules("block", 2), make_rules("kozel", 4)
     one = parse_entrants(["exec:./bot --x='a+b'", "hard"], block)
-    assert one[0].members == ("exec:./bot --x='a+b'",)
+    assert one[0].members == (Spec.of("exec:./bot --x='a+b'"),)
     team = parse_entrants(["exec:./bot --x='a+b'+hard", "easy"], kozel)
-    assert team[0].members == ("exec:./bot --x='a+b'", "hard")
+    assert team[0].members == (Spec.of("exec:./bot --x='a+b'"), Spec.of("hard"))
     with pytest.raises(StrategyError, match="is quoted"):
         parse_entrants(["exec:./bot --x=a+b", "hard"], block)
 
@@ -87,7 +89,8 @@ def test_the_same_spec_enters_twice_under_two_names_and_plays_under_each():
     rules = make_rules("kozel", 4)
     entrants = parse_entrants(["one=hard+easy", "two=hard+easy"], rules)
     assert [e.name for e in entrants] == ["one", "two"]
-    assert seat_specs(rules, entrants, (0, 1), 0) == ["hard", "hard", "easy", "easy"]
+    assert seat_specs(rules, entrants, (0, 1), 0) == list(map(Spec.of, ["hard", "hard", "easy",
+                                                                         "easy"]))
     with pytest.raises(StrategyError, match="two entrants are named 'x'"):
         parse_entrants(["x=easy", "x=medium"], make_rules("block", 2))
     with pytest.raises(StrategyError, match="two entrants are named 'example_greedy'"):

@@ -27,6 +27,7 @@ from domsim.seat import process as process_module
 from domsim.seat import sandbox
 from domsim.seat import seats as seat_module
 from domsim.seat.command import bot_command
+from domsim.spec import Spec
 from domsim.strategy import StrategyError
 
 pytestmark = pytest.mark.sandbox
@@ -433,10 +434,10 @@ def test_the_current_folder_or_one_above_is_never_a_bots_file(tmp_path, monkeypa
     bot = tmp_path / "attacker.py"
     bot.write_text(ATTACKER.read_text())
     bot.chmod(0o755)
-    command = bot_command(f"exec:{bot} probe . .. / data", None)
+    command = bot_command(Spec.of(f"exec:{bot} probe . .. / data"), None)
     assert set(command.found) == {str(bot), str(tmp_path / "data")}
     with pytest.raises(StrategyError, match="the current folder or one above it"):
-        bot_command(f"{ROOT / 'strategies' / 'example_greedy.py'}?files=..", None)
+        bot_command(Spec.of(f"{ROOT / 'strategies' / 'example_greedy.py'}?files=.."), None)
 
 
 def test_a_protection_this_machine_lacks_is_said_in_one_line_and_recorded(monkeypatch, caplog):

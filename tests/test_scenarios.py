@@ -49,7 +49,7 @@ def test_kozel_partner_scenarios_follow_the_partner_rule():
         player_team, *opponents = tourney.entrants
         for opponent in opponents:
             level = opponent.name
-            partner = player_team.members[1]
+            partner = player_team.members[1].text
             assert partner == ("insane" if level == "insane" else "hard"), (name, level)
             tables.append(level)
     assert tables == list(BUILT_IN_LEVELS)

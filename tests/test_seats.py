@@ -41,6 +41,7 @@ from domsim.seat.pool import BotPool
 from domsim.seat.process import Confinement
 from domsim.seat.protocol import ViewEncoder, view_from
 from domsim.seeding import deal_rng
+from domsim.spec import Spec
 from domsim.strategy import StrategyError, define_strategy
 from domsim.view import ViewBuilder
 
@@ -136,18 +137,18 @@ def test_isolated_python_strategy_plays_as_in_process():
 
 
 def test_exec_spec_is_split_like_a_shell_and_checked():
-    command = bot_command("exec:python3 'my bot.py' --depth 3", isolate=False)
+    command = bot_command(Spec.of("exec:python3 'my bot.py' --depth 3"), isolate=False)
     assert command.argv == ("python3", "my bot.py", "--depth", "3")
-    assert bot_command("easy", isolate=True) is None
-    assert bot_command("hard?shed=2", isolate=True) is None
-    assert bot_command("strategies/example_greedy.py", isolate=False) is None
-    assert bot_command("strategies/example_greedy.py", isolate=True).argv[1:3] == (
+    assert bot_command(Spec.of("easy"), isolate=True) is None
+    assert bot_command(Spec.of("hard?shed=2"), isolate=True) is None
+    assert bot_command(Spec.of("strategies/example_greedy.py"), isolate=False) is None
+    assert bot_command(Spec.of("strategies/example_greedy.py"), isolate=True).argv[1:3] == (
         "-m", "domsim.seat.host")
     for spec, words in [("exec:", "names no program"), ("exec:python3 'open", "quotes"),
                         ("exec:no-such-program-here", "not on PATH"),
                         ("exec:./no/such/bot", "not an executable file")]:
         with pytest.raises(StrategyError, match=words):
-            bot_command(spec, isolate=False)
+            bot_command(Spec.of(spec), isolate=False)
 
 
 class Session(Easy):
@@ -159,7 +160,7 @@ def test_a_strategy_defined_in_the_session_cannot_be_isolated():
     that goes on isolated after a worker died keeps it in process."""
     with pytest.raises(StrategyError, match="defined in this Python session"):
         domsim.play("block", [Session, "easy"], seed=1, isolate=True)
-    assert bot_command(define_strategy(Session), isolate=True) is None
+    assert bot_command(Spec.of(define_strategy(Session)), isolate=True) is None
     assert domsim.play("block", [Session, "easy"], seed=1)["result"]["complete"]
 
 
@@ -300,7 +301,7 @@ def _command_line(pid: str) -> str:
 
 
 def test_a_bot_that_stops_reading_does_not_block_domsim():
-    command = bot_command(bad_bot("noread"), isolate=False)
+    command = bot_command(Spec.of(bad_bot("noread")), isolate=False)
     with BotPool() as pool:
         bot, _ = pool.take(command)
         started = time.monotonic()
@@ -311,8 +312,9 @@ def test_a_bot_that_stops_reading_does_not_block_domsim():
 
 
 def test_bot_pool_kills_its_processes():
-    command = BotCommand("example", ("python3", str(ROOT / "strategies" / "example_external.py")),
-                         str(ROOT), ())
+    command = BotCommand(Spec.of("example"),
+                         ("python3", str(ROOT / "strategies" / "example_external.py")), str(ROOT),
+                         ())
     with BotPool() as pool:
         bots = [pool.take(command)[0], pool.take(command)[0]]
         assert all(bot.alive for bot in bots)
@@ -469,7 +471,7 @@ def test_a_scenario_isolates_its_strategies(tmp_path, monkeypatch):
 def test_bot_threads_leave_the_alarm_to_the_game():
     """The threads reading bots' stderr block SIGALRM, so an in-process strategy's sleep is still
     cut at its limit (without the block the kernel may wake a reader thread instead)."""
-    command = bot_command(EXAMPLE, isolate=False)
+    command = bot_command(Spec.of(EXAMPLE), isolate=False)
     with BotPool() as pool:
         for _ in range(6):
             pool.take(command)
@@ -593,7 +595,7 @@ def test_a_pooled_host_plays_each_game_under_that_games_rules():
     from domsim.seat.host import Host
     from domsim.seat.protocol import game_message
 
-    host = Host(str(ROOT / "strategies" / "example_greedy.py"))
+    host = Host(Spec.of(str(ROOT / "strategies" / "example_greedy.py")))
     host.answer({"type": "hello", "encodings": ["compact"], "domsim": __version__})
     for variant in ("block", "draw", "block"):
         rules = make_rules(variant)

@@ -21,6 +21,7 @@ from domsim.seat.pool import BotPool, deal_keys
 from domsim.seat.process import Replay
 from domsim.seat.protocol import decode, encode, game_message
 from domsim.seat.tables import current_hub, play_at_once
+from domsim.spec import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = str(ROOT / "strategies" / "example_greedy.py")
@@ -115,7 +116,7 @@ def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, cap
     are not asked together beyond what fits (a game's start is bound by its wait)."""
     rules, specs = make_rules("block"), [f"{UNLUCKY}?share=0&start=0.2", "easy"]
     with BotPool() as bots, MoveAlarm(5.0) as alarm:
-        command = bot_command(specs[0], isolate=True)
+        command = bot_command(Spec.of(specs[0]), isolate=True)
         bots.give(*bots.take(command))  # started with the usual time to start
         for module in (process_module, seat_module):
             monkeypatch.setattr(module, "STARTUP_SECONDS", 0.5)
@@ -127,7 +128,7 @@ def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, cap
 
 def test_a_round_trip_answers_each_table_in_order_in_one_write():
     """The seat host keeps a game per table and answers every line of a read in one write."""
-    host = Host(GREEDY)
+    host = Host(Spec.of(GREEDY))
     rules = make_rules("block")
     requests, to_host = os.pipe()
     from_host, replies = os.pipe()
@@ -204,7 +205,7 @@ def test_a_lost_bot_replays_the_games_it_did_not_fault_and_an_error_ends_all():
 def test_a_bot_process_is_never_given_a_deal_twice_but_shares_its_tables_across_deals():
     """issue 36: games of different deals share one process's tables; a game of a deal the
     process has had (its seed, or its fixed first deal) goes to another process."""
-    command = bot_command(GREEDY, None)
+    command = bot_command(Spec.of(GREEDY), None)
     with BotPool() as pool:
         first, table = pool.take(command, deal_keys(1))
         assert first.tables > 1

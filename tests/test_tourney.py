@@ -44,19 +44,24 @@ def table(out, name="games.parquet"):
 
 
 # -- pairings, seatings and schedule ----------------------------------------------------------
+def seated(rules, entrants, pairing, seating) -> list[str]:
+    """The text of the spec at each seat."""
+    return [spec.text for spec in seat_specs(rules, entrants, pairing, seating)]
+
+
 def test_two_player_duplicate_swaps_hands():
     """R-DUP, 2 players: seating 1 seats the pair the other way round."""
     rules = make_rules("block", 2)
     entrants = parse_entrants(["easy", "hard"], rules)
-    assert seat_specs(rules, entrants, (0, 1), 0) == ["easy", "hard"]
-    assert seat_specs(rules, entrants, (0, 1), 1) == ["hard", "easy"]
+    assert seated(rules, entrants, (0, 1), 0) == ["easy", "hard"]
+    assert seated(rules, entrants, (0, 1), 1) == ["hard", "easy"]
 
 
 def test_four_individual_players_rotate_seats():
     """R-DUP, 3-4 individual players: each seating moves every entrant one seat on."""
     rules = make_rules("block", 4)
     entrants = parse_entrants(["a.b:A", "a.b:B", "a.b:C", "a.b:D"], rules)
-    seatings = [seat_specs(rules, entrants, (0, 1, 2, 3), r) for r in range(4)]
+    seatings = [seated(rules, entrants, (0, 1, 2, 3), r) for r in range(4)]
     assert seatings[0] == ["a.b:A", "a.b:B", "a.b:C", "a.b:D"]
     assert seatings[1] == ["a.b:D", "a.b:A", "a.b:B", "a.b:C"]
     assert {tuple(s[seat] for s in seatings) for seat in range(4)} == {
@@ -68,8 +73,8 @@ def test_team_entrant_takes_seats_0_and_2_and_teams_swap():
     """R-DUP, team games: `hard+easy` sits at seats 0 and 2, then the teams swap places."""
     rules = make_rules("kozel", 4)
     entrants = parse_entrants(["hard+easy", "medium"], rules)
-    assert seat_specs(rules, entrants, (0, 1), 0) == ["hard", "medium", "easy", "medium"]
-    assert seat_specs(rules, entrants, (0, 1), 1) == ["medium", "hard", "medium", "easy"]
+    assert seated(rules, entrants, (0, 1), 0) == ["hard", "medium", "easy", "medium"]
+    assert seated(rules, entrants, (0, 1), 1) == ["medium", "hard", "medium", "easy"]
 
 
 def test_entrant_errors():

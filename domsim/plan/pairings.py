@@ -14,8 +14,8 @@ from itertools import combinations
 from pathlib import Path
 
 from ..rules import Rules
-from ..spec import BUILT_IN_LEVELS, SESSION_PREFIX
-from ..strategy import StrategyError, entry_points, spec_file
+from ..spec import BUILT_IN_LEVELS, SESSION_PREFIX, Spec
+from ..strategy import StrategyError, entry_points
 
 FORMATS = ("round-robin", "gauntlet")
 #: What an entrant's name may hold: `-p NAME=SPEC` names an entrant when the text before the first
@@ -29,9 +29,9 @@ class Entrant:
     spec: every seat)."""
 
     name: str
-    members: tuple[str, ...]
+    members: tuple[Spec, ...]
 
-    def spec_at(self, member: int) -> str:
+    def spec_at(self, member: int) -> Spec:
         return self.members[member % len(self.members)]
 
 
@@ -74,7 +74,7 @@ def default_name(spec: str) -> str:
     does not widen every table) and a class defined in the session by the class's name."""
     names = []
     for member in team_members(spec):
-        path = spec_file(member)
+        path = Spec.of(member).path
         if path:
             member = Path(path).stem + member[len(path):]
         names.append(member.removeprefix(SESSION_PREFIX))
@@ -96,11 +96,11 @@ def parse_entrants(texts: list[str] | tuple[str, ...], rules: Rules) -> list[Ent
                                 "that belongs to an exec: command is quoted: 'a+b')")
         if len(members) > 2 or not all(members):
             raise StrategyError(f"team entrant {spec!r} must be two specs joined by '+'")
-        entrants.append(Entrant(name or default_name(spec), members))
+        entrants.append(Entrant(name or default_name(spec), tuple(map(Spec.of, members))))
     names = [entrant.name for entrant in entrants]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        spec = "+".join(entrants[names.index(repeated[0])].members)
+        spec = "+".join(member.text for member in entrants[names.index(repeated[0])].members)
         raise StrategyError(f"two entrants are named {repeated[0]!r}: name them apart with "
                             f"NAME=SPEC, e.g. {repeated[0]}2={spec}")
     return entrants
@@ -132,7 +132,7 @@ def seat_entrants(rules: Rules, pairing: tuple[int, ...], seating: int) -> list[
 
 
 def seat_specs(rules: Rules, entrants: list[Entrant], pairing: tuple[int, ...],
-               seating: int) -> list[str]:
+               seating: int) -> list[Spec]:
     """The strategy spec at each seat."""
     return [entrants[e].spec_at(seat_owner(rules, seating, seat)[1])
             for seat, e in enumerate(seat_entrants(rules, pairing, seating))]

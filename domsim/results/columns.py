@@ -26,6 +26,7 @@ from ..plan.pairings import Entrant, pairing_label, seat_entrants, seat_specs
 from ..plan.schedule import Slot
 from ..record import fault_count, match_result
 from ..rules import Rules
+from ..spec import Spec
 
 TIMING_PREFIX = "time_"
 NAME = pa.dictionary(pa.int32(), pa.string())
@@ -62,7 +63,7 @@ class Place:
                 for e in seat_entrants(self.rules, self.pairing, self.slot.seating)]
 
     @cached_property
-    def specs(self) -> list[str]:
+    def specs(self) -> list[Spec]:
         """The strategy spec at each seat."""
         return seat_specs(self.rules, list(self.entrants), self.pairing, self.slot.seating)
 
@@ -175,7 +176,7 @@ COLUMNS = (
     # not held to the rules: `variant` and the manifest's config are
     Column("options_hash", NAME, lambda f, _: options_hash(f.place.rules)),
     Column("seed", pa.int64(), lambda f, _: f.place.slot.seed, SCHEDULED),
-    Column("seat_{}", NAME, lambda f, seat: f.place.specs[seat], SCHEDULED, per="seat"),
+    Column("seat_{}", NAME, lambda f, seat: f.place.specs[seat].text, SCHEDULED, per="seat"),
     Column("entrant_{}", NAME, lambda f, seat: f.place.names[seat], SCHEDULED, per="seat"),
     Column("winners", pa.list_(pa.int8()), lambda f, _: f.winners, _winners),
     Column("winner_entrants", pa.list_(pa.string()),

@@ -19,6 +19,7 @@ from .._core import ENGINE
 from ..plan.config import TourneyConfig
 from ..plan.games import Plan
 from ..plan.pairings import pairing_label
+from ..spec import Spec
 from ..version import __version__
 from .atomic import write_json
 from .checksums import file_digest, run_checksums
@@ -83,7 +84,7 @@ def manifest_config(manifest: dict, out: Path) -> dict:
 
 
 def new_manifest(run: Planned, command: Sequence[str], purpose: str,
-                 describe: Callable[[str], dict]) -> dict:
+                 describe: Callable[[Spec], dict]) -> dict:
     """`purpose`: tourney, compare or calibration (whose entrants form a ladder, weakest first);
     `describe` says what a strategy spec is and how it runs."""
     plan = run.plan

@@ -34,7 +34,6 @@ from ..strategy import (
     receive_definitions,
     receive_file,
     session_definitions,
-    spec_file,
 )
 from .console import LOGGER
 from .tourney import Tourney, TourneyError
@@ -88,7 +87,7 @@ class ShippedStrategies(WorkerPlugin):
         specs = {spec for entrant in tourney.entrants for spec in entrant.members}
         self.specs = sorted(spec for spec in specs
                             if bot_command(spec, tourney.config.isolate) is None)
-        files = {spec_file(spec) for spec in specs} - {None}
+        files = {spec.path for spec in specs} - {None}
         self.files = {path: Path(path).expanduser().read_bytes() for path in sorted(files)}
         self.definitions = session_definitions(self.specs)
 

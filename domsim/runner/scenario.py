@@ -26,7 +26,8 @@ from ..plan.config import (
 )
 from ..plan.pairings import split_name, team_members
 from ..rules import RulesError
-from ..strategy import StrategyError, spec_file
+from ..spec import Spec
+from ..strategy import StrategyError
 from .session import BACKENDS
 from .tourney import Tourney
 
@@ -105,7 +106,7 @@ def _entrant_from(folder: Path, text: str) -> str:
     an `exec:` program is left as written)."""
     name, spec = split_name(text)
     members = team_members(spec)
-    files = [spec_file(member) for member in members]
+    files = [Spec.of(member).path for member in members]
     if not any(files):
         return text
     moved = [member if file is None else _path_from(folder, file) + member[len(file):]

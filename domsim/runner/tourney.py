@@ -139,7 +139,7 @@ class Tourney:
 
     def how_strategies_run(self) -> dict[str, str]:
         """Each strategy's spec -> in process or in its own (sandboxed) process."""
-        return {spec: how_it_runs(spec, self.config) for entrant in self.entrants
+        return {spec.text: how_it_runs(spec, self.config) for entrant in self.entrants
                 for spec in entrant.members}
 
     def manifest_for(self, command: Sequence[str], purpose: str) -> dict:
@@ -511,14 +511,14 @@ def isolated(job: Batch) -> Batch:
     return replace(job, config=replace(job.config, isolate=True))
 
 
-def how_it_runs(spec: str, config: TourneyConfig) -> str:
+def how_it_runs(spec: Spec, config: TourneyConfig) -> str:
     """In process or in its own (sandboxed) process, for the manifest and the run's header."""
     if bot_command(spec, config.isolate) is None:
         return in_process_reason(spec, config.isolate)
     return run_confinement(config).about()
 
 
-def strategy_info(spec: str, config: TourneyConfig) -> dict:
+def strategy_info(spec: Spec, config: TourneyConfig) -> dict:
     """The spec, how it runs (`runs`), where its class comes from, and a sha256 of the file
     that defines it (of the class's source for one defined in a session without a file, as in
     a notebook); for a bot in its own process, its command and the sha256 of each file that
@@ -527,14 +527,15 @@ def strategy_info(spec: str, config: TourneyConfig) -> dict:
     if command is not None:
         return command.about() | {"runs": how_it_runs(spec, config)}
     factory = load_strategy(spec)
-    info = {"spec": spec, "runs": how_it_runs(spec, config), "origin": factory.origin,
+    info = {"spec": spec.text, "runs": how_it_runs(spec, config), "origin": factory.origin,
             "class": factory.cls.__qualname__}
     try:
         source = Path(inspect.getsourcefile(factory.cls) or "")
         return info | {"source": str(source), "sha256": file_digest(source)}
     except (OSError, TypeError) as exc:
-        if Spec.of(spec).kind != "session":
-            raise StrategyError(f"cannot hash the source of strategy {spec!r}: {exc}") from None
+        if spec.kind != "session":
+            raise StrategyError(f"cannot hash the source of strategy {spec.text!r}: {exc}") \
+                from None
     try:
         text = inspect.getsource(factory.cls)
     except (OSError, TypeError):

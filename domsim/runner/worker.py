@@ -1,7 +1,7 @@
 """A worker's job: play a batch of game ids and return their table rows (and records).
 
-A batch carries plain values only (settings and ids, never strategy objects), so it pickles to any
-process or Dask worker, and each game depends on (run seed, game id) alone."""
+A batch carries plain values only (settings, ids and the entrants' specs, never strategy objects),
+so it pickles to any process or Dask worker, and each game depends on (run seed, game id) alone."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ class BotCommand:
     program and scripts it names, or the strategy file the host loads, as the spec names them),
     and where those are in this process (what the sandbox must show it)."""
 
-    spec: str
+    spec: Spec
     argv: tuple[str, ...]
     cwd: str
     files: tuple[str, ...]
@@ -33,7 +33,7 @@ class BotCommand:
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
-        return {"spec": self.spec, "origin": f"process: {shlex.join(self.argv)}",
+        return {"spec": self.spec.text, "origin": f"process: {shlex.join(self.argv)}",
                 "files": {name: _digest(Path(self.cwd, name)) for name in self.files}}
 
 
@@ -47,7 +47,7 @@ def _digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
+def bot_command(spec: Spec, isolate: bool | None) -> BotCommand | None:
     """The process a spec runs in, or None for a strategy played in process: a built-in level,
     any spec but `exec:` when `isolate` is False, and a class defined in the session, which
     exists only in this process and its forks (`check_spec` refuses one when `isolate` is
@@ -56,25 +56,24 @@ def bot_command(spec: str, isolate: bool | None) -> BotCommand | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _command_in(spec: str, isolate: bool | None, cwd: str) -> BotCommand | None:
+def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None:
     """`bot_command` run from `cwd`, worked out once per worker: a tourney asks it every game."""
-    parsed = Spec.of(spec)
-    if parsed.kind == "exec":
-        return _exec_command(parsed, cwd)
-    if isolate is False or parsed.trusted or parsed.kind == "session":
+    if spec.kind == "exec":
+        return _exec_command(spec, cwd)
+    if isolate is False or spec.trusted or spec.kind == "session":
         return None
-    if parsed.kind == "name":  # a registered name: known here, or a typo
-        check_registered(parsed.target.strip())
+    if spec.kind == "name":  # a registered name: known here, or a typo
+        check_registered(spec.target.strip())
     # A file shipped to this process (a Dask worker) is loaded from its copy; the host runs
     # elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
     argv = (sys.executable, "-m", "domsim.seat.host")
-    extra = parsed.files
-    if parsed.path:
-        found = str(existing_file(parsed.path).resolve())
-        return BotCommand(spec, (*argv, spec.replace(parsed.path, found, 1)), cwd,
-                          (parsed.path, *extra), (found, *_found(extra, cwd)))
-    origin, root = _module_origin(parsed.module)
-    return BotCommand(spec, (*argv, spec), cwd, (*origin, *extra),
+    extra = spec.files
+    if spec.path:
+        found = str(existing_file(spec.path).resolve())
+        return BotCommand(spec, (*argv, spec.text.replace(spec.path, found, 1)), cwd,
+                          (spec.path, *extra), (found, *_found(extra, cwd)))
+    origin, root = _module_origin(spec.module)
+    return BotCommand(spec, (*argv, spec.text), cwd, (*origin, *extra),
                       (*origin, *_found(extra, cwd)), root)
 
 
@@ -118,30 +117,29 @@ def _module_origin(module: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (str(own.resolve()),), (str(own.resolve().parent),)
 
 
-def in_process_reason(spec: str, isolate: bool | None) -> str:
+def in_process_reason(spec: Spec, isolate: bool | None) -> str:
     """How a spec `bot_command` keeps in process plays, and why, for the manifest."""
-    if Spec.of(spec).trusted:
+    if spec.trusted:
         return "in process (a built-in level)"
-    if Spec.of(spec).kind == "session":
+    if spec.kind == "session":
         return "in process (defined in this Python session)"
     return "in process (--in-process): it can read the referee's memory" if isolate is False \
         else "in process"
 
 
-def _exec_command(parsed: Spec, cwd: str) -> BotCommand:
-    spec = parsed.text
+def _exec_command(spec: Spec, cwd: str) -> BotCommand:
     try:
-        argv = shlex.split(parsed.command)
+        argv = shlex.split(spec.command)
     except ValueError as exc:
-        raise StrategyError(f"cannot read the command of {spec!r}: {exc}: check its quotes") \
-            from None
+        raise StrategyError(f"cannot read the command of {spec.text!r}: {exc}: check its "
+                            "quotes") from None
     if not argv:
-        raise StrategyError(f"{spec!r} names no program: write exec:PROGRAM [ARGUMENTS]")
+        raise StrategyError(f"{spec.text!r} names no program: write exec:PROGRAM [ARGUMENTS]")
     program = argv[0]
     if os.sep not in program and shutil.which(program) is None:
-        raise StrategyError(f"{spec!r}: program {program!r} is not on PATH: give its path")
+        raise StrategyError(f"{spec.text!r}: program {program!r} is not on PATH: give its path")
     if os.sep in program and not os.access(Path(cwd, program), os.X_OK):
-        raise StrategyError(f"{spec!r}: {program} is not an executable file (looked in {cwd}): "
-                            "check the path and chmod +x")
+        raise StrategyError(f"{spec.text!r}: {program} is not an executable file (looked in "
+                            f"{cwd}): check the path and chmod +x")
     files = tuple(arg for arg in argv if _names_path(cwd, arg))
     return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))

@@ -20,6 +20,7 @@ import traceback
 
 from .._core import WireViews
 from ..rules import Rules, private_copy
+from ..spec import Spec
 from ..strategy import (
     Strategy,
     StrategyError,
@@ -51,7 +52,7 @@ class Host:
     """The strategy a spec names, driven by protocol messages: `answer(message)` returns the
     reply (None for a message that needs none)."""
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: Spec) -> None:
         self.spec = spec
         self.factory: StrategyFactory | None = None
         self.strategy: Strategy | None = None
@@ -93,7 +94,7 @@ class Host:
             return {"type": "error", "message": str(exc)}
         self.compact = ("compact" in message.get("encodings", ())
                         and message.get("domsim") == __version__)
-        return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.spec,
+        return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.spec.text,
                 "origin": self.factory.origin, "class": self.factory.cls.__qualname__,
                 "encoding": "compact" if self.compact else "json",
                 **({"tables": TABLES} if self.compact else {})}
@@ -219,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     # The protocol keeps the real stdout; the strategy's prints go to stderr.
     replies = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(Host(args[0]), sys.stdin.fileno(), replies)
+    serve(Host(Spec.of(args[0])), sys.stdin.fileno(), replies)
 
 
 if __name__ == "__main__":

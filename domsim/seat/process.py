@@ -20,7 +20,7 @@ from pathlib import Path
 from .._core import Pipes, State
 from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
 from ..spec import Spec
-from ..strategy import StrategyError, load_strategy, spec_label
+from ..strategy import StrategyError, load_strategy
 from ..version import __version__
 from . import sandbox
 from .alarm import start_without_signals
@@ -129,13 +129,13 @@ def _keep_to_home_cpu() -> None:
             os.sched_setaffinity(0, {_home_cpu})
 
 
-def check_spec(spec: str, isolate: bool | None, confinement: Confinement) -> dict | None:
+def check_spec(spec: Spec, isolate: bool | None, confinement: Confinement) -> dict | None:
     """Check that a spec can play (StrategyError if not), without loading it into this process
     when it plays in its own: then its bot's `hello` reply, else None. A strategy defined in
     the session cannot be isolated (`isolate` True)."""
-    if isolate is True and Spec.of(spec).kind == "session":
-        raise StrategyError(f"{spec!r} is defined in this Python session: it cannot play in its "
-                            "own process (isolate); put it in a file and give its path")
+    if isolate is True and spec.kind == "session":
+        raise StrategyError(f"{spec.text!r} is defined in this Python session: it cannot play in "
+                            "its own process (isolate); put it in a file and give its path")
     command = bot_command(spec, isolate)
     if command is None:
         load_strategy(spec)
@@ -154,7 +154,7 @@ def check_bot(command: BotCommand, confinement: Confinement) -> dict:
     try:
         bot = BotProcess(command, confinement)
     except BotFault as exc:
-        raise StrategyError(f"{command.spec!r}: {exc}") from None
+        raise StrategyError(f"{command.spec.text!r}: {exc}") from None
     bot.close()
     return bot.hello
 
@@ -166,7 +166,7 @@ class BotProcess:
 
     def __init__(self, command: BotCommand, confinement: Confinement) -> None:
         self.command = command
-        self.label = spec_label(command.spec)
+        self.label = command.spec.label
         self._cgroups: tuple[Path, ...] = ()
         self._closed = False
         self._sandboxed = confinement.sandboxed

@@ -34,7 +34,7 @@ from ..limits import GRACE_SECONDS
 from ..rules import Rules, private_copy
 from ..seeding import seat_seed
 from ..spec import Spec
-from ..strategy import Strategy, StrategyFactory, one_line, short_repr, spec_label
+from ..strategy import Strategy, StrategyFactory, one_line, short_repr
 from ..timing import time_histogram
 from ..view import Move, PlayerView, ViewBuilder
 from .alarm import MoveAlarm, MoveTimeout
@@ -78,14 +78,14 @@ class GuardedSeat:
     """What every seat shares: its faults and decision times, and the stand-in bot that plays
     for it. `playing` turns False when the seat is handed to the stand-in for the game."""
 
-    def __init__(self, seat: int, spec: str, stand_in: Callable[[], Strategy],
+    def __init__(self, seat: int, spec: Spec, stand_in: Callable[[], Strategy],
                  limit: float | None, game: str, clock: GameClock | None = None) -> None:
         self.seat = seat
         self.spec = spec
         self.move_limit = limit
         self.clock = clock
         self.game = game  # as the log names it: `game 12` (its id in the run), else by seed
-        self.label = f"{game}, seat {seat} ({spec_label(spec)})"
+        self.label = f"{game}, seat {seat} ({spec.label})"
         self.faults = SeatFaults()
         self.decision_times: list[float] = []
         self.playing = True
@@ -164,7 +164,7 @@ class GuardedSeat:
         if count == 0 or drop:
             log.warning("%s: %s: %s; %s", self.label, KIND_WORDS[kind], message, outcome,
                         exc_info=exc_info,
-                        extra={FAULT: (spec_label(self.spec), KIND_WORDS[kind], self.game)})
+                        extra={FAULT: (self.spec.label, KIND_WORDS[kind], self.game)})
 
     def report(self) -> tuple[dict, dict]:
         """(faults, timing) for the game record; times in milliseconds."""
@@ -192,7 +192,7 @@ class Seat(GuardedSeat):
                  clock: GameClock | None = None) -> None:
         super().__init__(seat, factory.spec, stand_in, alarm.seconds, game, clock)
         self.alarm = alarm
-        self._own_rules = not Spec.of(factory.spec).trusted  # the built-in levels are trusted
+        self._own_rules = not factory.spec.trusted  # the built-in levels are trusted
         self.strategy: Strategy | None = None
         built = self._call(factory, rng) if self.playing else _FAILED
         if built is not _FAILED:

@@ -10,6 +10,7 @@ gives the same verdict and the same table whatever the number of workers."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from .plan.config import TourneyConfig
 from .results.atomic import write_json
 from .results.folder import MANIFEST
 from .results.manifest import manifest_config, read_manifest
+from .results.ratings import open_end
 from .results.sides import sides_of
 from .results.summary import ALL, Tally
 from .results.table import read_games
@@ -323,14 +325,27 @@ def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
 
 
 def elo_line(estimate: EloEstimate) -> str:
-    """Elo and nElo +/- their errors; a sweep's Elo as the one-sided bound it is (no nElo)."""
+    """Elo and nElo +/- their errors; a sweep's Elo as the one-sided bound it is (no nElo), and
+    an interval reaching a score of 0 or 1 by its ends, the open one infinite (as `stats`)."""
     if estimate.one_sided:
         won = estimate.one_sided == "lower"
         bound = estimate.elo_low if won else estimate.elo_high
         return (f"Elo: {'>' if won else '<'} {bound:.2f} (every deal {'won' if won else 'lost'}: "
                 "a one-sided 97.5% bound), nElo: - (no spread)")
-    return (f"Elo: {estimate.elo:.2f} +/- {(estimate.elo_high - estimate.elo_low) / 2:.2f}, "
-            f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}")
+    nelo = f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}"
+    error = elo_error(estimate)
+    if error is None:
+        low, high = open_end(estimate.elo_low), open_end(estimate.elo_high)
+        return f"Elo: {estimate.elo:.2f} [{low:+.2f}, {high:+.2f}], {nelo}"
+    return f"Elo: {estimate.elo:.2f} +/- {error:.2f}, {nelo}"
+
+
+def elo_error(estimate: EloEstimate) -> float | None:
+    """The half-width of a two-sided Elo interval (None: a sweep's, or one with an open end)."""
+    low, high = open_end(estimate.elo_low), open_end(estimate.elo_high)
+    if estimate.one_sided or math.isinf(low) or math.isinf(high):
+        return None
+    return (high - low) / 2
 
 
 def final_block(pair: HeadToHead, progress: PairProgress, tally: Tally) -> list[str]:
@@ -370,9 +385,9 @@ def compare_figures(result: CompareResult) -> dict:
         "seed": result.config.seed, "on_fault": result.config.on_fault,
         "games": progress.games, "deals": estimate.units,
         "elo": None if one_sided else estimate.elo,
-        "elo_error": None if one_sided else (estimate.elo_high - estimate.elo_low) / 2,
-        "elo_low": estimate.elo_low if one_sided != "upper" else None,
-        "elo_high": estimate.elo_high if one_sided != "lower" else None,
+        "elo_error": elo_error(estimate),
+        "elo_low": open_end(estimate.elo_low) if one_sided != "upper" else None,
+        "elo_high": open_end(estimate.elo_high) if one_sided != "lower" else None,
         "one_sided": one_sided,
         "nelo": estimate.nelo,
         "nelo_error": None if one_sided else (estimate.nelo_high - estimate.nelo_low) / 2,

@@ -83,8 +83,9 @@ def parse_params(texts: tuple[str, ...] | list[str], strategy: str) -> tuple[Par
     plays (its own, else the strategy's default), for an `exec:` bot to the range's middle."""
     if not texts:
         raise TourneyError("--strategy needs at least one --param NAME=LOW:HIGH to tune")
-    is_exec = Spec.of(strategy).kind == "exec"
-    known = {} if is_exec else spec_parameters(Spec.of(strategy))
+    spec = Spec.of(strategy)
+    is_exec = spec.kind == "exec"
+    known = {} if is_exec else spec_parameters(spec)
     params = []
     for text in texts:
         match = PARAM.fullmatch(text.strip())

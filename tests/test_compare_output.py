@@ -4,6 +4,7 @@ SPRT's --alpha and --beta."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -11,9 +12,10 @@ from types import SimpleNamespace
 
 from clitools import invoke
 
-from domsim.compare import ptnml
+from domsim.compare import elo_error, elo_line, ptnml
 from domsim.plan.config import TourneyConfig
 from domsim.runner.tourney import Tourney, games_to_play
+from domsim.stats import elo_estimate
 
 
 def test_ptnml_counts_deals_by_their_score_in_quarters():
@@ -46,3 +48,22 @@ def test_watched_batches_start_with_single_deals_then_ten():
     watch = SimpleNamespace(decided=False, deal_games=2)
     sizes = [len(batch.game_ids) for batch in games_to_play(tourney, set(), 2, watch)]
     assert sizes == [2, 2, 20, 6]
+
+
+def test_an_interval_reaching_a_score_of_one_is_open_there_as_stats_says(tmp_path):
+    """3 deals scoring 1/2, 1, 1: the score interval reaches 1, where Elo is unbounded. The
+    final block, compare.json and `stats` give the same ends, the open one infinite (null in
+    JSON), never the score clamp's +-1200 or a +/- error spanning it."""
+    estimate = elo_estimate([0.5, 1.0, 1.0], games_per_unit=2)
+    assert estimate.score_high == 1.0 and elo_error(estimate) is None
+    assert elo_line(estimate).startswith(f"Elo: {estimate.elo:.2f} [{estimate.elo_low:+.2f}, "
+                                         "+inf], nElo: ")
+    run = tmp_path / "run"
+    result = invoke("compare", "hard", "easy", "--variant", "fives", "--games", "6", "--seed",
+                    "3", "--silent", "--out", str(run))
+    assert result.exit_code == 0, result.output
+    figures = json.loads((run / "compare.json").read_text())
+    pair = json.loads(invoke("stats", str(run), "--json").stdout)["pairs"][0]
+    assert figures["deals"] == 3 and figures["elo_high"] is None and figures["elo_error"] is None
+    assert (figures["elo_low"], figures["elo_high"]) == (pair["elo_low"], pair["elo_high"])
+    assert f"Elo: {figures['elo']:.2f} [{figures['elo_low']:+.2f}, +inf]" in result.stdout

@@ -25,6 +25,7 @@ from domsim.engine import State
 from domsim.human import HELP, HumanSeat
 from domsim.record import replay_steps, verify
 from domsim.rules import make_rules
+from domsim.spec import Spec
 from domsim.strategy import StrategyError
 from domsim.tabletalk import (
     Names,
@@ -206,7 +207,7 @@ def position(variant: str, hands: list[str], leader: int, plays: list[tuple[str,
 
 
 def seat_at(view, script: Script, specs: list[str]) -> HumanSeat:
-    seat = HumanSeat(view.seat, script, lambda: None, specs, "a test")
+    seat = HumanSeat(view.seat, script, lambda: None, list(map(Spec.of, specs)), "a test")
     seat.start_game(view.rules)
     return seat
 

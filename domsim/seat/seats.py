@@ -270,7 +270,7 @@ class Seat(GuardedSeat):
         return result
 
 
-_hung_games: Counter[str] = Counter()  # spec -> games handed over for timeouts, this process
+_hung_games: Counter[Spec] = Counter()  # spec -> games handed over for timeouts, this process
 _in_strategy = False  # True while an in-process strategy runs (the fork guard reads it)
 
 

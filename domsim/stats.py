@@ -403,26 +403,39 @@ BLOCK_ELEMENTS = 1 << 20
 
 @dataclass(frozen=True)
 class GameTypes:
-    """Identical games merged once, so a refit (a bootstrap sample) only re-counts them:
-    design[t, j, p] = d u_j / d param p, targets[t, j] the shares, index[g] the type of game g."""
+    """Identical games merged once, so a refit (a bootstrap sample) only re-counts them. The
+    design is kept sparse, a few parameters per side: d u_j / d param columns[t, j, k] is
+    values[t, j, k] for game type t (every other derivative 0); targets[t, j] the shares,
+    index[g] the type of game g, `size` the number of parameters."""
 
-    design: np.ndarray
+    columns: np.ndarray
+    values: np.ndarray
     targets: np.ndarray
     index: np.ndarray
     entrants: int
+    size: int
 
     @classmethod
     def of(cls, side_entrants: np.ndarray, shares: np.ndarray, entrants: int) -> GameTypes:
+        """u_j = r[entrant on side j] + theta_j, theta_0 = 0 (its column's value is 0)."""
         side_entrants = np.asarray(side_entrants, dtype=np.int64)
         sides = side_entrants.shape[1]
         keys = np.concatenate([side_entrants, np.round(np.asarray(shares) * 1e9)], axis=1)
         unique, index = np.unique(keys, axis=0, return_inverse=True)
-        design = np.zeros((len(unique), sides, entrants + sides - 1))
-        types, side_index = np.indices((len(unique), sides))
-        np.add.at(design, (types, side_index, unique[:, :sides].astype(np.int64)), 1.0)
-        for j in range(1, sides):
-            design[:, j, entrants + j - 1] = 1.0
-        return cls(design, unique[:, sides:] / 1e9, index.ravel(), entrants)
+        on_sides = unique[:, :sides].astype(np.int64)
+        theta = np.broadcast_to(entrants + np.arange(-1, sides - 1), on_sides.shape)
+        columns = np.stack([on_sides, np.maximum(theta, 0)], axis=2)
+        values = np.ones(columns.shape)
+        values[:, 0, 1] = 0.0  # side 0 has no theta: a 0 on whichever column
+        return cls(columns, values, unique[:, sides:] / 1e9, index.ravel(), entrants,
+                   entrants + sides - 1)
+
+    @classmethod
+    def dense(cls, design: np.ndarray, targets: np.ndarray, index: np.ndarray) -> GameTypes:
+        """Game types of a dense design[t, j, p] = d u_j / d param p (a few parameters)."""
+        size = design.shape[2]
+        return cls(np.broadcast_to(np.arange(size), design.shape), design, targets, index, 0,
+                   size)
 
     def counts(self, weights: np.ndarray | None) -> np.ndarray:
         return np.bincount(self.index, weights=weights, minlength=len(self.targets))
@@ -435,21 +448,22 @@ class GameTypes:
         (a bootstrap sample starts from the full fit: a few steps suffice). The fits are
         solved side by side, in blocks of a few megabytes of working arrays."""
         counts = np.atleast_2d(counts)
-        block = max(1, BLOCK_ELEMENTS // self.design.size)
+        sides, per_side = self.columns.shape[1:]
+        per_fit = max(self.size ** 2, len(self.targets) * (sides * per_side) ** 2)
+        block = max(1, BLOCK_ELEMENTS // per_fit)
         return np.concatenate([self._maximize_block(counts[first:first + block], prior, start)
                                for first in range(0, len(counts), block)]
-                              or [np.empty((0, self.design.shape[2]))])
+                              or [np.empty((0, self.size))])
 
     def _maximize_block(self, counts: np.ndarray, prior: float,
                         start: np.ndarray | None) -> np.ndarray:
-        params = np.zeros((len(counts), self.design.shape[2]))
+        params = np.zeros((len(counts), self.size))
         if start is not None:
             params += start
-        current = _log_likelihood(self.design, self.targets, counts, params, prior)
+        current = _log_likelihood(self, counts, params, prior)
         running = np.arange(len(counts))
         for _ in range(100):
-            step = _newton_step(self.design, self.targets, counts[running], params[running],
-                                prior)
+            step = _newton_step(self, counts[running], params[running], prior)
             scale, trial = self._halved(counts[running], params[running], step,
                                         current[running], prior)
             moved = scale[:, None] * step
@@ -467,7 +481,7 @@ class GameTypes:
         scale, trial = np.ones(len(params)), np.empty(len(params))
         halving = np.arange(len(params))
         while len(halving):
-            tried = _log_likelihood(self.design, self.targets, counts[halving],
+            tried = _log_likelihood(self, counts[halving],
                                     params[halving] + scale[halving, None] * step[halving],
                                     prior)
             trial[halving] = tried
@@ -482,58 +496,67 @@ class GameTypes:
         return Ratings(elo - elo[list(centre)].mean(), side_elo)
 
 
-def _logits(design: np.ndarray, params: np.ndarray) -> np.ndarray:
+def _logits(types: GameTypes, params: np.ndarray) -> np.ndarray:
     """u[f, t, j] of fit f's parameters (params[f]) for game type t, side j."""
-    types, sides, size = design.shape
-    return (params @ design.reshape(types * sides, size).T).reshape(len(params), types, sides)
+    return (params[:, types.columns] * types.values).sum(axis=3)
 
 
-def _probabilities(design: np.ndarray, params: np.ndarray) -> np.ndarray:
-    logits = _logits(design, params)
+def _probabilities(types: GameTypes, params: np.ndarray) -> np.ndarray:
+    logits = _logits(types, params)
     logits -= logits.max(axis=2, keepdims=True)
     exp = np.exp(logits)
     return exp / exp.sum(axis=2, keepdims=True)
 
 
-def _log_likelihood(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
-                    params: np.ndarray, prior: float) -> np.ndarray:
+def _log_likelihood(types: GameTypes, counts: np.ndarray, params: np.ndarray,
+                    prior: float) -> np.ndarray:
     """Each fit's log-likelihood (counts[f] and params[f] the fit's)."""
-    logits = _logits(design, params)
+    logits = _logits(types, params)
     top = logits.max(axis=2, keepdims=True)
     log_p = logits - top - np.log(np.exp(logits - top).sum(axis=2, keepdims=True))
     prior_term = prior * np.sum(-np.logaddexp(0, -params) / 2 - np.logaddexp(0, params) / 2,
                                 axis=1)
-    return np.sum(counts[:, :, None] * targets * log_p, axis=(1, 2)) + prior_term
+    return np.sum(counts[:, :, None] * types.targets * log_p, axis=(1, 2)) + prior_term
 
 
-def _newton_step(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
-                 params: np.ndarray, prior: float) -> np.ndarray:
-    """Each fit's Newton step, by least squares (the pseudo-inverse, with lstsq's cutoff of
-    small singular values: its solution) since without a prior a shift of every rating
-    leaves the likelihood unchanged."""
-    gradient, hessian = _gradient_hessian(design, targets, counts, params, prior)
+def _newton_step(types: GameTypes, counts: np.ndarray, params: np.ndarray,
+                 prior: float) -> np.ndarray:
+    """Each fit's Newton step. With a prior the Hessian is negative definite: a plain solve.
+    Without one a shift of every rating leaves the likelihood unchanged, so the step is the
+    least-squares one (the pseudo-inverse, with lstsq's cutoff of small singular values)."""
+    gradient, hessian = _gradient_hessian(types, counts, params, prior)
+    if prior > 0:
+        return np.linalg.solve(-hessian, gradient[:, :, None])[:, :, 0]
     cutoff = hessian.shape[-1] * np.finfo(float).eps
     return np.einsum("fpq,fq->fp", np.linalg.pinv(-hessian, rcond=cutoff), gradient)
 
 
-def _gradient_hessian(design: np.ndarray, targets: np.ndarray, counts: np.ndarray,
-                      params: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each fit's gradient and Hessian, as matrix products over the flattened game types."""
-    fits, (types, sides, size) = len(params), design.shape
-    flat = design.reshape(types * sides, size)
-    p = _probabilities(design, params)
-    weighted_targets = counts[:, :, None] * targets
+def _gradient_hessian(types: GameTypes, counts: np.ndarray, params: np.ndarray,
+                      prior: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each fit's gradient and Hessian, summed over the sparse design's entries: of type t,
+    sum_j residual_j x_j and -X^T W X with W = w (diag(p) - p p^T), w its count."""
+    fits, size, sides = len(params), types.size, types.targets.shape[1]
+    p = _probabilities(types, params)
+    weighted_targets = counts[:, :, None] * types.targets
     weight_sum = weighted_targets.sum(axis=2, keepdims=True)
     residual = weighted_targets - weight_sum * p
-    gradient = residual.reshape(fits, -1) @ flat
-    mixed = np.matmul(p[:, :, None, :], design)[:, :, 0, :]
-    outer = (flat[:, :, None] * flat[:, None, :]).reshape(types * sides, size * size)
-    hessian = -((weight_sum * p).reshape(fits, -1) @ outer).reshape(fits, size, size)
-    hessian += np.matmul((mixed * weight_sum).transpose(0, 2, 1), mixed)
+    gradient = _summed(residual[..., None] * types.values, types.columns, size)
+    curvature = (weight_sum * p)[..., None] * (np.eye(sides) - p[:, :, None, :])
+    pairs = types.columns[:, :, :, None, None] * size + types.columns[:, None, None]
+    pair_values = types.values[:, :, :, None, None] * types.values[:, None, None]
+    hessian = -_summed(curvature[:, :, :, None, :, None] * pair_values, pairs,
+                       size * size).reshape(fits, size, size)
     sigmoid = 1 / (1 + np.exp(-params))
     gradient += prior * (0.5 - sigmoid)
     hessian -= (prior * sigmoid * (1 - sigmoid))[:, :, None] * np.eye(size)
     return gradient, hessian
+
+
+def _summed(weights: np.ndarray, columns: np.ndarray, size: int) -> np.ndarray:
+    """out[f, c] = the sum of weights[f][i] over the i with columns[i] = c, c < size."""
+    fits = len(weights)
+    flat = (columns.reshape(1, -1) + size * np.arange(fits)[:, None]).ravel()
+    return np.bincount(flat, weights=weights.ravel(), minlength=fits * size).reshape(fits, size)
 
 
 # -- bootstrap over whole deals -----------------------------------------------------------------
@@ -599,14 +622,11 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     elos, sides = [fit.elo for fit in fits], [fit.side_elo for fit in fits]
     elo = np.array(elos).reshape(samples, entrants)
     side = np.array(sides).reshape(samples, len(point.side_elo))
-    above = (elo[:, :, None] > elo[:, None, :]) + 0.5 * (elo[:, :, None] == elo[:, None, :])
-    p_better = above.mean(axis=0) if samples else np.full((entrants, entrants), 0.5)
+    p_better = better_fraction(elo) if samples else np.full((entrants, entrants), 0.5)
     np.fill_diagonal(p_better, 0.5)
-    low, high = percentile_interval(elo, point.elo)
-    side_low, side_high = percentile_interval(side, point.side_elo)
-    gaps = elo[:, :, None] - elo[:, None, :]
-    gap_low, gap_high = percentile_interval(gaps.reshape(samples, entrants * entrants),
-                                            (point.elo[:, None] - point.elo[None, :]).ravel())
+    low, high = percentile_interval(elo.T, point.elo)
+    side_low, side_high = percentile_interval(side.T, point.side_elo)
+    gap_low, gap_high = difference_intervals(elo.T, point.elo)
     bounds: list[str | None] = [None] * entrants
     values = point.elo.copy()
     for e, (bound, units) in swept.items():
@@ -624,8 +644,24 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
             bounds[e] = "unmeasured"
     return RatingIntervals(Ratings(values, point.side_elo), low, high, side_low, side_high,
                            p_better, samples, centre, tuple(bounds),
-                           gap_low.reshape(entrants, entrants),
-                           gap_high.reshape(entrants, entrants))
+                           gap_low, gap_high)
+
+
+def better_fraction(elo: np.ndarray) -> np.ndarray:
+    """p[i, j]: the fraction of the samples (rows of elo) in which entrant i is rated above
+    entrant j, ties one half."""
+    above = np.count_nonzero(elo[:, :, None] > elo[:, None, :], axis=0)
+    tied = np.count_nonzero(elo[:, :, None] == elo[:, None, :], axis=0)
+    return (above + 0.5 * tied) / len(elo)
+
+
+def difference_intervals(by_entrant: np.ndarray, point: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """The percentile intervals of elo[i] - elo[j] (by_entrant[i]: entrant i's samples), one
+    entrant i at a time: every pair's samples at once would take gigabytes of many entrants."""
+    ends = [percentile_interval(samples - by_entrant, value - point)
+            for samples, value in zip(by_entrant, point, strict=True)]
+    return np.array([low for low, _ in ends]), np.array([high for _, high in ends])
 
 
 def sweeps(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: np.ndarray,
@@ -663,12 +699,12 @@ def sweep_shares(side_entrants: np.ndarray, shares: np.ndarray, e: int, bound: s
 
 
 def percentile_interval(samples: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The 2.5th and 97.5th percentiles of the samples (rows), widened to hold the point
-    estimate: ordered low <= point <= high by construction, whatever the rounding or the
-    skew of a small bootstrap."""
-    if not len(samples):
+    """The 2.5th and 97.5th percentiles of each quantity's samples (samples[i]: quantity i's),
+    widened to hold the point estimate: ordered low <= point <= high by construction, whatever
+    the rounding or the skew of a small bootstrap."""
+    if not samples.shape[1]:
         return point.copy(), point.copy()  # two arrays: a sweep sets one end of each
-    low, high = np.percentile(samples, [100 * ONE_TAIL, 100 * (1 - ONE_TAIL)], axis=0)
+    low, high = np.percentile(samples, [100 * ONE_TAIL, 100 * (1 - ONE_TAIL)], axis=1)
     return np.minimum(low, point), np.maximum(high, point)
 
 
@@ -705,12 +741,12 @@ def fit_score_line(x: Sequence[float], scores: Sequence[float],
     design = np.zeros((len(unique), 2, 2))
     design[:, 0, 0], design[:, 0, 1] = 1.0, unique[:, 0]
     share = unique[:, 1] / 1e9
-    types = GameTypes(design, np.stack([share, 1 - share], axis=1), index, 0)
+    types = GameTypes.dense(design, np.stack([share, 1 - share], axis=1), index)
     counts = types.counts(None)[None]
     params = types.maximize(counts, 0.0)
-    _, hessian = _gradient_hessian(types.design, types.targets, counts, params, 0.0)
-    residual = types.targets - _probabilities(types.design, params)[0]
-    per_game = np.einsum("tj,tjp->tp", residual, types.design)[index]
+    _, hessian = _gradient_hessian(types, counts, params, 0.0)
+    residual = types.targets - _probabilities(types, params)[0]
+    per_game = np.einsum("tj,tjp->tp", residual, design)[index]
     per_cluster = np.zeros((len(labels), 2))
     np.add.at(per_cluster, cluster_index.ravel(), per_game)
     groups = len(labels)

@@ -394,7 +394,7 @@ def fit_ratings(side_entrants: np.ndarray, shares: np.ndarray, entrants: int,
     side against a 0-rated opponent (as BayesElo's prior) keep it finite when one never loses.
     Only differences are identified: the mean rating of the `centre` entrants is set to 0."""
     games = GameTypes.of(side_entrants, shares, entrants)
-    return games.ratings(games.maximize(games.counts(weights), prior_draws)[0], centre)
+    return games.ratings(games.maximize(games.wins(weights)[None], prior_draws)[0], centre)
 
 
 #: The most elements of a working array of fits solved side by side (GameTypes.maximize).
@@ -403,15 +403,16 @@ BLOCK_ELEMENTS = 1 << 20
 
 @dataclass(frozen=True)
 class GameTypes:
-    """Identical games merged once, so a refit (a bootstrap sample) only re-counts them. The
-    design is kept sparse, a few parameters per side: d u_j / d param columns[t, j, k] is
-    values[t, j, k] for game type t (every other derivative 0); targets[t, j] the shares,
-    index[g] the type of game g, `size` the number of parameters."""
+    """Games of the same sides (the same entrants in the same seats) merged into one type: the
+    likelihood needs only each type's shares of the win summed over its games, so a refit (a
+    bootstrap sample) only re-sums them. The design is kept sparse, a few parameters per side:
+    d u_j / d param columns[t, j, k] is values[t, j, k] for type t (every other derivative 0);
+    index[g] the type of game g, shares[g] its shares, `size` the number of parameters."""
 
     columns: np.ndarray
     values: np.ndarray
-    targets: np.ndarray
     index: np.ndarray
+    shares: np.ndarray
     entrants: int
     size: int
 
@@ -420,51 +421,65 @@ class GameTypes:
         """u_j = r[entrant on side j] + theta_j, theta_0 = 0 (its column's value is 0)."""
         side_entrants = np.asarray(side_entrants, dtype=np.int64)
         sides = side_entrants.shape[1]
-        keys = np.concatenate([side_entrants, np.round(np.asarray(shares) * 1e9)], axis=1)
-        unique, index = np.unique(keys, axis=0, return_inverse=True)
-        on_sides = unique[:, :sides].astype(np.int64)
+        on_sides, index = np.unique(side_entrants, axis=0, return_inverse=True)
         theta = np.broadcast_to(entrants + np.arange(-1, sides - 1), on_sides.shape)
         columns = np.stack([on_sides, np.maximum(theta, 0)], axis=2)
         values = np.ones(columns.shape)
         values[:, 0, 1] = 0.0  # side 0 has no theta: a 0 on whichever column
-        return cls(columns, values, unique[:, sides:] / 1e9, index.ravel(), entrants,
+        return cls(columns, values, index.ravel(), np.asarray(shares, dtype=float), entrants,
                    entrants + sides - 1)
 
     @classmethod
-    def dense(cls, design: np.ndarray, targets: np.ndarray, index: np.ndarray) -> GameTypes:
+    def dense(cls, design: np.ndarray, index: np.ndarray, shares: np.ndarray) -> GameTypes:
         """Game types of a dense design[t, j, p] = d u_j / d param p (a few parameters)."""
         size = design.shape[2]
-        return cls(np.broadcast_to(np.arange(size), design.shape), design, targets, index, 0,
+        return cls(np.broadcast_to(np.arange(size), design.shape), design, index, shares, 0,
                    size)
 
-    def counts(self, weights: np.ndarray | None) -> np.ndarray:
-        return np.bincount(self.index, weights=weights, minlength=len(self.targets))
+    @functools.cached_property
+    def hessian_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every type's nonzero terms of X^T W X (X its design, W sides x sides): which of the
+        flattened W[t, j, j2] each takes, its cell p * size + q and the product of the design's
+        values x[t, j, p] x[t, j2, q] (k, k2: the entries of sides j, j2)."""
+        types, sides, per_side = self.columns.shape
+        t, j, k, j2, k2 = np.indices((types, sides, per_side, sides, per_side)).reshape(5, -1)
+        products = self.values[t, j, k] * self.values[t, j2, k2]
+        kept = products != 0
+        cells = self.columns[t, j, k] * self.size + self.columns[t, j2, k2]
+        return ((t * sides + j) * sides + j2)[kept], cells[kept], products[kept]
 
-    def maximize(self, counts: np.ndarray, prior: float,
+    def wins(self, weights: np.ndarray | None) -> np.ndarray:
+        """wins[t, j]: side j's shares of the games of type t, summed (each game weighted)."""
+        types, sides = self.columns.shape[:2]
+        shares = self.shares if weights is None else weights[:, None] * self.shares
+        slots = self.index[:, None] * sides + np.arange(sides)
+        return np.bincount(slots.ravel(), weights=shares.ravel(),
+                           minlength=types * sides).reshape(types, sides)
+
+    def maximize(self, wins: np.ndarray, prior: float,
                  start: np.ndarray | None = None) -> np.ndarray:
-        """The most likely parameters (natural units) for one row of counts per fit (counts
-        of shape (fits, types) give parameters of shape (fits, params)), by Newton's method
+        """The most likely parameters (natural units) of each fit's wins (of shape (fits,
+        types, sides): parameters of shape (fits, params)), by Newton's method
         with step halving, each fit on its own until its steps are below 1e-9, from `start`
         (a bootstrap sample starts from the full fit: a few steps suffice). The fits are
         solved side by side, in blocks of a few megabytes of working arrays."""
-        counts = np.atleast_2d(counts)
-        sides, per_side = self.columns.shape[1:]
-        per_fit = max(self.size ** 2, len(self.targets) * (sides * per_side) ** 2)
+        types, sides, per_side = self.columns.shape
+        per_fit = max(self.size ** 2, types * (sides * per_side) ** 2)
         block = max(1, BLOCK_ELEMENTS // per_fit)
-        return np.concatenate([self._maximize_block(counts[first:first + block], prior, start)
-                               for first in range(0, len(counts), block)]
+        return np.concatenate([self._maximize_block(wins[first:first + block], prior, start)
+                               for first in range(0, len(wins), block)]
                               or [np.empty((0, self.size))])
 
-    def _maximize_block(self, counts: np.ndarray, prior: float,
+    def _maximize_block(self, wins: np.ndarray, prior: float,
                         start: np.ndarray | None) -> np.ndarray:
-        params = np.zeros((len(counts), self.size))
+        params = np.zeros((len(wins), self.size))
         if start is not None:
             params += start
-        current = _log_likelihood(self, counts, params, prior)
-        running = np.arange(len(counts))
+        current = _log_likelihood(self, wins, params, prior)
+        running = np.arange(len(wins))
         for _ in range(100):
-            step = _newton_step(self, counts[running], params[running], prior)
-            scale, trial = self._halved(counts[running], params[running], step,
+            step = _newton_step(self, wins[running], params[running], prior)
+            scale, trial = self._halved(wins[running], params[running], step,
                                         current[running], prior)
             moved = scale[:, None] * step
             params[running] += moved
@@ -474,14 +489,14 @@ class GameTypes:
                 break
         return params
 
-    def _halved(self, counts: np.ndarray, params: np.ndarray, step: np.ndarray,
+    def _halved(self, wins: np.ndarray, params: np.ndarray, step: np.ndarray,
                 current: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
         """Each fit's step scale, halved from 1 until the likelihood does not fall (or the
         scale is below 1e-4), and the likelihood there."""
         scale, trial = np.ones(len(params)), np.empty(len(params))
         halving = np.arange(len(params))
         while len(halving):
-            tried = _log_likelihood(self, counts[halving],
+            tried = _log_likelihood(self, wins[halving],
                                     params[halving] + scale[halving, None] * step[halving],
                                     prior)
             trial[halving] = tried
@@ -498,53 +513,61 @@ class GameTypes:
 
 def _logits(types: GameTypes, params: np.ndarray) -> np.ndarray:
     """u[f, t, j] of fit f's parameters (params[f]) for game type t, side j."""
-    return (params[:, types.columns] * types.values).sum(axis=3)
+    return _along_last(np.add, params[:, types.columns] * types.values)
+
+
+def _along_last(combine: np.ufunc, values: np.ndarray) -> np.ndarray:
+    """`combine` (np.add, np.maximum) reduced along the last axis, a short one (the sides, a
+    side's few parameters), slice by slice: numpy's own reduction along an axis of 2 to 4 is
+    tens of times slower."""
+    out = values[..., 0].copy()
+    for i in range(1, values.shape[-1]):
+        combine(out, values[..., i], out=out)
+    return out
 
 
 def _probabilities(types: GameTypes, params: np.ndarray) -> np.ndarray:
     logits = _logits(types, params)
-    logits -= logits.max(axis=2, keepdims=True)
+    logits -= _along_last(np.maximum, logits)[..., None]
     exp = np.exp(logits)
-    return exp / exp.sum(axis=2, keepdims=True)
+    return exp / _along_last(np.add, exp)[..., None]
 
 
-def _log_likelihood(types: GameTypes, counts: np.ndarray, params: np.ndarray,
+def _log_likelihood(types: GameTypes, wins: np.ndarray, params: np.ndarray,
                     prior: float) -> np.ndarray:
-    """Each fit's log-likelihood (counts[f] and params[f] the fit's)."""
+    """Each fit's log-likelihood (wins[f] and params[f] the fit's)."""
     logits = _logits(types, params)
-    top = logits.max(axis=2, keepdims=True)
-    log_p = logits - top - np.log(np.exp(logits - top).sum(axis=2, keepdims=True))
+    logits -= _along_last(np.maximum, logits)[..., None]
+    log_p = logits - np.log(_along_last(np.add, np.exp(logits)))[..., None]
     prior_term = prior * np.sum(-np.logaddexp(0, -params) / 2 - np.logaddexp(0, params) / 2,
                                 axis=1)
-    return np.sum(counts[:, :, None] * types.targets * log_p, axis=(1, 2)) + prior_term
+    return np.sum(wins * log_p, axis=(1, 2)) + prior_term
 
 
-def _newton_step(types: GameTypes, counts: np.ndarray, params: np.ndarray,
+def _newton_step(types: GameTypes, wins: np.ndarray, params: np.ndarray,
                  prior: float) -> np.ndarray:
     """Each fit's Newton step. With a prior the Hessian is negative definite: a plain solve.
     Without one a shift of every rating leaves the likelihood unchanged, so the step is the
     least-squares one (the pseudo-inverse, with lstsq's cutoff of small singular values)."""
-    gradient, hessian = _gradient_hessian(types, counts, params, prior)
+    gradient, hessian = _gradient_hessian(types, wins, params, prior)
     if prior > 0:
         return np.linalg.solve(-hessian, gradient[:, :, None])[:, :, 0]
     cutoff = hessian.shape[-1] * np.finfo(float).eps
     return np.einsum("fpq,fq->fp", np.linalg.pinv(-hessian, rcond=cutoff), gradient)
 
 
-def _gradient_hessian(types: GameTypes, counts: np.ndarray, params: np.ndarray,
+def _gradient_hessian(types: GameTypes, wins: np.ndarray, params: np.ndarray,
                       prior: float) -> tuple[np.ndarray, np.ndarray]:
     """Each fit's gradient and Hessian, summed over the sparse design's entries: of type t,
-    sum_j residual_j x_j and -X^T W X with W = w (diag(p) - p p^T), w its count."""
-    fits, size, sides = len(params), types.size, types.targets.shape[1]
+    sum_j residual_j x_j and -X^T W X with W = w (diag(p) - p p^T), w its games' weight."""
+    fits, size, sides = len(params), types.size, wins.shape[2]
     p = _probabilities(types, params)
-    weighted_targets = counts[:, :, None] * types.targets
-    weight_sum = weighted_targets.sum(axis=2, keepdims=True)
-    residual = weighted_targets - weight_sum * p
+    weight_sum = _along_last(np.add, wins)[..., None]
+    residual = wins - weight_sum * p
     gradient = _summed(residual[..., None] * types.values, types.columns, size)
     curvature = (weight_sum * p)[..., None] * (np.eye(sides) - p[:, :, None, :])
-    pairs = types.columns[:, :, :, None, None] * size + types.columns[:, None, None]
-    pair_values = types.values[:, :, :, None, None] * types.values[:, None, None]
-    hessian = -_summed(curvature[:, :, :, None, :, None] * pair_values, pairs,
+    source, cells, products = types.hessian_entries
+    hessian = -_summed(curvature.reshape(fits, -1)[:, source] * products, cells,
                        size * size).reshape(fits, size, size)
     sigmoid = 1 / (1 + np.exp(-params))
     gradient += prior * (0.5 - sigmoid)
@@ -612,13 +635,13 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     swept = sweeps(deal_ids, side_entrants, shares, entrants)
     centre = tuple(c for c in centre if c not in swept) or tuple(centre)
     games = GameTypes.of(side_entrants, shares, entrants)
-    best = games.maximize(games.counts(None), prior_draws)[0]
+    best = games.maximize(games.wins(None)[None], prior_draws)[0]
     point = games.ratings(best, centre)
     rng = np.random.default_rng(seed)
     deals, deal_index = np.unique(deal_ids, return_inverse=True)
-    counts = np.array([games.counts(deal_weights(deal_index.ravel(), len(deals), rng))
-                       for _ in range(samples)]).reshape(samples, len(games.targets))
-    fits = [games.ratings(params, centre) for params in games.maximize(counts, prior_draws, best)]
+    wins = np.array([games.wins(deal_weights(deal_index.ravel(), len(deals), rng))
+                     for _ in range(samples)]).reshape(samples, *games.columns.shape[:2])
+    fits = [games.ratings(params, centre) for params in games.maximize(wins, prior_draws, best)]
     elos, sides = [fit.elo for fit in fits], [fit.side_elo for fit in fits]
     elo = np.array(elos).reshape(samples, entrants)
     side = np.array(sides).reshape(samples, len(point.side_elo))
@@ -735,18 +758,15 @@ def fit_score_line(x: Sequence[float], scores: Sequence[float],
     labels, cluster_index = np.unique(np.asarray(clusters), return_inverse=True)
     if len(np.unique(x)) < 2 or len(labels) < 2 or not 0 < scores.mean() < 1:
         return None
-    keys = np.stack([x, np.round(scores * 1e9)], axis=1)
-    unique, index = np.unique(keys, axis=0, return_inverse=True)
-    index = index.ravel()
+    unique, index = np.unique(x, return_inverse=True)
     design = np.zeros((len(unique), 2, 2))
-    design[:, 0, 0], design[:, 0, 1] = 1.0, unique[:, 0]
-    share = unique[:, 1] / 1e9
-    types = GameTypes.dense(design, np.stack([share, 1 - share], axis=1), index)
-    counts = types.counts(None)[None]
-    params = types.maximize(counts, 0.0)
-    _, hessian = _gradient_hessian(types, counts, params, 0.0)
-    residual = types.targets - _probabilities(types, params)[0]
-    per_game = np.einsum("tj,tjp->tp", residual, design)[index]
+    design[:, 0, 0], design[:, 0, 1] = 1.0, unique
+    types = GameTypes.dense(design, index, np.stack([scores, 1 - scores], axis=1))
+    wins = types.wins(None)[None]
+    params = types.maximize(wins, 0.0)
+    _, hessian = _gradient_hessian(types, wins, params, 0.0)
+    residual = types.shares - _probabilities(types, params)[0][index]
+    per_game = np.einsum("gj,gjp->gp", residual, design[index])
     per_cluster = np.zeros((len(labels), 2))
     np.add.at(per_cluster, cluster_index.ravel(), per_game)
     groups = len(labels)

@@ -19,6 +19,7 @@ from domsim.stats import (
     bootstrap_ratings,
     deal_weights,
     fit_ratings,
+    fit_score_line,
     sweep_shares,
     sweeps,
 )
@@ -294,9 +295,49 @@ def test_fits_side_by_side_in_blocks_are_the_fits_alone(monkeypatch):
     _, side_entrants, shares = outcomes(**DATASETS["three sides"])
     games = GameTypes.of(side_entrants, shares, 6)
     rng = np.random.default_rng(0)
-    counts = np.array([games.counts(rng.integers(0, 3, len(shares)).astype(float))
-                       for _ in range(7)])
-    together = games.maximize(counts, 1.0)
+    wins = np.array([games.wins(rng.integers(0, 3, len(shares)).astype(float))
+                     for _ in range(7)])
+    together = games.maximize(wins, 1.0)
     monkeypatch.setattr("domsim.stats.BLOCK_ELEMENTS", 1)
-    alone = games.maximize(counts, 1.0)
+    alone = games.maximize(wins, 1.0)
     assert np.max(np.abs(together - alone)) * ELO_PER_NATURAL < ELO_TOLERANCE
+
+
+def dense_score_line(x: np.ndarray, scores: np.ndarray, clusters: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(intercept and slope, their clustered covariance) as the dense fit gave them."""
+    labels, cluster_index = np.unique(clusters, return_inverse=True)
+    unique, index = np.unique(np.stack([x, np.round(scores * 1e9)], axis=1), axis=0,
+                              return_inverse=True)
+    index = index.ravel()
+    design = np.zeros((len(unique), 2, 2))
+    design[:, 0, 0], design[:, 0, 1] = 1.0, unique[:, 0]
+    share = unique[:, 1] / 1e9
+    targets = np.stack([share, 1 - share], axis=1)
+    counts = np.bincount(index, minlength=len(unique))[None].astype(float)
+    params = dense_maximize(design, targets, counts, 0.0)
+    p = np.exp(dense_log_p(design, params))[0]
+    mixed = np.einsum("tj,tjp->tp", p, design)
+    hessian = (-np.einsum("t,tj,tjp,tjq->pq", counts[0], p, design, design)
+               + np.einsum("t,tp,tq->pq", counts[0], mixed, mixed))
+    per_game = np.einsum("tj,tjp->tp", targets - p, design)[index]
+    per_cluster = np.zeros((len(labels), 2))
+    np.add.at(per_cluster, cluster_index.ravel(), per_game)
+    meat = per_cluster.T @ per_cluster * len(labels) / (len(labels) - 1)
+    bread = np.linalg.inv(-hessian)
+    return params[0], bread @ meat @ bread
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_score_line_is_the_dense_fits(seed):
+    """The dial's logistic line in strength (two parameters, no prior: the least-squares step)
+    and its covariance as the dense fit found them."""
+    rng = np.random.default_rng(seed)
+    x = np.repeat(np.linspace(0.1, 0.9, 5), 12)
+    scores = (rng.random(len(x)) < 1 / (1 + np.exp(1 - 2 * x))).astype(float)
+    scores[rng.random(len(x)) < 0.2] = 0.5
+    deals = np.arange(len(x)) // 2
+    line = fit_score_line(x, scores, deals)
+    params, covariance = dense_score_line(x, scores, deals)
+    assert abs(line.intercept - params[0]) < 1e-9 and abs(line.slope - params[1]) < 1e-9
+    assert np.allclose(line.covariance, covariance, rtol=1e-9, atol=0)

@@ -639,8 +639,9 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
     point = games.ratings(best, centre)
     rng = np.random.default_rng(seed)
     deals, deal_index = np.unique(deal_ids, return_inverse=True)
-    wins = np.array([games.wins(deal_weights(deal_index.ravel(), len(deals), rng))
-                     for _ in range(samples)]).reshape(samples, *games.columns.shape[:2])
+    wins = np.empty((samples, *games.columns.shape[:2]))
+    for sample in wins:  # filled in place: a list of them first would take twice the memory
+        sample[:] = games.wins(deal_weights(deal_index.ravel(), len(deals), rng))
     fits = [games.ratings(params, centre) for params in games.maximize(wins, prior_draws, best)]
     elos, sides = [fit.elo for fit in fits], [fit.side_elo for fit in fits]
     elo = np.array(elos).reshape(samples, entrants)

@@ -583,6 +583,12 @@ def _summed(weights: np.ndarray, columns: np.ndarray, size: int) -> np.ndarray:
 
 
 # -- bootstrap over whole deals -----------------------------------------------------------------
+#: Ratings this close are alike: entrants with the same record come out of the fit a rounding
+#: error apart (about 1e-9 Elo), which must not decide which is better, or whether an interval
+#: has a spread.
+TIE_ELO = 1e-6
+
+
 def deal_weights(deal_index: np.ndarray, deals: int, rng: np.random.Generator) -> np.ndarray:
     """One bootstrap sample as game weights: `deals` deals drawn with replacement, each game
     weighted by how often its deal (deal_index[g] in 0..deals-1) was drawn, so the games of a
@@ -663,7 +669,7 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
         low[centre[0]] = high[centre[0]] = np.nan
         bounds[centre[0]] = "anchor"
     for e in range(entrants):  # every resampling alike (one deal, say): no spread was measured
-        if bounds[e] is None and low[e] == high[e]:
+        if bounds[e] is None and high[e] - low[e] <= TIE_ELO:
             low[e] = high[e] = np.nan
             bounds[e] = "unmeasured"
     return RatingIntervals(Ratings(values, point.side_elo), low, high, side_low, side_high,
@@ -673,10 +679,14 @@ def bootstrap_ratings(deal_ids: np.ndarray, side_entrants: np.ndarray, shares: n
 
 def better_fraction(elo: np.ndarray) -> np.ndarray:
     """p[i, j]: the fraction of the samples (rows of elo) in which entrant i is rated above
-    entrant j, ties one half."""
-    above = np.count_nonzero(elo[:, :, None] > elo[:, None, :], axis=0)
-    tied = np.count_nonzero(elo[:, :, None] == elo[:, None, :], axis=0)
-    return (above + 0.5 * tied) / len(elo)
+    entrant j, ties (within TIE_ELO) one half; one entrant i at a time, as
+    `difference_intervals`."""
+    rows = []
+    for mine in elo.T:
+        gaps = mine[:, None] - elo
+        rows.append(np.count_nonzero(gaps > TIE_ELO, axis=0)
+                    + 0.5 * np.count_nonzero(np.abs(gaps) <= TIE_ELO, axis=0))
+    return np.array(rows) / len(elo)
 
 
 def difference_intervals(by_entrant: np.ndarray, point: np.ndarray

@@ -267,13 +267,14 @@ def test_deal_weights_keep_every_game_of_a_deal_together():
 
 def test_bootstrap_resamples_whole_deals():
     """Every deal is won once by each entrant (the lucky hand wins in both seatings), so every
-    resampling of whole deals keeps them exactly level; resampling games would not."""
+    resampling of whole deals keeps them exactly level (no spread: unmeasured, within
+    stats.TIE_ELO); resampling games would not."""
     entrants = np.array([(0, 1), (1, 0)] * 20)
     shares = np.array([(1.0, 0.0), (1.0, 0.0), (0.0, 1.0), (0.0, 1.0)] * 10)
     deals = np.arange(40) // 2
     fitted = bootstrap_ratings(deals, entrants, shares, 2, samples=200, seed=3)
-    assert fitted.low[1] == pytest.approx(0, abs=1e-6)
-    assert fitted.high[1] == pytest.approx(0, abs=1e-6)
+    assert fitted.bounds[1] == "unmeasured" and fitted.ratings.elo[1] == pytest.approx(0)
+    assert fitted.p_better[1, 0] == 0.5
     games = bootstrap_ratings(np.arange(40), entrants, shares, 2, samples=200, seed=3)
     assert games.high[1] - games.low[1] > 50
     assert fitted.side_high[1] > fitted.side_low[1]

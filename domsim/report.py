@@ -204,10 +204,12 @@ def ladder_chart(stats: dict) -> Figure:
 
 def interval_errors(lines: list[dict], key: str = "elo") -> list[list[float]]:
     """Error bar lengths below and above each line's value; a bootstrap interval of a small run
-    can miss its point estimate, and then that side's bar is empty."""
-    return [[max(line[key] - line["low"], 0.0) if line["low"] is not None else 0.0
-             for line in lines],
-            [max(line["high"] - line[key], 0.0) if line["high"] is not None else 0.0
+    can miss its point estimate, and then that side's bar is empty, as is an open end's (the
+    tables print it: +-inf)."""
+    def drawn(end: float | None) -> bool:
+        return end is not None and math.isfinite(end)
+    return [[max(line[key] - line["low"], 0.0) if drawn(line["low"]) else 0.0 for line in lines],
+            [max(line["high"] - line[key], 0.0) if drawn(line["high"]) else 0.0
              for line in lines]]
 
 

@@ -28,6 +28,7 @@ from .plan.games import round_up
 from .plan.pairings import default_name, split_name
 from .results.atomic import write_json
 from .results.manifest import read_manifest
+from .results.ratings import open_end
 from .rules import make_rules
 from .seeding import derive_seed
 from .stats import elo_estimate
@@ -117,7 +118,7 @@ class Step:
     win_low: float  # its 95% interval over deals
     win_high: float
     elo: float
-    elo_low: float
+    elo_low: float  # infinite where the score interval reaches 0 or 1 (as `stats`)
     elo_high: float
     reason: str
     folder: str
@@ -161,7 +162,7 @@ def play_step(variant: str, players: int | None, options: dict, lower: str, uppe
     games = result.progress.games
     return Step(variant, name_of(lower), name_of(upper), games, estimate.units,
                 result.progress.verdict, estimate.score, estimate.score_low, estimate.score_high,
-                estimate.elo, estimate.elo_low, estimate.elo_high,
+                estimate.elo, open_end(estimate.elo_low), open_end(estimate.elo_high),
                 step_reason(result.progress.verdict, games, plan, result.stopped), str(out),
                 result.stopped)
 

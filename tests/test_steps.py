@@ -174,3 +174,23 @@ def test_calibrate_precision_measures_each_step_to_that_width(tmp_path):
     assert "measured to \u00b160 Elo" in step["reason"]
     rule = json.loads((Path(step["folder"]) / "manifest.json").read_text())["compare"]["rule"]
     assert rule["precision_elo"] == 60
+
+
+def test_a_steps_interval_reaching_a_score_of_one_is_open_there(tmp_path):
+    """fives easy -> hard, 30 deals scoring 95%: the score interval reaches 1, where Elo is
+    unbounded. The step's line, calibration.json, levels.json and the levels above it say so
+    (+inf, null), as `stats` and `compare` do, never the score clamp's +1200."""
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "fives", "--games", "1", "--seed", "2", "-j", "2",
+                    "--silent", "--samples", "10", "--level", "easy", "--level", "hard",
+                    "--out", str(out))
+    assert result.exit_code == 0, result.output
+    step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
+    assert step["win_high"] == 1.0 and step["win_rate"] < 1.0
+    assert step["elo_high"] is None and step["elo_low"] > 0
+    assert f"[{step['elo_low']:+.0f}, +inf]" in result.stdout and "1200" not in result.stdout
+    levels = json.loads((out / "levels.json").read_text())
+    jsonschema.validate(levels, SCHEMA)
+    hard = levels["rule_sets"][0]["levels"][1]
+    assert hard["elo_high"] is None and hard["elo_low"] == pytest.approx(step["elo_low"])
+    assert (out / "report.html").is_file()

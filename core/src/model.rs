@@ -356,32 +356,15 @@ pub fn decision_features(view: &View, lines: &[Line]) -> Option<Vec<[f64; FEATUR
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::rng::{Mt19937, Xoshiro};
     use crate::rules::presets;
     use crate::search::position;
     use crate::state::Table;
+    use crate::view::tests::random_decisions;
 
     /// Random hands of every variant: at each decision with a choice, the view of the seat to
     /// move and the hands as they are.
     fn decisions(mut each: impl FnMut(&View, &[u32; 4])) {
-        for rules in presets::all() {
-            let mut deals = Mt19937::new(9);
-            let mut picks = Xoshiro::new(9);
-            for _ in 0..20 {
-                let mut game = Game::new(Table::new(rules));
-                while !game.t.match_over && game.hand_number < 4 {
-                    game.start_next_hand(&mut deals);
-                    while !game.t.hand_over {
-                        if game.step_forced() {
-                            continue;
-                        }
-                        let legal = game.t.legal_vec();
-                        each(&View::of(&game, legal.clone()), &game.t.hands);
-                        game.play(legal[picks.below(legal.len() as u64) as usize]);
-                    }
-                }
-            }
-        }
+        random_decisions(9, 20, 4, |game, view| each(view, &game.t.hands));
     }
 
     /// R-VIEW: what a seat's features of its own decision were (what the logs hold) is what any

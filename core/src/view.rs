@@ -85,7 +85,7 @@ impl View {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::action::Kind;
     use crate::belief::known_voids;
@@ -95,13 +95,25 @@ mod tests {
     use crate::tiles::{fitting, ALL_TILES};
 
     /// Every decision of random hands of every variant, as the seat to move sees it.
-    fn decisions(mut each: impl FnMut(&Game, &View)) {
+    fn decisions(each: impl FnMut(&Game, &View)) {
+        random_decisions(5, 40, 6, each);
+    }
+
+    /// Every decision with a choice of `games` random games of every variant (up to `hands`
+    /// hands each, dealt and played from `seed`), as the seat to move sees it; the game as it
+    /// is then (the hands, for a test that checks what a view hides).
+    pub(crate) fn random_decisions(
+        seed: u64,
+        games: usize,
+        hands: i32,
+        mut each: impl FnMut(&Game, &View),
+    ) {
         for rules in presets::all() {
-            let mut deals = Mt19937::new(5);
-            let mut picks = Xoshiro::new(5);
-            for _ in 0..40 {
+            let mut deals = Mt19937::new(seed);
+            let mut picks = Xoshiro::new(seed);
+            for _ in 0..games {
                 let mut game = Game::new(Table::new(rules));
-                while !game.t.match_over && game.hand_number < 6 {
+                while !game.t.match_over && game.hand_number < hands {
                     game.start_next_hand(&mut deals);
                     while !game.t.hand_over {
                         if game.step_forced() {

@@ -208,33 +208,18 @@ fn bounded(value: i64, most: i64, what: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::rng::{Mt19937, Xoshiro};
     use crate::rules::presets;
-    use crate::state::Table;
+    use crate::view::tests::random_decisions;
 
     /// Every field of every decision of random games survives the line.
     #[test]
     fn a_view_survives_its_line() {
         let mut checked = 0;
-        for rules in presets::all() {
-            let (mut deals, mut picks) = (Mt19937::new(9), Xoshiro::new(9));
-            let mut game = Game::new(Table::new(rules));
-            while !game.t.match_over && game.hand_number < 4 {
-                game.start_next_hand(&mut deals);
-                while !game.t.hand_over {
-                    if game.step_forced() {
-                        continue;
-                    }
-                    let legal = game.t.legal_vec();
-                    let view = View::of(&game, legal.clone());
-                    let line = encode(7, &view);
-                    assert_eq!(decode(&line, rules), Ok((7, view)));
-                    checked += 1;
-                    game.play(legal[picks.below(legal.len() as u64) as usize]);
-                }
-            }
-        }
+        random_decisions(9, 1, 4, |game, view| {
+            let line = encode(7, view);
+            assert_eq!(decode(&line, game.t.rules), Ok((7, view.clone())));
+            checked += 1;
+        });
         assert!(checked > 100);
     }
 

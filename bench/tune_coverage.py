@@ -20,9 +20,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from domsim import tune as tune_module
 from domsim.dialcurve import strength_of
-from domsim.tune import Play, TuneTarget, run_tune
+from domsim.studies import tune as tune_module
+from domsim.studies.tune import Play, TuneTarget, run_tune
 
 TARGET = 0.65
 CURVES = {"line": lambda s: -3.0 + 7.0 * s,

@@ -19,12 +19,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import notebook, spsa
 from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
-from .calibration import Request as CalibrationRequest
-from .calibration import Session, begin, resumed_request, run_study
 from .clock import TimeControl
-from .compare import (
+from .game import play_game
+from .human import Terminal, is_human
+from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
+from .pages import notebook
+from .plan.config import TourneyConfig
+from .plan.games import every_deal_once, games_for_pairings
+from .results.folder import MANIFEST, SUMMARY, RunError
+from .results.legacy import legacy_problem
+from .results.manifest import read_manifest
+from .results.run import Run, load_run
+from .rules import make_rules
+from .runner.console import FaultWatch, Standings
+from .runner.local import default_workers
+from .runner.session import default_out, resolve_config, run_session
+from .runner.tourney import TourneyError
+from .seat.process import Confinement, check_spec
+from .seat.trace import traced
+from .seeding import random_run_seed
+from .spec import Spec
+from .stats import Sprt
+from .strategy import Strategy, define_strategy
+from .studies import spsa
+from .studies.calibrate import calibration_variants
+from .studies.calibration import Request as CalibrationRequest
+from .studies.calibration import Session, begin, resumed_request, run_study
+from .studies.compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
     CompareResult,
@@ -35,32 +57,11 @@ from .compare import (
     resume_config,
     run_compare,
 )
-from .game import play_game
-from .human import Terminal, is_human
-from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
-from .plan.config import TourneyConfig
-from .plan.games import every_deal_once, games_for_pairings
-from .results.folder import MANIFEST, SUMMARY, RunError
-from .results.legacy import legacy_problem
-from .results.manifest import read_manifest
-from .results.run import Run, load_run
-from .rules import make_rules
-from .runner.calibrate import calibration_variants
-from .runner.console import FaultWatch, Standings
-from .runner.local import default_workers
-from .runner.session import default_out, resolve_config, run_session
-from .runner.tourney import TourneyError
-from .seat.process import Confinement, check_spec
-from .seat.trace import traced
-from .seeding import random_run_seed
-from .spec import Spec
-from .stats import Sprt
-from .steps import CALIBRATION
-from .steps import DEFAULT_MAX_GAMES as DEFAULT_STEP_GAMES
-from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
-from .strategy import Strategy, define_strategy
-from .tune import DEFAULT_GAP_GAMES, DEFAULT_STEPS, TUNE_FILE, TuneRequest, run_request
-from .tune import DEFAULT_TOLERANCE as DEFAULT_TUNE_TOLERANCE
+from .studies.steps import CALIBRATION
+from .studies.steps import DEFAULT_MAX_GAMES as DEFAULT_STEP_GAMES
+from .studies.steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
+from .studies.tune import DEFAULT_GAP_GAMES, DEFAULT_STEPS, TUNE_FILE, TuneRequest, run_request
+from .studies.tune import DEFAULT_TOLERANCE as DEFAULT_TUNE_TOLERANCE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -470,7 +471,7 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPL
     """Build the report (report.html, levels.json, charts/, tables/) in `out` from run folders
     (finished or partial), one section per run, as `domsim report` does; a calibration's steps
     (`calibration`) fill its summary. Returns the page."""
-    from .report import write_report  # matplotlib takes a third of a second to import
+    from .pages.report import write_report  # matplotlib takes a third of a second to import
 
     runs = [run_statistics(load_run(Path(path)), samples) for path in run_dirs]
     return write_report(runs, Path(out), calibration, partial)
@@ -516,9 +517,9 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
                     out: str | Path | None = None, resume: bool = False,
                     workers: int | None = None, progress: bool = False,
                     command: Sequence[str] = ("domsim.api.tune_parameters",)) -> Study:
-    """Tune a strategy's numeric parameters by SPSA as `domsim tune --strategy` does (domsim.spsa):
-    `params` as `NAME=LOW:HIGH[:START]`, against `against` (default: the strategy at its starting
-    values) over `games` games in all, then a confirmation duel of `confirm` games (0: none) of
+    """Tune a strategy's numeric parameters by SPSA as `domsim tune --strategy` does
+    (domsim.studies.spsa): `params` as `NAME=LOW:HIGH[:START]`, against `against` (default: the
+    strategy at its starting values) over `games` games in all, then a confirmation duel of `confirm` games (0: none) of
     the tuned values against the starting ones; `c_end` and `r_end` set where the gains end
     (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in `out` (default
     results/tune-<time>), or going on with the tune there (`resume=True`)."""

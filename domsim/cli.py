@@ -17,17 +17,16 @@ from pathlib import Path
 
 import click
 
-from . import api, spsa
+from . import api
 from .analysis import run_statistics, statistics_lines
 from .audit import replayed
 from .clock import TimeControl, TimeControlError
-from .compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
 from .game import STAND_IN
-from .gamepage import write_page
 from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
+from .pages.gamepage import write_page
 from .plan.config import ConfigError
 from .plan.pairings import FORMATS
 from .record import FAULT_POLICIES, RecordError
@@ -43,7 +42,6 @@ from .rules import (
     make_rules,
     parse_options,
 )
-from .runner.calibrate import calibration_variants
 from .runner.local import default_workers
 from .runner.scenario import ScenarioError, load_scenario
 from .runner.session import BACKENDS, default_out, resume_hint
@@ -53,15 +51,18 @@ from .seat.process import Confinement, check_spec
 from .seeding import random_run_seed
 from .spec import Spec
 from .stats import ELO_MODELS
-from .steps import DEFAULT_MAX_GAMES
-from .steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
 from .strategy import StrategyError, strategy_catalog
-from .transcript import transcript_lines
-from .tune import (
+from .studies import spsa
+from .studies.calibrate import calibration_variants
+from .studies.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
+from .studies.steps import DEFAULT_MAX_GAMES
+from .studies.steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
+from .studies.tune import (
     DEFAULT_GAP_GAMES,
     DEFAULT_STEPS,
     DEFAULT_TOLERANCE,
 )
+from .transcript import transcript_lines
 from .version import __version__
 
 

@@ -1,5 +1,5 @@
-"""A calibration is one study of sessions (domsim.calibration): interrupted by Ctrl-C or killed
-outright, in its overview or in a step, `calibrate --out DIR --resume` reaches the straight
+"""A calibration is one study of sessions (domsim.studies.calibration): interrupted by Ctrl-C or
+killed outright, in its overview or in a step, `calibrate --out DIR --resume` reaches the straight
 run's steps and levels; an interrupted calibration's report says it is partial."""
 
 from __future__ import annotations

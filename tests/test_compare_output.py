@@ -12,10 +12,10 @@ from types import SimpleNamespace
 
 from clitools import invoke
 
-from domsim.compare import elo_error, elo_line, ptnml
 from domsim.plan.config import TourneyConfig
 from domsim.runner.tourney import Tourney, games_to_play
 from domsim.stats import elo_estimate
+from domsim.studies.compare import elo_error, elo_line, ptnml
 
 
 def test_ptnml_counts_deals_by_their_score_in_quarters():

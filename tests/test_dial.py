@@ -17,15 +17,15 @@ from domsim.strategies.dial import Dial
 from domsim.strategies.easy import Easy
 from domsim.strategies.insane import Insane
 
-from domsim import tune as tune_module
 from domsim.dialcurve import band, monotone_fit, recommendations, setting_for, strength_of
 from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
 from domsim.rules import make_rules
-from domsim.runner.calibrate import calibration_entrants
 from domsim.stats import Z95, fieller_interval, fit_score_line, logit, score_from_elo
 from domsim.strategy import Strategy
-from domsim.tune import Gap, Play, TuneTarget, level_targets, run_tune
+from domsim.studies import tune as tune_module
+from domsim.studies.calibrate import calibration_entrants
+from domsim.studies.tune import Gap, Play, TuneTarget, level_targets, run_tune
 from domsim.view import ViewBuilder
 
 
@@ -410,7 +410,7 @@ def test_tune_levels_errors(tmp_path):
 
 def test_settings_of_a_run_with_too_few_deals_are_withheld_saying_what_is_needed():
     """The issue's run: the dial with --games 720 has 10 deals; 2,160 games give the 30."""
-    from domsim.report import settings_rows
+    from domsim.pages.report import settings_rows
 
     stats = {"ladder": {"enough_deals": False, "deals": 10, "levels": [{"elo": -50.0}]},
              "games": 720, "seatings_per_deal": 2, "ratings": RATING}

@@ -14,7 +14,7 @@ from arithmetic import evaluate
 from clitools import invoke, one_line_error
 
 from domsim import api
-from domsim.gamepage import game_frames, page_html
+from domsim.pages.gamepage import game_frames, page_html
 from domsim.rules import VARIANTS
 from domsim.tableline import HALF_WIDTH, Placed, lay_out
 
@@ -224,9 +224,9 @@ def _data(page: Path) -> dict:
 
 def test_a_steps_games_are_its_closest_the_weakers_best_and_a_typical_one(tmp_path):
     """Picked by the weaker level's points margin, as the per-game frame of the API counts it."""
-    from domsim.notebook import per_entrant
+    from domsim.pages.notebook import per_entrant
+    from domsim.pages.stepgames import pick_games, step_pages
     from domsim.results.run import load_run
-    from domsim.stepgames import pick_games, step_pages
 
     run_dir = tmp_path / "run"
     result = invoke("tourney", "--variant", "fives", "-p", "easy", "-p", "hard", "-p", "medium",

@@ -9,7 +9,7 @@ import pytest
 from browser import ARTIFACTS, chromium, needs_browser, probed
 from clitools import invoke
 
-from domsim.gamepage import game_frames
+from domsim.pages.gamepage import game_frames
 from domsim.record import read_records
 
 #: Appended to a copy of the page: presses keys, and writes what it saw into <pre id="probe">.

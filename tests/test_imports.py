@@ -174,7 +174,7 @@ def test_the_run_folder_package_imports_nothing_above_it_and_both_sides_go_throu
                    for target in results)
     runner = {target for module, targets in graph.items()
               if module.startswith("domsim.runner") for target in targets}
-    assert not {t for t in runner if t.startswith(("domsim.analysis", "domsim.compare"))}
+    assert not {t for t in runner if t.startswith(("domsim.analysis", "domsim.studies"))}
     assert not {t for t in graph["domsim.analysis"] if t.startswith("domsim.runner")}
     assert {"domsim.results.parts", "domsim.results.manifest",
             "domsim.results.finish"} <= graph["domsim.runner.tourney"]
@@ -208,10 +208,11 @@ def test_the_probe_sees_a_heavy_library_and_the_api_still_loads_on_first_use():
 
 
 def test_domsim_compare_stays_the_api_function_when_its_namesake_module_loads():
-    """The submodule domsim.compare (the runner of `domsim compare`) loads first here, as when
-    the command line or the tuner loads it before the API."""
-    code = ("import domsim.compare, domsim.tune, domsim.api\n"
-            "print(domsim.compare is domsim.api.compare, domsim.tune.compare_in.__module__)")
+    """The submodule domsim.studies.compare (the runner of `domsim compare`) loads first here, as
+    when the command line or the tuner loads it before the API."""
+    code = ("import domsim.studies.compare, domsim.studies.tune, domsim.api\n"
+            "print(domsim.compare is domsim.api.compare,"
+            " domsim.studies.tune.compare_in.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert out.split() == ["True", "domsim.compare"]
+    assert out.split() == ["True", "domsim.studies.compare"]

@@ -15,9 +15,9 @@ from clitools import invoke, one_line_error
 from handrun import write_run
 
 from domsim.analysis import run_statistics
-from domsim.report import CHARTS, write_report
+from domsim.pages.report import CHARTS, write_report
 from domsim.results.run import load_run
-from domsim.runner.calibrate import calibration_entrants
+from domsim.studies.calibrate import calibration_entrants
 
 VOID = {"meta", "img", "br", "hr", "link", "input"}
 SVG_START = b"<?xml"

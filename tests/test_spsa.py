@@ -1,7 +1,7 @@
 """`domsim tune --strategy SPEC --param NAME=LOW:HIGH`: a strategy's own parameters tuned by SPSA
-on duplicate deals (domsim.spsa): the parameters read and checked, fishtest's gain schedules,
-batches that share a perturbation, rounds whose perturbed pairs meet the same deals, a tune that
-resumes to the straight run's values, and the confirmation duel."""
+on duplicate deals (domsim.studies.spsa): the parameters read and checked, fishtest's gain
+schedules, batches that share a perturbation, rounds whose perturbed pairs meet the same deals, a
+tune that resumes to the straight run's values, and the confirmation duel."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from clitools import interrupted_at, invoke, killed_at, one_line_error
 
 from domsim import api
 from domsim.analysis import elo_text
-from domsim.compare import read_comparison
 from domsim.runner.tourney import TourneyError
-from domsim.spsa import (
+from domsim.studies.compare import read_comparison
+from domsim.studies.spsa import (
     BATCHES,
     SPSA_FILE,
     Param,

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from pyarrow import parquet as pq
 
 from domsim.analysis import MIN_DEALS, ladder, ladder_line, pair_lines
-from domsim.compare import elo_line
 from domsim.stats import ONE_TAIL, bootstrap_ratings, elo_estimate, elo_from_score
+from domsim.studies.compare import elo_line
 
 unit_scores = st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=1, max_size=40)
 

@@ -1,4 +1,4 @@
-"""Calibration sized to its question (domsim.steps): each step of a ladder is played until a
+"""Calibration sized to its question (domsim.studies.steps): each step of a ladder is played until a
 sequential test decides it (significant at 95%, equal within the tolerance, or the game cap),
 on small fast ladders; levels.json validates against docs/levels.schema.json."""
 
@@ -13,7 +13,7 @@ import pytest
 from clitools import invoke, one_line_error
 
 from domsim.stats import elo_estimate
-from domsim.steps import EQUAL, STRONGER, WEAKER, StepRule, chained_levels, looks
+from domsim.studies.steps import EQUAL, STRONGER, WEAKER, StepRule, chained_levels, looks
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "levels.schema.json").read_text())

@@ -18,24 +18,24 @@ from typing import Protocol
 
 import pyarrow as pa
 
-from .analysis import (
+from ..analysis import (
     HeadToHead,
     head_to_head_of,
     pair_reference,
     pair_scores,
 )
-from .plan.config import TourneyConfig
-from .results.atomic import write_json
-from .results.folder import MANIFEST
-from .results.manifest import manifest_config, read_manifest
-from .results.ratings import open_end
-from .results.sides import sides_of
-from .results.summary import ALL, Tally
-from .results.table import read_games
-from .runner.console import FaultWatch
-from .runner.session import run_session
-from .runner.tourney import RunFinished, Tourney, TourneyError, resume_manifest
-from .stats import EloEstimate, Sprt
+from ..plan.config import TourneyConfig
+from ..results.atomic import write_json
+from ..results.folder import MANIFEST
+from ..results.manifest import manifest_config, read_manifest
+from ..results.ratings import open_end
+from ..results.sides import sides_of
+from ..results.summary import ALL, Tally
+from ..results.table import read_games
+from ..runner.console import FaultWatch
+from ..runner.session import run_session
+from ..runner.tourney import RunFinished, Tourney, TourneyError, resume_manifest
+from ..stats import EloEstimate, Sprt
 
 #: The comparison's figures, as the API's Comparison.figures holds them.
 COMPARE_FILE = "compare.json"
@@ -62,7 +62,7 @@ def check_bounds(elo0: float, elo1: float, model: str) -> None:
 
 class StopRule(Protocol):
     """Instead of an SPRT, what decides when a pair has played enough (calibrate's steps,
-    domsim.steps): a verdict from the complete deals so far, or None to play on."""
+    domsim.studies.steps): a verdict from the complete deals so far, or None to play on."""
 
     def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None: ...
 

@@ -1,6 +1,6 @@
 """A ladder step's games as pages, so that a designer can watch what a step means: of the games the
 two levels played against each other, the closest, the weaker level's biggest win and a typical
-one (the margin nearest the median), each written as a game page (domsim.gamepage) in the
+one (the margin nearest the median), each written as a game page (domsim.pages.gamepage) in the
 report's games/ folder and linked from the report with an ordinary relative link."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis import faults_forfeit
+from ..analysis import faults_forfeit
+from ..results.folder import RunError
+from ..results.run import Run, load_run
+from ..results.sides import sides_of
+from ..show import run_game
 from .gamepage import page_html
-from .results.folder import RunError
-from .results.run import Run, load_run
-from .results.sides import sides_of
-from .show import run_game
 
 #: The report's folder of game pages.
 GAMES_FOLDER = "games"

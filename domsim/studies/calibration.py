@@ -1,5 +1,5 @@
 """`domsim calibrate` as one study: per rule set an overview tourney, then each step of its
-ladder played until decided (domsim.steps), every run a session of the one driver
+ladder played until decided (domsim.studies.steps), every run a session of the one driver
 (runner.session) in a folder under the study's. The request is kept in calibration.json from the
 start, so an interrupted calibration (Ctrl-C, or killed outright) goes on with `--resume`: runs
 finished are read back, the interrupted one resumed, the rest played, to the straight run's
@@ -11,21 +11,21 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .analysis import MIN_DEALS, SAMPLES
+from ..analysis import MIN_DEALS, SAMPLES
+from ..plan.config import TourneyConfig
+from ..results.atomic import write_json
+from ..results.manifest import Outcome
+from ..runner.console import FaultWatch
+from ..runner.session import run_session
+from ..runner.tourney import RunFinished, new_folder, saved_request
+from .calibrate import run_calibration
 from .compare import CompareResult, compare_in
-from .plan.config import TourneyConfig
-from .results.atomic import write_json
-from .results.manifest import Outcome
-from .runner.calibrate import run_calibration
-from .runner.console import FaultWatch
-from .runner.session import run_session
-from .runner.tourney import RunFinished, new_folder, saved_request
 from .steps import CALIBRATION, DEFAULT_MAX_GAMES, DEFAULT_TOLERANCE, Calibration, StepPlan
 
 
 @dataclass(frozen=True)
 class Request:
-    """What a calibration plays: calibrate's options (runner.calibrate, domsim.steps)."""
+    """What a calibration plays: calibrate's options (studies.calibrate, studies.steps)."""
 
     variants: tuple[str, ...]
     seed: int

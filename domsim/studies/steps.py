@@ -21,17 +21,17 @@ from itertools import pairwise
 from pathlib import Path
 from statistics import NormalDist
 
+from ..dialcurve import strength_of
+from ..plan.config import TourneyConfig
+from ..plan.games import round_up
+from ..plan.pairings import default_name, split_name
+from ..results.atomic import write_json
+from ..results.manifest import read_manifest
+from ..results.ratings import open_end
+from ..rules import make_rules
+from ..seeding import derive_seed
+from ..stats import elo_estimate
 from .compare import CompareResult
-from .dialcurve import strength_of
-from .plan.config import TourneyConfig
-from .plan.games import round_up
-from .plan.pairings import default_name, split_name
-from .results.atomic import write_json
-from .results.manifest import read_manifest
-from .results.ratings import open_end
-from .rules import make_rules
-from .seeding import derive_seed
-from .stats import elo_estimate
 
 #: The report's level: its intervals are 95% ones, its steps significant at 5%.
 ALPHA = 0.05

@@ -34,17 +34,15 @@ from dataclasses import asdict, dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
-from .analysis import pair_reference
-from .compare import COMPARE_LIMIT, compare_in
-from .plan.config import TourneyConfig
-from .plan.pairings import builtin_levels, make_pairings, parse_entrants
-from .results.atomic import write_json
-from .rules import make_rules
-from .runner.calibrate import calibration_entrants
-from .runner.session import resume_hint
-from .runner.tourney import TourneyError, new_folder, saved_request
-from .seeding import derive_seed
-from .stats import (
+from ..analysis import pair_reference
+from ..plan.config import TourneyConfig
+from ..plan.pairings import builtin_levels, make_pairings, parse_entrants
+from ..results.atomic import write_json
+from ..rules import make_rules
+from ..runner.session import resume_hint
+from ..runner.tourney import TourneyError, new_folder, saved_request
+from ..seeding import derive_seed
+from ..stats import (
     ELO_PER_NATURAL,
     Z95,
     Sprt,
@@ -54,8 +52,10 @@ from .stats import (
     logit,
     score_from_elo,
 )
-from .strategy import load_strategy
-from .version import __version__
+from ..strategy import load_strategy
+from ..version import __version__
+from .calibrate import calibration_entrants
+from .compare import COMPARE_LIMIT, compare_in
 
 TUNE_FILE = "tune.json"
 #: The narrowest indifference zone: at 0.002 a step needs some 370,000 games to decide.

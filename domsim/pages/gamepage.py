@@ -16,15 +16,15 @@ from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 
-from ._core import fives_points
-from .engine import HandResult, State
-from .record import replay_steps, rules_of
-from .rules import Rules
-from .tableline import lay_out
-from .tabletalk import Names, hand_over, held_lines, laid_tiles, points_lines
-from .tiles import tile_name, tiles_of
-from .transcript import written
-from .view import event_of
+from .._core import fives_points
+from ..engine import HandResult, State
+from ..record import replay_steps, rules_of
+from ..rules import Rules
+from ..tableline import lay_out
+from ..tabletalk import Names, hand_over, held_lines, laid_tiles, points_lines
+from ..tiles import tile_name, tiles_of
+from ..transcript import written
+from ..view import event_of
 
 #: The page's template: `/*DATA*/` becomes the game's frames as JSON, `TITLE` its title.
 TEMPLATE = "gamepage.html"
@@ -43,7 +43,7 @@ def page_html(record: dict, *, title: str, game: int = 0, view_seat: int | None 
     data = game_frames(record, game)
     title = f"{title}: {' v '.join(data['names'])}"
     data |= {"title": title, "view": view_seat}
-    template = resources.files("domsim").joinpath(TEMPLATE).read_text(encoding="utf-8")
+    template = resources.files("domsim.pages").joinpath(TEMPLATE).read_text(encoding="utf-8")
     shown_title = html.escape(title).replace("://", ":&#47;/")  # reads the same, names no address
     return template.replace("TITLE", shown_title).replace("/*DATA*/", _script_json(data))
 

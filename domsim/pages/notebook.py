@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .analysis import head_to_head, outcomes
-from .plan.pairings import pairing_label
-from .results.run import Run
-from .results.sides import sides_of
-from .results.summary import ALL, elo_cell, faults_forfeit, interval_cell
-from .stats import shown_elo
+from ..analysis import head_to_head, outcomes
+from ..plan.pairings import pairing_label
+from ..results.run import Run
+from ..results.sides import sides_of
+from ..results.summary import ALL, elo_cell, faults_forfeit, interval_cell
+from ..stats import shown_elo
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -33,19 +33,19 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from .analysis import elo_text, faults_forfeit
+from ..analysis import elo_text, faults_forfeit
+from ..plan.config import TourneyConfig
+from ..plan.pairings import parse_entrants
+from ..results.atomic import write_json
+from ..results.run import load_run
+from ..results.sides import sides_of
+from ..rules import make_rules
+from ..runner.session import run_session
+from ..runner.tourney import RunFinished, TourneyError, new_folder, saved_request
+from ..seeding import derive_seed
+from ..spec import Spec
+from ..strategy import spec_parameters
 from .compare import CompareResult, compare_in
-from .plan.config import TourneyConfig
-from .plan.pairings import parse_entrants
-from .results.atomic import write_json
-from .results.run import load_run
-from .results.sides import sides_of
-from .rules import make_rules
-from .runner.session import run_session
-from .runner.tourney import RunFinished, TourneyError, new_folder, saved_request
-from .seeding import derive_seed
-from .spec import Spec
-from .strategy import spec_parameters
 
 #: The file in the tune's folder that holds the request, every round and the result.
 SPSA_FILE = "spsa.json"

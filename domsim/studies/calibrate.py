@@ -1,5 +1,5 @@
 """`domsim calibrate`: the built-in levels in each variant, one tourney per variant under one
-folder, for the calibration report (domsim.report)."""
+folder, for the calibration report (domsim.pages.report)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from ..plan.config import TourneyConfig
 from ..plan.games import whole_deal_sets
 from ..plan.pairings import builtin_levels, default_name
 from ..rules import VARIANTS, RulesError, make_rules
+from ..runner.tourney import Outcome, TourneyError
 from ..suggest import did_you_mean
-from .tourney import Outcome, TourneyError
 
 
 def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:

@@ -19,15 +19,15 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from .analysis import MIN_DEALS, verdict_text, zero_label
-from .dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
-from .plan.games import round_up
-from .results.atomic import write_json
-from .results.summary import signed_elo
-from .rules import VARIANTS
-from .stats import score_from_elo, shown_elo
+from ..analysis import MIN_DEALS, verdict_text, zero_label
+from ..dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
+from ..plan.games import round_up
+from ..results.atomic import write_json
+from ..results.summary import signed_elo
+from ..rules import VARIANTS
+from ..stats import score_from_elo, shown_elo
+from ..version import __version__
 from .stepgames import GAMES_FOLDER, step_pages
-from .version import __version__
 
 PAGE = "report.html"
 #: The page shows a chart at 100 pixels an inch of its figure size.
@@ -637,7 +637,7 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
     """Write the page into `out`: report.html, levels.json (docs/levels.schema.json), the tables
     as CSV in tables/ and the charts as SVG in charts/; return the page. `runs` are
     `run_statistics` results, one section each; `calibration` is calibrate's step-by-step
-    result (domsim.steps), whose ladders then fill the summary (else the runs' own ladders).
+    result (domsim.studies.steps), whose ladders then fill the summary (else the runs' own ladders).
     A calibration's page judges its ladders; any other runs' page ranks their entrants. A
     `partial` study (or a partial run) says so in its title and first line."""
     tables, charts = out / TABLES, out / CHARTS_FOLDER

@@ -520,9 +520,9 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
     """Tune a strategy's numeric parameters by SPSA as `domsim tune --strategy` does
     (domsim.studies.spsa): `params` as `NAME=LOW:HIGH[:START]`, against `against` (default: the
     strategy at its starting values) over `games` games in all, then a confirmation duel of
-    `confirm` games (0: none) of the tuned values against the starting ones; `c_end` and `r_end` set where the gains end
-    (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in `out` (default
-    results/tune-<time>), or going on with the tune there (`resume=True`)."""
+    `confirm` games (0: none) of the tuned values against the starting ones; `c_end` and `r_end` set
+    where the gains end (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in
+    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`)."""
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the tune")

@@ -345,6 +345,19 @@ def test_a_bot_sees_the_files_its_spec_names_and_no_other(tmp_path):
     assert named.exit_code == 0, named.output
 
 
+def test_a_relative_path_in_a_folder_every_bot_is_shown_resolves_from_the_checkout(monkeypatch):
+    """In an editable install `strategies/` is domsim's own folder, which the sandbox shows at
+    its own path, not under /bot: the README's `exec:` line, run from the checkout, names it by
+    a path relative to the checkout, which must not be left relative (the bot starts in /tmp:
+    `exited with status 2`, issue 49)."""
+    monkeypatch.chdir(ROOT)
+    played = subprocess.run([DOMSIM, "play", "--variant", "block", "-p",
+                             "exec:python3 strategies/example_external.py", "-p", "easy",
+                             "--seed", "1"], capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    assert "Game over" in played.stdout
+
+
 def attacker_hands(out: Path, levels: set[str]) -> dict[str, tuple[str, int]]:
     """Each hand the attacker was dealt (as it names it) -> the opponent's, and the deal id (in a
     round robin its seat holds that hand in every pairing: the same deal)."""

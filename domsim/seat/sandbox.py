@@ -197,8 +197,9 @@ def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int
         raise SandboxError(f"{TOOL} is not installed: {INSTALL_HINT}")
     _refuse_showing(Path(cwd))
     program = _absolute(argv[0], cwd)
-    own = [Path(f) for f in (*files, program) if not _shown_anyway(Path(f))]
-    inside = Inside([path for path in own if path.exists()])
+    named = [Path(f) for f in (*files, program)]
+    inside = Inside([path for path in named if path.exists() and not _shown_anyway(path)],
+                    [path for path in named if _shown_anyway(path)])
     command = [inside.argument(program, cwd), *(inside.argument(a, cwd) for a in argv[1:])]
     if _as_root():
         uid = BOT_UID_BASE + (os.getpid() * 4096 + next(_bot_uids)) % BOT_UID_COUNT
@@ -223,10 +224,12 @@ def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int
 
 class Inside:
     """Where a bot's own files appear in its sandbox: under `BOT_FOLDER`, each at its path
-    relative to the folder holding them all."""
+    relative to the folder holding them all; those every bot is shown anyway (`shown`: in
+    Python, domsim or the system) at their own path."""
 
-    def __init__(self, own: list[Path]) -> None:
-        self.host = sorted({Path(os.path.normpath(os.path.abspath(p))) for p in own})
+    def __init__(self, own: list[Path], shown: list[Path] = ()) -> None:
+        self.host = sorted({_normal(p) for p in own})
+        self.shown = {_normal(p) for p in shown}
         parents = [str(p.parent) for p in self.host]
         self.root = Path(os.path.commonpath(parents)) if parents else None
 
@@ -241,9 +244,11 @@ class Inside:
         spec beginning with one, `FILE?...` or `FILE:Class`) made its path inside."""
         ends = [len(text), *(at for at, char in enumerate(text) if char in "?:")]
         for end in ends:
-            path = Path(os.path.normpath(os.path.join(cwd, text[:end])))
+            path = _normal(Path(cwd, text[:end]))
             if path in self.host:
                 return self.of(path) + text[end:]
+            if path in self.shown:  # the sandbox starts the bot in /tmp: a relative path fails
+                return str(path) + text[end:]
         return text
 
     def binds(self) -> list[str]:
@@ -257,6 +262,10 @@ class Inside:
 
     def python_path(self, folders: tuple[str, ...]) -> list[str]:
         return [self.of(Path(os.path.abspath(f))) or f for f in folders]
+
+
+def _normal(path: Path) -> Path:
+    return Path(os.path.normpath(os.path.abspath(path)))
 
 
 def _pipe_holding(data: bytes) -> int:

@@ -172,22 +172,22 @@ def elo_estimate(unit_scores: Sequence[float], games_per_unit: float = 1.0, ref:
 
     score interval: mu +/- t sigma_u / sqrt(N), mapped through `elo_from_score` (t: Student's
     for N - 1 degrees of freedom, `critical_value`; fishtest takes z);
-    LOS = Phi((mu - ref) / (sigma_u / sqrt(N)));
+    LOS: `likelihood_of_superiority`, the sign test over units;
     nElo = (mu - ref) / sigma_g * 800 / ln 10 with the per-game deviation
     sigma_g = sigma_u * sqrt(games per unit) (fishtest: sqrt(2 var_pair))."""
     n, mean, variance = unit_moments(unit_scores)
     if n == 0:  # nothing known: the widest (clamped, so finite) interval
         return EloEstimate(0, ref, 0.0, 1.0, 0.0, elo_from_score(0.0, ref),
                            elo_from_score(1.0, ref), 0.0, 0.0, 0.0, 0.5)
+    los = likelihood_of_superiority(unit_scores, ref)
     if variance == 0 and mean in (0.0, 1.0):
-        return sweep_estimate(n, mean, ref)
+        return sweep_estimate(n, mean, ref, los)
     # Units that all scored alike show no spread, yet may have one: take the largest a score
     # in [0, 1] with this mean can have, so the interval is never narrower than the data allow.
     variance = variance or mean * (1 - mean)
     error = math.sqrt(variance / n)
     half = critical_value(z, n) * error
     low, high = max(mean - half, 0.0), min(mean + half, 1.0)
-    los = phi((mean - ref) / error)
     sigma_game = math.sqrt(variance * games_per_unit)
 
     def nelo(score: float) -> float:
@@ -198,18 +198,60 @@ def elo_estimate(unit_scores: Sequence[float], games_per_unit: float = 1.0, ref:
                        nelo(high), los)
 
 
-def sweep_estimate(n: int, mean: float, ref: float) -> EloEstimate:
+def sweep_estimate(n: int, mean: float, ref: float, los: float) -> EloEstimate:
     """N units all won (mean 1) or all lost (mean 0): a one-sided bound. A score in [0, 1] with
     mean mu is 1 with probability at most mu, so N wins in a row have probability at most mu^N:
-    below ONE_TAIL^(1/N) a sweep is that unlikely. LOS is 1 - P(a sweep between equals), at
-    least 1 - ref^N (mirrored for a sweep lost)."""
+    below ONE_TAIL^(1/N) a sweep is that unlikely."""
     bound = ONE_TAIL ** (1 / n)
     if mean == 1.0:
-        low, high, los, side = bound, 1.0, 1 - ref ** n, "lower"
+        low, high, side = bound, 1.0, "lower"
     else:
-        low, high, los, side = 0.0, 1 - bound, (1 - ref) ** n, "upper"
+        low, high, side = 0.0, 1 - bound, "upper"
     return EloEstimate(n, mean, low, high, elo_from_score(mean, ref), elo_from_score(low, ref),
                        elo_from_score(high, ref), None, None, None, los, side)
+
+
+#: A unit's score this close to the reference is neither won nor lost (a rounding error apart).
+TIE_SCORE = 1e-9
+
+
+def likelihood_of_superiority(unit_scores: Sequence[float], ref: float = 0.5) -> float:
+    """LOS: the probability that the first side is the stronger, by the sign test over units
+    (deals): W units scored above `ref`, L below, the rest even. With a uniform prior on the
+    chance p that a decided unit goes the first side's way, LOS = P(p > 1/2 | W, L) =
+    P(Binomial(W + L + 1, 1/2) <= W). It never falls as a unit's score rises (a unit lost
+    becomes even, or even becomes won: W rises or L falls), holds at any N (no normal
+    approximation: 4 units won give 31/32, 3 won and 1 even 15/16), is 1/2 when W = L, and
+    LOS(W, L) = 1 - LOS(L, W)."""
+    won = sum(score > ref + TIE_SCORE for score in unit_scores)
+    lost = sum(score < ref - TIE_SCORE for score in unit_scores)
+    return binomial_cdf(won, won + lost + 1)
+
+
+#: Up to this many trials a binomial tail is summed in whole numbers (exact, so correctly
+#: rounded: LOS is then monotone to the last bit); beyond, in log space.
+EXACT_TRIALS = 1000
+
+
+def binomial_cdf(k: int, n: int) -> float:
+    """P(Binomial(n, 1/2) <= k). The smaller tail is summed (P(X <= k) = 1 - P(X <= n - k - 1)),
+    so a probability near 1 keeps its precision."""
+    if k >= n:
+        return 1.0
+    if k < 0:
+        return 0.0
+    if 2 * k >= n:
+        return 1.0 - binomial_cdf(n - k - 1, n)
+    if n <= EXACT_TRIALS:
+        total, term = 0, 1
+        for j in range(k + 1):
+            total += term
+            term = term * (n - j) // (j + 1)
+        return total / 2 ** n
+    j = np.arange(1, k + 1)
+    log_comb = np.concatenate([[0.0], np.cumsum(np.log((n - j + 1) / j))])
+    top = log_comb.max()
+    return math.exp(top + math.log(np.exp(log_comb - top).sum()) - n * math.log(2))
 
 
 # -- pairs of games on one deal -----------------------------------------------------------------

@@ -8,7 +8,6 @@ import json
 import math
 import random
 from collections import Counter
-from statistics import NormalDist
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -67,10 +66,9 @@ def test_elo_estimate_of_pairs_by_hand():
     degree of freedom (Student's t 12.706: the interval is the whole range), eight pairs 7
     (t 2.365)."""
     estimate = elo_estimate([1.0, 0.5], games_per_unit=2)
-    error = math.sqrt(1 / 32)
     assert estimate.units == 2 and estimate.score == 0.75
     assert estimate.elo == pytest.approx(ELO_3)
-    assert estimate.los == pytest.approx(NormalDist().cdf(0.25 / error))
+    assert estimate.los == 0.75  # one deal won, one even: the sign test's P(Bin(2, 1/2) <= 1)
     assert (estimate.score_low, estimate.score_high) == (0.0, 1.0)  # cut at whole scores
     assert estimate.elo_low == elo_from_score(0.0)
     eight = elo_estimate([1.0, 0.5] * 4, games_per_unit=2)
@@ -83,7 +81,7 @@ def test_elo_estimate_of_pairs_by_hand():
 
 def test_elo_estimate_without_spread():
     assert elo_estimate([0.5, 0.5]).los == 0.5
-    assert elo_estimate([1.0, 1.0]).los == 0.75  # two deals won: 1 - 1/2^2, not certainty
+    assert elo_estimate([1.0, 1.0]).los == 0.875  # two deals won: P(Bin(3, 1/2) <= 2)
     nothing = elo_estimate([])
     assert nothing.units == 0 and nothing.los == 0.5
     assert math.isfinite(nothing.elo_low) and nothing.elo_low < -1000 < 1000 < nothing.elo_high
@@ -307,7 +305,7 @@ def test_pair_statistics_of_the_hand_run(hand_stats):
     assert (round(em["wilson_low"], 4), round(em["wilson_high"], 4)) == (0.0456, 0.6994)
     assert em["units"] == 2 and em["outcomes"] == [[0.0, 1], [0.5, 1]]
     assert em["elo"] == pytest.approx(-ELO_3)
-    assert em["los"] == pytest.approx(NormalDist().cdf(-0.25 / math.sqrt(0.0625 / 2)))
+    assert em["los"] == 0.25  # one deal lost, one even (the sign test): P(Bin(2, 1/2) <= 0)
     assert em["nelo"] == pytest.approx(-0.25 / math.sqrt(0.125) * 800 / math.log(10))
     assert em["variance_ratio"] == pytest.approx(0.0625 / (0.1875 / 2))
     eh = pairs["easy", "hard"]  # a shared game (winners 0,1) counts one half

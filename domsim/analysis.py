@@ -34,6 +34,7 @@ from .results.summary import (
     faults_forfeit,
     interval_cell,
     signed_elo,
+    sweep_text,
 )
 from .stats import (
     ELO_CLAMP,
@@ -165,12 +166,15 @@ def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
                              weights=run.table.column(f"faults_{seat}").to_numpy(),
                              minlength=len(names)) for seat in range(run.rules.players))
     faults = [int(count) for count in faults]
+    seated = np.stack([codes(column(run.table, f"entrant_{seat}"), names)
+                       for seat in range(run.rules.players)])
+    games = [int(np.any(seated == e, axis=0).sum()) for e in range(len(names))]
     return {
         "centre": [names[i] for i in fitted.centre],
         "samples": fitted.samples,
         "entrants": [{"name": name, "elo": float(fitted.ratings.elo[i]),
                       "low": number(fitted.low[i]), "high": number(fitted.high[i]),
-                      "bound": fitted.bounds[i], "faults": faults[i]}
+                      "bound": fitted.bounds[i], "faults": faults[i], "games": games[i]}
                      for i, name in enumerate(names)],
         "sides": [{"side": j, "elo": float(fitted.ratings.side_elo[j]),
                    "low": float(fitted.side_low[j]), "high": float(fitted.side_high[j])}
@@ -191,7 +195,7 @@ def strongest_first(lines: list[dict]) -> list[dict]:
 
 def rating_text(line: dict) -> str:
     """An entrant's rating as every surface prints it (`elo_cell`)."""
-    return elo_cell(line.get("bound"), line["elo"], line["low"], line["high"])
+    return elo_cell(line.get("bound"), line["elo"], line["low"], line["high"], line.get("games"))
 
 
 def zero_label(rating: dict) -> str:
@@ -219,7 +223,7 @@ def ladder(rating: dict, deals: int) -> dict:
         steps.append({"from": lower["name"], "to": upper["name"],
                       "elo": shown_elo(upper) - shown_elo(lower), "low": low, "high": high,
                       "p_stronger": p, "significant": enough and p >= SIGNIFICANT})
-    levels = [{key: line.get(key) for key in ("name", "low", "high", "bound")}
+    levels = [{key: line.get(key) for key in ("name", "low", "high", "bound", "games")}
               | {"elo": shown_elo(line)} for line in rows]
     return {"increasing": all(step["elo"] > 0 for step in steps),
             "significant": all(step["significant"] for step in steps), "steps": steps,
@@ -394,12 +398,11 @@ def statistics_lines(stats: dict) -> list[str]:
         lines[-1] += ", strongest first"
     if stats.get("seated_twice"):
         lines.insert(1, stats["seated_twice"])
-    lines.append(f"  {'entrant':<24} {'Elo [95% CI]':>20}  faults")
+    width = max(20, *(len(rating_text(line)) for line in ranked))
+    lines.append(f"  {'entrant':<24} {'Elo [95% CI]':>{width}}  faults")
     for line in ranked:
-        lines.append(f"  {line['name']:<24} {rating_text(line):>20}  {line['faults']:>6}")
-    for line in stats["ratings"]["sides"][1:]:
-        lines.append(f"  {'side ' + str(line['side']) + ' vs side 0':<24} "
-                     f"{elo_cell(None, line['elo'], line['low'], line['high']):>20}")
+        lines.append(f"  {line['name']:<24} {rating_text(line):>{width}}  {line['faults']:>6}")
+    lines += side_lines(stats["ratings"]["sides"])
     lines += ["", *p_better_lines(stats)]
     if stats["calibration"]:
         lines += ["", ladder_line(stats["ladder"])]
@@ -416,6 +419,18 @@ def statistics_lines(stats: dict) -> list[str]:
     if "compare" in stats:
         lines += ["", compare_line(stats["compare"])]
     return lines
+
+
+def side_lines(sides: list[dict]) -> list[str]:
+    """The seat term of the joint fit, apart from the entrants: what sitting on a side is
+    worth over side 0, whoever sits there."""
+    if len(sides) < 2:
+        return []
+    return ["", "Side advantage (Elo of sitting on a side over side 0, from the same fit; 95% "
+                "interval)",
+            *(f"  {'side ' + str(line['side']) + ' vs side 0':<24} "
+              f"{elo_cell(None, line['elo'], line['low'], line['high']):>20}"
+              for line in sides[1:])]
 
 
 def p_better_lines(stats: dict) -> list[str]:
@@ -459,13 +474,11 @@ def pair_lines(pair: dict) -> list[str]:
 
 
 def elo_text(pair: dict) -> str:
-    """Elo and nElo with their intervals; a sweep's Elo as the one-sided bound it is."""
-    if pair.get("one_sided") == "lower":
-        return (f"Elo > {pair['elo_low']:+.1f} (every deal won: a one-sided 97.5% bound), "
-                "nElo - (no spread)")
-    if pair.get("one_sided") == "upper":
-        return (f"Elo < {pair['elo_high']:+.1f} (every deal lost: a one-sided 97.5% bound), "
-                "nElo - (no spread)")
+    """Elo and nElo with their intervals; a sweep as what it is (`sweep_text`)."""
+    bound = pair.get("one_sided")
+    if bound:
+        limit = pair["elo_low"] if bound == "lower" else pair["elo_high"]
+        return f"Elo: {sweep_text(bound, limit, pair['games'], said=True)}, nElo - (no spread)"
     return (f"Elo {pair['elo']:+.1f} [{elo_end(pair['elo_low'])}, {elo_end(pair['elo_high'])}], "
             f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}]")
 

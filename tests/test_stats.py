@@ -324,7 +324,7 @@ def test_ratings_of_the_hand_run(hand_stats):
     for line in rating["entrants"]:  # the weakest level too: no anchor without an interval
         assert line["low"] <= line["elo"] <= line["high"] and line["low"] < line["high"]
     assert hand_stats["ladder"]["levels"] == [
-        {key: line[key] for key in ("name", "elo", "low", "high", "bound")}
+        {key: line[key] for key in ("name", "elo", "low", "high", "bound", "games")}
         for line in rating["entrants"]]
     assert rating["p_better"]["hard"]["easy"] + rating["p_better"]["easy"]["hard"] == 1
     assert hand_stats["ladder"]["increasing"]
@@ -393,6 +393,10 @@ def test_stats_command_prints_the_hand_run(tmp_path):
     # easy's margin per game over its four deal units: -10, 0 (easy vs medium), -10, -5
     margin_line = next(line for line in out.splitlines() if line.strip().startswith("all: easy"))
     assert margin_line.split()[2] == "-6.25"
+    # issue 48: the side term sits apart from the entrants, under a title of its own
+    entrants = out.split("faults\n")[1].split("\n\n")[0].splitlines()
+    assert sorted(line.split()[0] for line in entrants) == ["easy", "hard", "medium"]
+    assert "\n\nSide advantage (Elo of sitting on a side over side 0" in out
     figures = json.loads(invoke("stats", str(run), "--json", "--samples", "20").stdout)
     assert figures["games"] == 12 and figures["entrants"] == ["easy", "medium", "hard"]
     assert {(p["a"], p["b"]) for p in figures["pairs"]} == {

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pyarrow import parquet as pq
 
 from domsim.analysis import MIN_DEALS, ladder, ladder_line, pair_lines
+from domsim.results.summary import elo_cell, sweep_text
 from domsim.stats import ONE_TAIL, bootstrap_ratings, elo_estimate, elo_from_score
 from domsim.studies.compare import elo_line
 
@@ -40,14 +41,30 @@ def test_a_sweep_lost_mirrors_a_sweep_won():
     assert lost.los == pytest.approx(1 - won.los)
 
 
-def test_a_sweep_reads_as_a_bound_in_the_text():
-    pair = {"a": "medium", "b": "easy", "games": 6, "wins": 6, "losses": 0, "shared": 0,
-            "win_rate": 1.0, "wilson_low": 0.6, "wilson_high": 1.0, "outcomes": [[1.0, 3]],
-            "units": 3, "variance_ratio": 1.0,
-            **elo_estimate([1.0] * 3, 2).__dict__}
-    line = pair_lines(pair)[1]
-    assert line.startswith(f"    Elo > {elo_from_score(ONE_TAIL ** (1 / 3)):+.1f} (every deal won")
-    assert "nElo - (no spread)" in line and "+0.0" not in line
+def sweep_pair(deals: int) -> dict:
+    return {"a": "medium", "b": "easy", "games": 2 * deals, "wins": 2 * deals, "losses": 0,
+            "shared": 0, "win_rate": 1.0, "wilson_low": 0.6, "wilson_high": 1.0,
+            "outcomes": [[1.0, deals]], "units": deals, "variance_ratio": 1.0,
+            **elo_estimate([1.0] * deals, 2).__dict__}
+
+
+def test_a_sweep_reads_as_what_it_is_with_its_bound_on_the_side_of_the_result():
+    """Issue 48: a sweep of 3 deals bounded at "> -154" read as the opposite of the result; it
+    is too few deals to bound, and 8 deals won bound the Elo from above 0."""
+    line = pair_lines(sweep_pair(3))[1]
+    assert line.startswith("    Elo: won all 6 games: too few deals to bound, nElo - (no spread)")
+    bound = elo_from_score(ONE_TAIL ** (1 / 8))
+    assert bound > 0
+    assert pair_lines(sweep_pair(8))[1].startswith(
+        f"    Elo: won all 16 games: at least {bound:+.0f} (a one-sided 97.5% bound)")
+
+
+def test_sweep_cells_never_show_a_bound_across_zero():
+    assert sweep_text("lower", -34.0, 8) == "won all 8 games: too few deals to bound"
+    assert sweep_text("upper", 34.0, 8) == "lost all 8 games: too few deals to bound"
+    assert sweep_text("upper", 121.0, 4) == "lost all 4 games: too few deals to bound"
+    assert sweep_text("upper", -40.0) == "lost every game: at most -40"
+    assert elo_cell("lower", math.inf, 28.4, None, 12) == "won all 12 games: at least +28"
 
 
 def test_units_that_all_split_still_get_an_interval():
@@ -154,10 +171,12 @@ def test_stats_and_report_of_a_three_deal_run_say_too_few_deals(tmp_path):
 
 
 def test_compare_states_a_sweep_as_a_one_sided_bound():
-    won, lost = elo_estimate([1.0] * 5), elo_estimate([0.0] * 5)
-    assert elo_line(won) == (f"Elo: > {won.elo_low:.2f} (every deal won: a one-sided 97.5% "
-                             "bound), nElo: - (no spread)")
-    assert elo_line(lost).startswith(f"Elo: < {lost.elo_high:.2f} (every deal lost")
+    won, lost = elo_estimate([1.0] * 8), elo_estimate([0.0] * 8)
+    assert elo_line(elo_estimate([1.0] * 5), 10) == ("Elo: won all 10 games: too few deals to "
+                                                     "bound, nElo: - (no spread)")
+    assert elo_line(won, 10) == (f"Elo: won all 10 games: at least {won.elo_low:+.0f} (a "
+                                 "one-sided 97.5% bound), nElo: - (no spread)")
+    assert elo_line(lost, 10).startswith(f"Elo: lost all 10 games: at most {lost.elo_high:+.0f}")
     assert "+/-" in elo_line(elo_estimate([1.0, 0.5, 0.0]))
 
 

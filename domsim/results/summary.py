@@ -215,8 +215,9 @@ class Tally:
         for rank, e in enumerate(order, 1):
             line = self.lines[ALL, e]
             bound = fitted.bounds[e]
-            elo = (elo_cell(bound, fitted.ratings.elo[e], fitted.low[e], fitted.high[e])
-                   if bound in ("lower", "upper") else signed_elo(fitted.ratings.elo[e]))
+            elo = (elo_cell(bound, fitted.ratings.elo[e], fitted.low[e], fitted.high[e],
+                            line.games) if bound in ("lower", "upper")
+                   else signed_elo(fitted.ratings.elo[e]))
             rows.append((str(rank), names[e], str(line.games),
                          f"{line.wins}-{line.losses}-{line.shared}", f"{line.share:g}",
                          f"{line.rate()[0]:.1%}", elo, str(line.faults)))
@@ -262,7 +263,8 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
     margin = interval_cell(*(float(row[f"margin_per_game{end}"]) for end in ("", "_low", "_high")),
                            ".2f")
     elo = elo_cell(row.get("elo_bound") or None, *(float(row[key]) if row[key] else None
-                                                   for key in ("elo", "elo_low", "elo_high")))
+                                                   for key in ("elo", "elo_low", "elo_high")),
+                   int(row["games"]))
     rating, pair = (elo, "") if row["pairing"] == ALL else ("", elo)
     return (row["pairing"], row["entrant"], row["games"],
             f"{row['wins']}-{row['losses']}-{row['shared']}", rate, rating, pair, margin,
@@ -270,23 +272,37 @@ def _summary_cells(row: dict) -> tuple[str, ...]:
 
 
 def elo_cell(bound: str | None, elo: float | None, low: float | None,
-             high: float | None) -> str:
-    """An Elo with its 95% interval, a sweep's as its one-sided bound, the anchor as such; an
-    interval whose ends print alike as no spread, an unbounded end (the score clamp's) as
-    infinite: never "[-0, +0]" or "[-1200, +1200]"."""
+             high: float | None, games: int | None = None) -> str:
+    """An Elo with its 95% interval, a sweep's as what it is (`sweep_text`, over `games` when
+    known), the anchor as such; an interval whose ends print alike as no spread, an unbounded
+    end (the score clamp's) as infinite: never "[-0, +0]" or "[-1200, +1200]"."""
     if elo is None:
         return "-"
     if bound == "anchor":
         return f"{signed_elo(elo)} (Elo 0)"
     if bound == "lower" and low is not None:
-        return f"> {signed_elo(low)}"
+        return sweep_text(bound, low, games)
     if bound == "upper" and high is not None:
-        return f"< {signed_elo(high)}"
+        return sweep_text(bound, high, games)
     if low is None or high is None:  # no resampling asked for (--samples 0)
         return f"{signed_elo(elo)} (no interval)"
     if bound == "unmeasured" or signed_elo(low) == signed_elo(high):
         return f"{signed_elo(elo)} (no spread)"
     return f"{signed_elo(elo)} [{signed_elo(low)}, {signed_elo(high)}]"
+
+
+def sweep_text(bound: str, limit: float, games: int | None = None, said: bool = False) -> str:
+    """A sweep (every game won: a `lower` bound; or lost: `upper`) as what it is, its one-sided
+    97.5% bound shown only on the side of the result: a sweep won bounded below at or under 0
+    is no evidence of strength yet (read as "> -34" it would say the opposite of the result),
+    so it says so. `said`: a bound says what it is."""
+    won = bound == "lower"
+    swept = f"{'won' if won else 'lost'} all {games:,} games" if games is not None else (
+        f"{'won' if won else 'lost'} every game")
+    if (limit > 0) if won else (limit < 0):
+        return (f"{swept}: {'at least' if won else 'at most'} {signed_elo(limit)}"
+                + (" (a one-sided 97.5% bound)" if said else ""))
+    return f"{swept}: too few deals to bound"
 
 
 def signed_elo(value: float) -> str:

@@ -30,7 +30,7 @@ from ..results.folder import MANIFEST
 from ..results.manifest import manifest_config, read_manifest
 from ..results.ratings import open_end
 from ..results.sides import sides_of
-from ..results.summary import ALL, Tally
+from ..results.summary import ALL, Tally, sweep_text
 from ..results.table import read_games
 from ..runner.console import FaultWatch
 from ..runner.session import run_session
@@ -324,14 +324,13 @@ def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
     return bins
 
 
-def elo_line(estimate: EloEstimate) -> str:
-    """Elo and nElo +/- their errors; a sweep's Elo as the one-sided bound it is (no nElo), and
-    an interval reaching a score of 0 or 1 by its ends, the open one infinite (as `stats`)."""
+def elo_line(estimate: EloEstimate, games: int | None = None) -> str:
+    """Elo and nElo +/- their errors; a sweep as what it is (`sweep_text`: no nElo), and an
+    interval reaching a score of 0 or 1 by its ends, the open one infinite (as `stats`)."""
     if estimate.one_sided:
-        won = estimate.one_sided == "lower"
-        bound = estimate.elo_low if won else estimate.elo_high
-        return (f"Elo: {'>' if won else '<'} {bound:.2f} (every deal {'won' if won else 'lost'}: "
-                "a one-sided 97.5% bound), nElo: - (no spread)")
+        bound = estimate.elo_low if estimate.one_sided == "lower" else estimate.elo_high
+        return (f"Elo: {sweep_text(estimate.one_sided, bound, games, said=True)}, "
+                "nElo: - (no spread)")
     nelo = f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}"
     error = elo_error(estimate)
     if error is None:
@@ -356,7 +355,7 @@ def final_block(pair: HeadToHead, progress: PairProgress, tally: Tally) -> list[
     rule = "-" * 50
     lines = [rule, f"Results of {pair.a} vs {pair.b} (a draw: a shared win; pairs: deals in "
                    f"{progress.per_unit} seatings):",
-             elo_line(estimate),
+             elo_line(estimate, pair.games),
              f"LOS: {estimate.los:.2%}, variance of a deal vs independent games: "
              f"{pair.saving.ratio:.2f}",
              f"Games: {pair.games}, Wins: {pair.wins}, Losses: {pair.losses}, Draws: "

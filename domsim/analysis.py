@@ -247,8 +247,8 @@ def ladder_line(verdict: dict) -> str:
                          if enough else "")
                       for s in verdict["steps"])
     levels = ", ".join(f"{line['name']} {rating_text(line)}" for line in verdict["levels"])
-    return (f"ladder {shape}, {proof}: {steps}; levels (Elo, {verdict['zero']}, 95% "
-            f"interval): {levels}")
+    return (f"ladder {shape}, {proof}, by this run's joint ratings: {steps}; levels (Elo, "
+            f"{verdict['zero']}, 95% interval): {levels}")
 
 
 def ranking_line(stats: dict) -> str:

@@ -126,7 +126,7 @@ def test_a_step_that_reaches_the_cap_is_undecided_and_its_settings_are_withheld(
 def test_levels_json_of_a_report_from_runs_validates(tmp_path):
     from handrun import write_run
 
-    run = write_run(tmp_path / "run")
+    run = write_run(tmp_path / "run", purpose="calibration")
     assert invoke("report", str(run), "--out", str(tmp_path / "rep"), "--samples", "10"
                   ).exit_code == 0
     levels = json.loads((tmp_path / "rep" / "levels.json").read_text())
@@ -134,6 +134,25 @@ def test_levels_json_of_a_report_from_runs_validates(tmp_path):
     assert levels["tolerance_elo"] is None and levels["rule_sets"][0]["source"] == "overview"
     assert [line["name"] for line in levels["rule_sets"][0]["levels"]] == ["easy", "medium",
                                                                           "hard"]
+    assert levels["rule_sets"][0]["zero"] == "easy = 0"
+
+
+def test_a_gauntlet_is_reported_as_a_gauntlet(tmp_path):
+    """Issue 48: a gauntlet's report charted "Ladder steps" (my_bot -> easy about -700) and its
+    levels.json made the first entrant the base level. A run that is no calibration has no
+    ladder: no steps, no levels.json, its entrants ranked."""
+    run = tmp_path / "run"
+    assert invoke("tourney", "--variant", "block", "--format", "gauntlet", "-p", "medium", "-p",
+                  "easy", "-p", "hard", "--games", "8", "--seed", "1", "-j", "1", "--silent",
+                  "--out", str(run)).exit_code == 0
+    assert invoke("report", str(run), "--out", str(tmp_path / "rep"), "--samples", "10"
+                  ).exit_code == 0
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "<h1>Who is strongest</h1>" in page and "Ladder steps" not in page
+    assert "steps side by side" not in page and "levels.json" not in page
+    assert not (tmp_path / "rep" / "levels.json").exists()
+    assert not (tmp_path / "rep" / "charts" / "steps.svg").exists()
+    assert (tmp_path / "rep" / "tables" / "steps.csv").read_text().count("\n") == 1
 
 
 def test_bad_tolerances_and_caps_are_refused(tmp_path):

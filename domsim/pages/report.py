@@ -20,12 +20,14 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from ..analysis import MIN_DEALS, verdict_text, zero_label
+from ..analysis import ladder as ladder_of
 from ..dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from ..plan.games import round_up
 from ..results.atomic import write_json
 from ..results.summary import signed_elo
 from ..rules import VARIANTS
-from ..stats import score_from_elo, shown_elo
+from ..stats import TIE_ELO, score_from_elo, shown_elo
+from ..studies.steps import interval_words
 from ..version import __version__
 from .stepgames import GAMES_FOLDER, step_pages
 
@@ -86,8 +88,9 @@ def signed(value: object) -> str:
     return "" if value is None else signed_elo(value)  # None: a one-sided bound's open end
 
 
-def section_tables(stats: dict) -> list[Table]:
-    """The tables of one run, in page order."""
+def section_tables(stats: dict, ladder: dict | None) -> list[Table]:
+    """The tables of one run, in page order: its ladder's steps (`section_ladder`) when it
+    is a ladder."""
     ratings = stats["ratings"]
     names = stats["entrants"]
     rating_rows = [{**line, "p_stronger_than_previous": (
@@ -97,8 +100,8 @@ def section_tables(stats: dict) -> list[Table]:
              for pair in stats["pairs"]]
     matrix = [{"entrant": a, **{b: ratings["p_better"][a][b] for b in names}} for a in names]
     tables = [
-        Table("ratings", f"Ratings (Elo, {zero_label(ratings)}, 95% bootstrap interval over "
-                         f"{ratings['samples']} resamplings of whole deals)",
+        Table("ratings", f"Joint ratings of this run (Elo, {zero_label(ratings)}, 95% bootstrap "
+                         f"interval over {ratings['samples']} resamplings of whole deals)",
               [("name", "entrant", text), ("elo", "Elo", signed), ("low", "low", signed),
                ("high", "high", signed), ("bound", "bound", lambda v: v or ""),
                ("p_stronger_than_previous", "P(stronger than the one above)",
@@ -131,46 +134,32 @@ def section_tables(stats: dict) -> list[Table]:
               + [("max_ms", "slowest", number(3))],
               stats["timing"]),
     ]
-    steps = Table("steps", "Ladder steps: Elo and the stronger level's win rate", STEP_COLUMNS,
-                  step_rows(stats))
-    return tables[:1] + [steps, *dial_tables(stats)] + tables[1:]
-
-
-def step_rows(stats: dict) -> list[dict]:
-    """Each step of the ladder: the joint Elo and the head-to-head Elo with its interval, and the
-    step as the stronger level's win rate, expected (from the joint Elo, one against one) and
-    measured (with its Wilson interval)."""
-    pairs = {(pair["a"], pair["b"]): pair for pair in stats["pairs"]}
-    rows = []
-    for step in stats["ladder"]["steps"]:
-        pair = pairs.get((step["from"], step["to"]))
-        measured = {"h2h_elo": None, "h2h_low": None, "h2h_high": None, "win_rate": None,
-                    "win_low": None, "win_high": None, "games": 0}
-        if pair:  # a is the weaker: the step is the other way round
-            measured = {"h2h_elo": -pair["elo"], "h2h_low": -pair["elo_high"],
-                        "h2h_high": -pair["elo_low"], "win_rate": 1 - pair["win_rate"],
-                        "win_low": 1 - pair["wilson_high"], "win_high": 1 - pair["wilson_low"],
-                        "games": pair["games"]}
-        rows.append({"from": step["from"], "to": step["to"], "elo": step["elo"],
-                     "low": step["low"], "high": step["high"],
-                     "expected_win_rate": score_from_elo(step["elo"]), **measured,
-                     "p_stronger": step["p_stronger"], "significant": step["significant"]})
-    return rows
+    if ladder is None:
+        return [tables[0], *dial_tables(stats), *tables[1:]]
+    steps = Table("steps", "Ladder steps: how much stronger each level is than the one below "
+                  "(the step's estimate) and its win rate against it", STEP_COLUMNS,
+                  ladder["steps"])
+    return [tables[0], steps, *dial_tables(stats), *tables[1:]]
 
 
 def optional(show: Format) -> Format:
     return lambda value: "-" if value is None else show(value)
 
 
-STEP_COLUMNS = [("from", "from", text), ("to", "to", text), ("elo", "Elo (joint)", signed),
-                ("low", "low", signed), ("high", "high", signed),
-                ("expected_win_rate", "expected win rate of to", percent),
-                ("h2h_elo", "Elo head to head", optional(signed)),
-                ("h2h_low", "low", optional(signed)), ("h2h_high", "high", optional(signed)),
+#: A step's columns (steps.csv, each section's steps): `elo`, `elo_low`, `elo_high` answer
+#: "how much stronger is `to` than `from`" (the step run's estimate, or with no step run the
+#: difference of the overview's joint ratings: `estimate` says which); the `joint_` columns are
+#: the overview's joint ratings' difference, a rating among all the levels, named as such.
+STEP_COLUMNS = [("from", "from", text), ("to", "to", text),
+                ("elo", "Elo of the step", optional(signed)),
+                ("elo_low", "low", optional(signed)), ("elo_high", "high", optional(signed)),
+                ("estimate", "estimate", text),
                 ("win_rate", "win rate of to", optional(percent)),
-                ("win_low", "95% low", optional(percent)),
-                ("win_high", "95% high", optional(percent)), ("games", "games", text),
-                ("p_stronger", "P(stronger)", percent), ("significant", "significant", text)]
+                ("win_low", "low", optional(percent)), ("win_high", "high", optional(percent)),
+                ("games", "games", text), ("verdict", "verdict", text),
+                ("joint_elo", "joint ratings' difference (overview)", optional(signed)),
+                ("joint_low", "low", optional(signed)), ("joint_high", "high", optional(signed)),
+                ("p_stronger", "P(stronger) (overview)", optional(percent))]
 
 
 def dial_tables(stats: dict) -> list[Table]:
@@ -306,25 +295,27 @@ def dial_chart(stats: dict) -> Figure:
     return figure
 
 
-def steps_chart(runs: list[dict], keys: list[str]) -> Figure:
-    """Every section's ladder steps side by side: the step between the two ratings with its 95%
-    interval (the verdict's), so a level relatively too strong stands out."""
-    labels = list(dict.fromkeys(step_label(row) for stats in runs for row in step_rows(stats)))
-    figure = Figure(figsize=(9.6, 1.2 + 0.35 * len(labels) * len(runs)), layout="constrained")
+def steps_chart(ladders: list[dict]) -> Figure:
+    """Every rule set's ladder steps side by side: each step's estimate with its interval (the
+    one judged), so a level relatively too strong stands out."""
+    labels = list(dict.fromkeys(step_label(step) for ladder in ladders
+                                for step in ladder["steps"]))
+    figure = Figure(figsize=(9.6, 1.2 + 0.35 * len(labels) * len(ladders)), layout="constrained")
     axes = figure.add_subplot()
-    height = 0.8 / max(len(runs), 1)
-    for k, (stats, key) in enumerate(zip(runs, keys, strict=True)):
-        rows = {step_label(row): row for row in step_rows(stats)}
+    height = 0.8 / max(len(ladders), 1)
+    for k, ladder in enumerate(ladders):
+        rows = {step_label(step): step for step in ladder["steps"]}
         ys = [len(labels) - 1 - i + 0.4 - (k + 0.5) * height
               for i, label in enumerate(labels) if label in rows]
-        lines = list(rows.values())
-        axes.barh(ys, [line["elo"] for line in lines], height=height, label=key,
+        lines = [{"elo": step["elo"], "low": step["elo_low"], "high": step["elo_high"]}
+                 for step in rows.values()]
+        axes.barh(ys, [line["elo"] for line in lines], height=height, label=ladder["section"],
                   xerr=interval_errors(lines), capsize=2)
     axes.set_yticks(range(len(labels))[::-1], labels)
     axes.axvline(0, color="#999", linewidth=0.8)
-    axes.set_xlabel("Elo of the step (between the ratings, 95% interval)")
+    axes.set_xlabel("Elo of the step (its estimate, with the interval judged)")
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
-    axes.set_title("Ladder steps in every section")
+    axes.set_title("Ladder steps in every rule set")
     axes.grid(axis="x", alpha=0.3)
     return figure
 
@@ -408,14 +399,22 @@ LEVELS_FORMAT = "domsim-levels/1"
 
 
 def section_ladder(stats: dict, key: str, steps: dict | None,
-                   in_calibration: bool = False) -> dict:
-    """A rule set's ladder for the summary and levels.json: from calibrate's steps (each played
-    until decided; Elo over the weakest level) when given, else from the overview run (its joint
-    ratings, Elo 0 the mean of the levels; each step's win rate head to head). In a
-    calibration that stopped before a rule set's steps, those steps are not played: none is
-    judged from the overview."""
+                   in_calibration: bool = False) -> dict | None:
+    """A rule set's ladder for the summary, the steps and levels.json (None: the run is no
+    ladder, a gauntlet say: its entrants are ranked, no level is based on them). Elo 0 is its
+    weakest level, and each level the sum of the steps below it. A step's estimate is the step
+    run's (calibrate's steps, each played until decided, with the interval judged) when given,
+    else the difference of the overview's joint ratings with its bootstrap interval (what its
+    P(stronger) judges); either way its win rate is its own games', head to head, and the
+    overview's joint difference rides along under its own name. In a calibration that stopped
+    before a rule set's steps, those steps are not played: none is judged from the overview."""
+    if not stats["calibration"]:
+        return None
     base = {"section": key, "variant": stats["variant"], "players": stats["players"],
             "settings": settings_rows(stats, key)}
+    joint = {(step["from"], step["to"]): {
+        "joint_elo": step["elo"], "joint_low": step["low"], "joint_high": step["high"],
+        "p_stronger": step["p_stronger"]} for step in stats["ladder"]["steps"]}
     if steps is not None:
         return base | {
             "source": "steps", "zero": f"{steps['levels'][0]['name']} = 0",
@@ -423,33 +422,83 @@ def section_ladder(stats: dict, key: str, steps: dict | None,
                        zip(steps["levels"], steps["specs"], strict=True)],
             "steps": [{"from": step["lower"], "to": step["upper"], "elo": step["elo"],
                        "elo_low": step["elo_low"], "elo_high": step["elo_high"],
+                       "estimate": f"the step run's, {interval_words(step.get('looks', 1))}",
                        "win_rate": step["win_rate"], "win_low": step["win_low"],
                        "win_high": step["win_high"], "games": step["games"],
                        "verdict": step["verdict"] or "undecided", "reason": step["reason"],
-                       "folder": step["folder"], "played": True}
+                       "folder": step["folder"], "played": True,
+                       **joint.get((step["lower"], step["upper"]), JOINT_UNKNOWN)}
                       for step in steps["steps"]]}
     ladder = stats["ladder"]
-    rows = step_rows(stats)
+    pairs = {(pair["a"], pair["b"]): pair for pair in stats["pairs"]}
     return base | {
         "source": "overview", "zero": ladder["zero"],
         "levels": [{**line, "spec": line["name"]} for line in ladder["levels"]],
-        "steps": [{"from": row["from"], "to": row["to"], "elo": row["elo"],
-                   "elo_low": row["h2h_low"], "elo_high": row["h2h_high"],
-                   "win_rate": row["win_rate"], "win_low": row["win_low"],
-                   "win_high": row["win_high"], "games": row["games"],
-                   "verdict": "undecided" if in_calibration else overview_verdict(row, ladder),
+        "steps": [{"from": step["from"], "to": step["to"], "elo": step["elo"],
+                   "elo_low": step["low"], "elo_high": step["high"],
+                   "estimate": "the overview's joint ratings, 95% bootstrap over deals",
+                   **head_to_head_rate(pairs.get((step["from"], step["to"]))),
+                   "verdict": "undecided" if in_calibration else overview_verdict(step, ladder),
                    "reason": "not played: the calibration stopped before its steps"
-                   if in_calibration else f"P(stronger) {row['p_stronger']:.1%} over the "
+                   if in_calibration else f"P(stronger) {step['p_stronger']:.1%} over the "
                                           f"overview's {ladder['deals']} deals",
-                   "folder": stats["run"], "played": not in_calibration}
-                  for row in rows]}
+                   "folder": stats["run"], "played": not in_calibration,
+                   **joint[step["from"], step["to"]]}
+                  for step in ladder["steps"]]}
 
 
-def overview_verdict(row: dict, ladder: dict) -> str:
+JOINT_UNKNOWN = {"joint_elo": None, "joint_low": None, "joint_high": None, "p_stronger": None}
+
+
+def head_to_head_rate(pair: dict | None) -> dict:
+    """The upper level's win rate against the lower in the pair's own games, with its Wilson
+    interval (the pair's a is the lower level: turned to the upper's side)."""
+    if pair is None:
+        return {"win_rate": None, "win_low": None, "win_high": None, "games": 0}
+    return {"win_rate": 1 - pair["win_rate"], "win_low": 1 - pair["wilson_high"],
+            "win_high": 1 - pair["wilson_low"], "games": pair["games"]}
+
+
+def page_stats(stats: dict) -> dict:
+    """A ladder run's statistics with Elo 0 at its weakest level, the one anchor of a ladder
+    page (levels.json's and the steps' zero): each rating less the weakest's, with the
+    interval of that difference over the same resamplings (a sweep's bound moved alike). A
+    weakest level that lost every game has no finite rating to subtract: the run's own zero
+    stays, and says so."""
+    rating = stats["ratings"]
+    levels = stats["ladder"]["levels"]
+    zero = levels[0]["name"]
+    lines = {line["name"]: line for line in rating["entrants"]}
+    base = lines[zero]["elo"]
+    if not stats["calibration"] or base is None or not math.isfinite(base):
+        return stats
+    rebased = {**rating, "centre": [zero], "entrants": [
+        rebased_line(line, base, rating["differences"][line["name"]][zero], line["name"] == zero)
+        for line in rating["entrants"]]}
+    anchor = [name["name"] for name in levels]
+    by_name = {line["name"]: line for line in rebased["entrants"]}
+    return stats | {"ratings": rebased, "ladder": ladder_of(
+        {**rebased, "entrants": [by_name[name] for name in anchor]}, stats["ladder"]["deals"])}
+
+
+def rebased_line(line: dict, base: float, difference: list[float], zero: bool) -> dict:
+    if zero:  # no spread from itself (as levels.json's base level)
+        return {**line, "elo": 0.0, "low": 0.0, "high": 0.0, "bound": "anchor"}
+    if line["bound"] in ("lower", "upper"):
+        end = "low" if line["bound"] == "lower" else "high"
+        return {**line, end: line[end] - base}
+    low, high = difference
+    if high - low <= TIE_ELO:
+        return {**line, "elo": line["elo"] - base, "low": None, "high": None,
+                "bound": "unmeasured"}
+    return {**line, "elo": line["elo"] - base, "low": low, "high": high, "bound": None}
+
+
+def overview_verdict(step: dict, ladder: dict) -> str:
     """A step judged on the overview run alone: stronger when significant, else undecided."""
     if not ladder["enough_deals"]:
         return "undecided"
-    return "stronger" if row["significant"] else "undecided"
+    return "stronger" if step["significant"] else "undecided"
 
 
 def settings_rows(stats: dict, key: str) -> list[dict]:
@@ -643,33 +692,40 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
     tables, charts = out / TABLES, out / CHARTS_FOLDER
     for folder in (tables, charts):
         folder.mkdir(parents=True, exist_ok=True)
+    runs = [page_stats(stats) for stats in runs]
     taken: set[str] = set()
     keys = [section_key(stats, taken) for stats in runs]
     by_variant = {ladder["variant"]: ladder for ladder in (calibration or {}).get("ladders", [])}
-    ladders = [section_ladder(stats, key, by_variant.get(stats["variant"]),
+    of_runs = [section_ladder(stats, key, by_variant.get(stats["variant"]),
                               calibration is not None)
                for stats, key in zip(runs, keys, strict=True)]
+    ladders = [ladder for ladder in of_runs if ladder is not None]
     write_step_pages(ladders, out)
-    sections = [section_html(stats, key, out) for stats, key in zip(runs, keys, strict=True)]
-    verdicts = [verdict_row(stats, key) for stats, key in zip(runs, keys, strict=True)]
+    sections = [section_html(stats, key, ladder, out)
+                for stats, key, ladder in zip(runs, keys, of_runs, strict=True)]
+    verdicts = [verdict_row(stats, key, ladder)
+                for stats, key, ladder in zip(runs, keys, of_runs, strict=True)]
     Table("verdicts", "Verdicts", VERDICT_COLUMNS, verdicts).write_csv(tables / "verdicts.csv")
     Table("steps", "Every section's steps", [("section", "section", text), *STEP_COLUMNS],
-          [{"section": key, **row} for stats, key in zip(runs, keys, strict=True)
-           for row in step_rows(stats)]).write_csv(tables / "steps.csv")
+          [{"section": ladder["section"], **step} for ladder in ladders
+           for step in ladder["steps"]]).write_csv(tables / "steps.csv")
     Table("levels", "Every section's levels", LEVEL_COLUMNS,
-          [{"section": key, **line, "zero": stats["ladder"]["zero"]}
-           for stats, key in zip(runs, keys, strict=True)
-           for line in stats["ladder"]["levels"]]).write_csv(tables / "levels.csv")
+          [{"section": ladder["section"], "bound": None, **line, "zero": ladder["zero"]}
+           for ladder in ladders for line in ladder["levels"]]).write_csv(tables / "levels.csv")
     summary = summary_table(ladders)
     summary.write_csv(tables / "summary.csv")
     ship = [row for ladder in ladders for row in ladder["settings"]]
     ship_table = Table("settings", "The dial (dial?strength=S) as strong as each level, and "
                        "levels evenly spaced in Elo, with 95% intervals", SHIP_COLUMNS, ship)
     ship_table.write_csv(tables / "settings.csv")
-    write_json(out / LEVELS_FILE, levels_document(ladders, calibration))
+    if ladders:
+        write_json(out / LEVELS_FILE, levels_document(ladders, calibration))
     dials = "".join(chart_html(dial_chart(stats), charts / f"{key}-dial.svg", "The dial's curve")
                     for stats, key in zip(runs, keys, strict=True) if dial_tables(stats))
-    steps = chart_html(steps_chart(runs, keys), charts / "steps.svg", "Ladder steps")
+    chart = chart_html(steps_chart(ladders), charts / "steps.svg", "Ladder steps") if (
+        ladders) else ""
+    steps = (f"<details><summary>Every rule set's steps side by side</summary><div "
+             f'class="charts">{chart}</div></details>\n' if ladders else "")
     ladder_page = calibration is not None or any(stats["calibration"] for stats in runs)
     partial = partial or any(stats["partial"] for stats in runs)
     title = ("calibration report" if ladder_page else "report") + (" (partial)" if partial
@@ -681,6 +737,8 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
            if ladder_page else f"<ul class=\"verdicts\">{''.join(ranking_items(runs))}</ul>\n")
     note = summary_note(calibration) if ladder_page else (
         "No run here is a calibration: its entrants are ranked, no ladder is judged.")
+    levels = (f'; the levels for a game\'s config are in <a href="{LEVELS_FILE}">{LEVELS_FILE}'
+              "</a>" if ladders else "")
     page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>domsim {title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             f"<h1>{'Which levels to ship' if ladder_page else 'Who is strongest'}"
@@ -688,14 +746,25 @@ def write_report(runs: list[dict], out: Path, calibration: dict | None = None,
             + (f'<p class="verdict bad">{html.escape(partial_line(ladder_page))}</p>\n'
                if partial else "")
             + f'<p class="meta">domsim {html.escape(__version__)}. {html.escape(note)} '
-            f'Every table is a CSV in <a href="{TABLES}/">{TABLES}/</a>; the levels for a '
-            f'game\'s config are in <a href="{LEVELS_FILE}">{LEVELS_FILE}</a>.</p>\n'
+            f"{html.escape(anchor_note(runs, ladders))} "
+            f'Every table is a CSV in <a href="{TABLES}/">{TABLES}/</a>{levels}.</p>\n'
             f"{top}"
-            + f'<h2>Details</h2>\n<details><summary>Every rule set\'s steps side by side'
-            f'</summary><div class="charts">{steps}</div></details>\n{"".join(sections)}'
+            + f'<h2>Details</h2>\n{steps}{"".join(sections)}'
             "</body>\n</html>\n")
     (out / PAGE).write_text(page, encoding="utf-8")
     return out / PAGE
+
+
+def anchor_note(runs: list[dict], ladders: list[dict]) -> str:
+    """The page's one anchor, said once in its header: a ladder's weakest level (its levels
+    are the sums of the steps above it, and its overview's ratings are rated from it too)."""
+    if ladders:
+        zeros = ", ".join(dict.fromkeys(ladder["zero"] for ladder in ladders))
+        return (f"Elo 0 on this whole page is each rule set's weakest level ({zeros}): a level's "
+                "Elo is the sum of the steps below it, and the overview's joint ratings are "
+                "shown from the same level.")
+    zeros = "; ".join(dict.fromkeys(zero_label(stats["ratings"]) for stats in runs))
+    return f"Elo 0 on this page: {zeros}."
 
 
 def write_step_pages(ladders: list[dict], out: Path) -> None:
@@ -727,19 +796,21 @@ VERDICT_COLUMNS = [("section", "section", text), ("variant", "variant", text),
                    ("verdict", "verdict", text)]
 
 
-def verdict_row(stats: dict, key: str) -> dict:
-    """A section's verdict in numbers (and the sentence)."""
-    ladder = stats["ladder"]
-    elo = [step["elo"] for step in ladder["steps"]] or [0.0]
+def verdict_row(stats: dict, key: str, ladder: dict | None) -> dict:
+    """A section's verdict in numbers (and the sentence): its steps' estimates, the ones the
+    summary and levels.json give."""
+    steps = ladder["steps"] if ladder else []
+    elo = [step["elo"] for step in steps] or [0.0]
     return {"section": key, "variant": stats["variant"], "players": stats["players"],
-            "games": stats["games"], "increasing": ladder["increasing"],
-            "significant": ladder["significant"], "steps": len(ladder["steps"]),
-            "significant_steps": sum(step["significant"] for step in ladder["steps"]),
+            "games": stats["games"], "increasing": all(step["elo"] > 0 for step in steps),
+            "significant": bool(steps) and all(step["verdict"] == "stronger" for step in steps),
+            "steps": len(steps),
+            "significant_steps": sum(step["verdict"] == "stronger" for step in steps),
             "smallest_step_elo": min(elo), "largest_step_elo": max(elo),
             "smallest_step_win_rate": score_from_elo(min(elo)), "verdict": verdict_text(stats)}
 
 
-def section_html(stats: dict, key: str, out: Path) -> str:
+def section_html(stats: dict, key: str, ladder: dict | None, out: Path) -> str:
     """A rule set's details, folded: its run, ladder and heatmap, then the repetitive charts
     and every table in their own folds."""
     played = (f"{stats['games']} of {stats['games_planned']} games (partial run)"
@@ -756,7 +827,7 @@ def section_html(stats: dict, key: str, out: Path) -> str:
         parts.append(image if name in ("ladder", "heatmap") else
                      f"<details><summary>{html.escape(title)}</summary>{image}</details>")
     parts.append("</div>\n<details><summary>Tables</summary>\n")
-    for table in section_tables(stats):
+    for table in section_tables(stats, ladder):
         csv_name = f"{TABLES}/{key}-{table.name}.csv"
         table.write_csv(out / csv_name)
         parts.append(table.html(csv_name))

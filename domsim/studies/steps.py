@@ -10,7 +10,9 @@ look where the step's Elo interval over deals
 - lies within +-tolerance Elo: the two are equal within the tolerance;
 or when the cap is reached: undecided. Each look's interval is the (1 - 0.05 / looks) one
 (Bonferroni), so that the chance that any of the planned looks errs stays within the report's 5%.
-The figures reported are the final 95% intervals."""
+The interval every surface shows is the one judged: the last look's, which holds the step's Elo
+with 95% confidence however the step stopped (the plain 95% interval at a stop the data chose
+would not)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from ..results.manifest import read_manifest
 from ..results.ratings import open_end
 from ..rules import make_rules
 from ..seeding import derive_seed
-from ..stats import elo_estimate
+from ..stats import EloEstimate, elo_estimate
 from .compare import CompareResult
 
 #: The report's level: its intervals are 95% ones, its steps significant at 5%.
@@ -74,10 +76,14 @@ class StepRule:
                 "tolerance_elo": self.tolerance, "precision_elo": self.precision,
                 "looks_deals": list(self.looks), "z": self.z}
 
+    def estimate(self, units: list[list[float]], per_unit: int, ref: float) -> EloEstimate:
+        """The step's Elo over these deals with the interval a look judges."""
+        return elo_estimate([sum(u) / len(u) for u in units], per_unit, ref, z=self.z)
+
     def verdict(self, units: list[list[float]], per_unit: int, ref: float) -> str | None:
         if len(units) not in self.looks:
             return None
-        estimate = elo_estimate([sum(u) / len(u) for u in units], per_unit, ref, z=self.z)
+        estimate = self.estimate(units, per_unit, ref)
         if self.precision is not None and not (
                 estimate.one_sided is None
                 and estimate.elo_high - estimate.elo_low <= 2 * self.precision):
@@ -115,7 +121,7 @@ class Step:
     deals: int
     verdict: str | None
     win_rate: float  # the upper level's score against the lower, over counted games
-    win_low: float  # its 95% interval over deals
+    win_low: float  # its interval over deals, the one judged (95% over the looks)
     win_high: float
     elo: float
     elo_low: float  # infinite where the score interval reaches 0 or 1 (as `stats`)
@@ -123,6 +129,7 @@ class Step:
     reason: str
     folder: str
     stopped: str | None = None  # interrupted, ...: the calibration stops too
+    looks: int = 1  # the looks planned: each interval is the (1 - 0.05 / looks) one
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -157,14 +164,14 @@ def play_step(variant: str, players: int | None, options: dict, lower: str, uppe
                            time_control=overview.time_control, run_key=plan.run_key)
     rule = StepRule(plan.tolerance, looks(FIRST_LOOK, config.games // per_deal), plan.precision)
     result = compare(config, out, rule)
-    pair = result.progress.statistics()
-    estimate = pair.estimate
-    games = result.progress.games
+    progress = result.progress
+    estimate = rule.estimate(progress.units, progress.per_unit, progress.ref)
+    games = progress.games
     return Step(variant, name_of(lower), name_of(upper), games, estimate.units,
-                result.progress.verdict, estimate.score, estimate.score_low, estimate.score_high,
+                progress.verdict, estimate.score, estimate.score_low, estimate.score_high,
                 estimate.elo, open_end(estimate.elo_low), open_end(estimate.elo_high),
-                step_reason(result.progress.verdict, games, plan, result.stopped), str(out),
-                result.stopped)
+                step_reason(progress.verdict, games, plan, result.stopped), str(out),
+                result.stopped, len(rule.looks))
 
 
 def name_of(entrant: str) -> str:
@@ -190,8 +197,15 @@ def chained_levels(names: list[str], steps: list[Step]) -> list[dict]:
 def step_line(step: Step) -> str:
     return (f"{step.variant} {step.lower} -> {step.upper}: {step.elo:+.0f} Elo "
             f"[{step.elo_low:+.0f}, {step.elo_high:+.0f}], {step.upper} scores "
-            f"{step.win_rate:.1%} [{step.win_low:.1%}, {step.win_high:.1%}]: {step.reason} "
-            f"({step.deals:,} deals)")
+            f"{step.win_rate:.1%} [{step.win_low:.1%}, {step.win_high:.1%}] "
+            f"({interval_words(step.looks)}): {step.reason} ({step.deals:,} deals)")
+
+
+def interval_words(looks: int) -> str:
+    """What a step's interval is, in a few words."""
+    if looks == 1:
+        return "95% interval"
+    return f"95% over its {looks} looks: the interval judged"
 
 
 def ladder_specs(config: TourneyConfig, overview: Path) -> list[str]:

@@ -31,6 +31,7 @@ from .results.folder import MANIFEST, SUMMARY, RunError
 from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
 from .results.run import Run, load_run
+from .results.summary import ALL
 from .rules import make_rules
 from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
@@ -163,9 +164,10 @@ class Comparison(Results):
         self.lines = tuple(lines if kept else lines[:-1])
 
     def _repr_html_(self) -> str:
+        pairing = next(label for label in self.summary["pairing"] if label != ALL)
         return notebook.summary_html(repr(self).strip("<>"), self.summary,
                                      [line for line in self.lines if line.startswith(
-                                         ("verdict:", "Elo:", "LOS:", "games:"))])
+                                         ("verdict:", "Elo:", "LOS:", "games:"))], pairing)
 
 
 def tourney(variant: str | None = None, entrants: Entrants | None = None, *,

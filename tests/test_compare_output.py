@@ -39,7 +39,7 @@ def test_the_final_block_adds_up_and_the_bounds_follow_alpha_and_beta(tmp_path):
     llr = re.search(r"LLR: (\S+) \((\S+), (\S+)\) \[0.00, 100.00\]", text)
     assert (float(llr.group(2)), float(llr.group(3))) == (round(lower, 2), round(upper, 2))
     assert float(llr.group(1)) >= upper and "H1 accepted" in text
-    assert re.search(r"Elo: [-\d.]+ \+/- [\d.]+, nElo: [-\d.]+ \+/- [\d.]+", text)
+    assert re.search(r"Elo: [-\d.]+ \[[-+\d.]+, [-+\d.]+\], nElo: [-\d.]+ \+/- [\d.]+", text)
     assert "LOS: " in text
 
 

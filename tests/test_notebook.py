@@ -59,4 +59,12 @@ def test_load_of_a_comparisons_folder_is_a_comparison_with_its_test(tmp_path):
     assert isinstance(loaded, api.Comparison)
     assert (loaded.verdict, loaded.llr, loaded.figures) == (played.verdict, played.llr,
                                                             played.figures)
-    assert "verdict: H1 accepted" in loaded._repr_html_()
+    page = loaded._repr_html_()
+    assert "verdict: H1 accepted" in page
+    # issue 48: one estimate for the comparison, the verdict lines' and the table's alike (on
+    # 455ac6a "Elo: 381.70 +/- 314.32" sat above "rating +194 [+133, +311]")
+    figures = loaded.figures
+    assert f"Elo: {figures['elo']:.2f} [{figures['elo_low']:+.2f}, {figures['elo_high']:+.2f}]" \
+        in page
+    shown = f"{figures['elo']:+.0f} [{figures['elo_low']:+.0f}, {figures['elo_high']:+.0f}]"
+    assert f"<td>{shown}</td>" in page

@@ -177,7 +177,9 @@ def test_compare_states_a_sweep_as_a_one_sided_bound():
     assert elo_line(won, 10) == (f"Elo: won all 10 games: at least {won.elo_low:+.0f} (a "
                                  "one-sided 97.5% bound), nElo: - (no spread)")
     assert elo_line(lost, 10).startswith(f"Elo: lost all 10 games: at most {lost.elo_high:+.0f}")
-    assert "+/-" in elo_line(elo_estimate([1.0, 0.5, 0.0]))
+    estimate = elo_estimate([1.0, 0.5, 0.0] * 4)  # Elo's ends, not a symmetric +/- (issue 48)
+    assert elo_line(estimate).startswith(
+        f"Elo: {estimate.elo:.2f} [{estimate.elo_low:+.2f}, {estimate.elo_high:+.2f}], nElo: ")
 
 
 def test_without_resamplings_a_sweep_keeps_its_bound_on_its_own_end():

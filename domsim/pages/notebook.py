@@ -24,13 +24,17 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def summary_html(title: str, summary: pd.DataFrame, lines: Sequence[str] = ()) -> str:
-    """The entrants over all their games, strongest first (summary.csv's rows), under `title`
-    and `lines` (a comparison's verdict, say)."""
-    rows = summary[summary["pairing"] == ALL].sort_values("elo", ascending=False,
-                                                          na_position="last")
+def summary_html(title: str, summary: pd.DataFrame, lines: Sequence[str] = (),
+                 pairing: str = ALL) -> str:
+    """The entrants strongest first (summary.csv's rows of `pairing`: over all their games by
+    default, their one rating; a comparison's pairing, each entrant's Elo against the other
+    head to head over deals, the estimate its verdict lines give), under `title` and `lines`
+    (a comparison's verdict, say)."""
+    rows = summary[summary["pairing"] == pairing].sort_values("elo", ascending=False,
+                                                              na_position="last")
+    elo = "rating [95% CI]" if pairing == ALL else "Elo vs the other, over deals [95% CI]"
     head = "".join(f"<th>{name}</th>" for name in ("entrant", "games", "W-L-S",
-                                                     "win rate [95% CI]", "rating [95% CI]",
+                                                     "win rate [95% CI]", elo,
                                                      "margin/game [95% CI]", "faults"))
     body = "".join(f"<tr>{''.join(f'<td>{html.escape(str(cell))}</td>' for cell in cells)}</tr>"
                    for cells in map(row_cells, rows.to_dict("records")))
@@ -48,7 +52,8 @@ def row_cells(row: dict) -> tuple:
     bound = row.get("elo_bound") if isinstance(row.get("elo_bound"), str) else None
     return (row["entrant"], row["games"], f"{row['wins']}-{row['losses']}-{row['shared']}",
             f"{row['win_rate']:.1%} [{row['win_rate_low']:.1%}, {row['win_rate_high']:.1%}]",
-            elo_cell(bound or None, number("elo"), number("elo_low"), number("elo_high")),
+            elo_cell(bound or None, number("elo"), number("elo_low"), number("elo_high"),
+                     int(row["games"])),
             interval_cell(row["margin_per_game"], row["margin_per_game_low"],
                           row["margin_per_game_high"], "+.2f"),
             row["faults"])

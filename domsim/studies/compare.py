@@ -325,18 +325,17 @@ def ptnml(outcomes: list[tuple[float, int]]) -> list[int]:
 
 
 def elo_line(estimate: EloEstimate, games: int | None = None) -> str:
-    """Elo and nElo +/- their errors; a sweep as what it is (`sweep_text`: no nElo), and an
-    interval reaching a score of 0 or 1 by its ends, the open one infinite (as `stats`)."""
+    """Elo with its interval's ends (mapped from the score's, it is not symmetric: a +/- would
+    misstate one end, and the table under a notebook's Comparison gives the ends), an open end
+    (a score of 0 or 1) infinite as `stats` has it; nElo +/- its error (linear in the score);
+    a sweep as what it is (`sweep_text`: no nElo)."""
     if estimate.one_sided:
         bound = estimate.elo_low if estimate.one_sided == "lower" else estimate.elo_high
         return (f"Elo: {sweep_text(estimate.one_sided, bound, games, said=True)}, "
                 "nElo: - (no spread)")
     nelo = f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}"
-    error = elo_error(estimate)
-    if error is None:
-        low, high = open_end(estimate.elo_low), open_end(estimate.elo_high)
-        return f"Elo: {estimate.elo:.2f} [{low:+.2f}, {high:+.2f}], {nelo}"
-    return f"Elo: {estimate.elo:.2f} +/- {error:.2f}, {nelo}"
+    low, high = open_end(estimate.elo_low), open_end(estimate.elo_high)
+    return f"Elo: {estimate.elo:.2f} [{low:+.2f}, {high:+.2f}], {nelo}"
 
 
 def elo_error(estimate: EloEstimate) -> float | None:

@@ -1,0 +1,98 @@
+"""One estimate per question on every surface (issue 48): a calibration step's Elo, read off the
+terminal, tables/steps.csv, levels.json and the report's Ladder steps, is one number with one
+interval, the interval its sequential verdict judged (on 455ac6a `calibrate --variant fives
+--seed 3` gave medium -> hard +134 [+42, +248] on the terminal and +200 [+148, +263] in
+steps.csv and the report)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from clitools import invoke
+
+STEP_LINE = re.compile(r"^(\S+) (\S+) -> (\S+): ([-+]\d+) Elo \[([-+]\w+), ([-+]\w+)\]")
+
+
+def terminal_steps(stdout: str) -> dict:
+    return {(m[2], m[3]): (m[4], m[5], m[6]) for m in map(STEP_LINE.match, stdout.splitlines())
+            if m}
+
+
+def csv_steps(out: Path) -> dict:
+    with (out / "tables" / "steps.csv").open(newline="", encoding="utf-8") as source:
+        return {(row["from"], row["to"]): tuple(shown(row[key]) for key in (
+            "elo", "elo_low", "elo_high")) for row in csv.DictReader(source)}
+
+
+def levels_steps(out: Path) -> dict:
+    """Each step as levels.json gives it: the level's Elo less the one below (the levels are
+    the sums of the steps), the first step's interval the level's own."""
+    levels = json.loads((out / "levels.json").read_text())["rule_sets"][0]["levels"]
+    steps = {}
+    for below, level in zip(levels, levels[1:]):
+        step = (shown(level["elo"] - below["elo"]),)
+        if below is levels[0]:
+            step += (shown(level["elo_low"]), shown(level["elo_high"]))
+        steps[below["name"], level["name"]] = step
+    return steps
+
+
+def report_steps(out: Path) -> dict:
+    """The rows of the report's Ladder steps table: from, to, Elo of the step, low, high."""
+    page = (out / "report.html").read_text(encoding="utf-8")
+    table = page[page.index("<h3>Ladder steps"):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)"
+                      r"</td>", table)
+    return {(html.unescape(a), html.unescape(b)): (elo, low, high) for a, b, elo, low, high in rows}
+
+
+def shown(value) -> str:
+    if value in (None, ""):
+        return "+inf"
+    number = float(value)
+    return f"{round(number):+d}" if abs(number) < 1e300 else ("+inf" if number > 0 else "-inf")
+
+
+def assert_one_estimate(out: Path, stdout: str) -> None:
+    told = terminal_steps(stdout)
+    assert told, stdout
+    assert csv_steps(out) == told
+    assert report_steps(out) == told
+    chained = levels_steps(out)
+    assert chained.keys() == told.keys()
+    for step, (elo, *interval) in chained.items():
+        assert abs(int(elo) - int(told[step][0])) <= 1  # a sum of rounded steps, within rounding
+        assert not interval or tuple(interval) == told[step][1:]
+
+
+def test_a_calibration_step_is_one_estimate_on_every_surface(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "classic", "--level", "easy", "--level", "medium",
+                    "--games", "1", "--seed", "3", "-j", "1", "--silent", "--samples", "10",
+                    "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert_one_estimate(out, result.stdout)
+    # the interval shown is the one judged: wider than the plain 95% one of the step's games
+    step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
+    plain = json.loads(invoke("stats", step["folder"], "--json", "--samples", "0").stdout)
+    pair = plain["pairs"][0]  # medium (the upper level, entrant 0) vs easy
+    assert (pair["a"], pair["b"]) == ("medium", "easy")
+    assert pair["elo"] == pytest.approx(step["elo"])
+    assert step["looks"] > 1 and "the interval judged" in result.stdout
+    assert step["elo_low"] < pair["elo_low"] and pair["elo_high"] < step["elo_high"]
+
+
+@pytest.mark.slow
+def test_every_step_of_the_issues_calibration_is_one_estimate_on_every_surface(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "fives", "--seed", "3", "-j", "2", "--silent",
+                    "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert len(terminal_steps(result.stdout)) == 3
+    assert_one_estimate(out, result.stdout)

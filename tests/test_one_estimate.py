@@ -10,6 +10,7 @@ import csv
 import html
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def levels_steps(out: Path) -> dict:
     the sums of the steps), the first step's interval the level's own."""
     levels = json.loads((out / "levels.json").read_text())["rule_sets"][0]["levels"]
     steps = {}
-    for below, level in zip(levels, levels[1:]):
+    for below, level in pairwise(levels):
         step = (shown(level["elo"] - below["elo"]),)
         if below is levels[0]:
             step += (shown(level["elo_low"]), shown(level["elo_high"]))

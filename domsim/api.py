@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .analysis import SAMPLES, outcomes, ratings, ratings_dict, run_statistics
 from .clock import TimeControl
-from .game import play_game
+from .game import LoneSeeds, play_game
 from .human import Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .pages import notebook
@@ -39,7 +39,7 @@ from .runner.session import default_out, resolve_config, run_session
 from .runner.tourney import TourneyError
 from .seat.process import Confinement, check_spec
 from .seat.trace import traced
-from .seeding import random_run_seed
+from .seeding import run_seed
 from .spec import Spec
 from .stats import Sprt
 from .strategy import Strategy, define_strategy
@@ -338,14 +338,17 @@ def load(path: str | Path) -> Results:
     return Results(path, manifest)
 
 
-def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int | None = None,
+def play(variant: str, seats: Sequence[Member], *, seed: int | None = None,
+         run_key: str | None = None, players: int | None = None,
          options: Mapping[str, object] | None = None,
          move_time_limit: float | None = MOVE_TIME_LIMIT, isolate: bool | None = None,
          seat_memory: int = SEAT_MEMORY_MB, sandbox: bool = True,
          terminal: Terminal | None = None, time_control: str | None = None,
          debug: bool = False) -> dict:
     """Play one game with a strategy per seat in seat order (one fills every seat) and return
-    its record (docs/GAME-RECORD.md), as `domsim play --record` writes it; `isolate`,
+    its record (docs/GAME-RECORD.md), as `domsim play --record` writes it, dealt from `seed`
+    (None: a random one) and, where a bot plays in its own process, a secret key (`run_key`
+    reruns one: the record's), as a tourney's games are (the record keeps both); `isolate`,
     `seat_memory`, `sandbox` and `time_control` as `tourney`'s (`exec:` specs play in their own
     process anyway). A `human` seat is a person at `terminal` (domsim.human: `say(line)` and
     `ask(prompt)`). `debug` writes the seat protocol's lines to stderr, as `tourney`'s does to a
@@ -357,13 +360,15 @@ def play(variant: str, seats: Sequence[Member], *, seed: int = 0, players: int |
     if len(specs) == 1:
         specs *= rules.players
     confinement = Confinement(seat_memory, sandbox)
-    for spec in dict.fromkeys(specs):
-        if not is_human(spec):
-            check_spec(spec, isolate, confinement)
-    with traced("-" if debug else None):
-        return play_game(rules, specs, seed, move_time_limit=move_time_limit, isolate=isolate,
-                         confinement=confinement, terminal=terminal,
-                         time_control=TimeControl.parse(time_control) if time_control else None)
+    with traced("-" if debug else None):  # a bot that fails its check shows its handshake
+        for spec in dict.fromkeys(specs):
+            if not is_human(spec):
+                check_spec(spec, isolate, confinement)
+        seeds = LoneSeeds.draw(specs, isolate, seed, run_key)
+        return seeds.in_record(play_game(
+            rules, specs, seeds.game, move_time_limit=move_time_limit, isolate=isolate,
+            confinement=confinement, terminal=terminal,
+            time_control=TimeControl.parse(time_control) if time_control else None))
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -386,7 +391,7 @@ def _config(variant: str, entrants: Entrants | None, *, seed: int | None,
             options: Mapping[str, object] | None, **settings) -> TourneyConfig:
     return TourneyConfig.from_dict({
         "variant": variant, "entrants": entrant_texts(entrants or ()),
-        "seed": random_run_seed() if seed is None else seed,
+        "seed": run_seed(seed),
         "options": dict(options or {}), **settings})
 
 
@@ -441,7 +446,7 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
     else:
         request = CalibrationRequest(
             tuple(calibration_variants(tuple(variants or ()), variants is None)),
-            random_run_seed() if seed is None else seed, games=games, players=players,
+            run_seed(seed), games=games, players=players,
             levels=tuple(levels), dial=tuple(dial), run_key=run_key, on_fault=on_fault,
             time_control=time_control, tolerance=tolerance, max_games=max_games,
             samples=samples, precision=precision)
@@ -539,7 +544,7 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
         start = spsa.spec_with(strategy, parsed, [p.start for p in parsed])
         request = spsa.SpsaRequest(
             strategy, parsed, against or start, variant,
-            random_run_seed() if seed is None else seed, games, players,
+            run_seed(seed), games, players,
             {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end)
         spsa.begin(request, folder)
         state = spsa.SpsaState(request.start)

@@ -23,12 +23,13 @@ from .audit import replayed
 from .clock import TimeControl, TimeControlError
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
-from .game import STAND_IN
+from .game import STAND_IN, LoneSeeds
 from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .pages.gamepage import write_page
 from .plan.config import ConfigError
 from .plan.pairings import FORMATS
+from .printable import PrintableFormatter, printable
 from .record import FAULT_POLICIES, RecordError
 from .results.atomic import strict_json
 from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY, RunError
@@ -48,7 +49,7 @@ from .runner.session import BACKENDS, default_out, resume_hint
 from .runner.tourney import RunFinished, TourneyError
 from .seat.logs import BOTS_LOGGER
 from .seat.process import Confinement, check_spec
-from .seeding import random_run_seed
+from .seat.trace import traced
 from .spec import Spec
 from .stats import ELO_MODELS
 from .strategy import StrategyError, strategy_catalog
@@ -201,8 +202,8 @@ def user_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except USER_ERRORS as exc:
-            raise click.ClickException(str(exc)) from None
+        except USER_ERRORS as exc:  # a bot's words among them: made printable
+            raise click.ClickException(printable(str(exc))) from None
         except BrokenPipeError:  # `domsim stats RUN | head`: click ends quietly, as Unix tools do
             raise
         except OSError as exc:  # a full disk, a folder that cannot be made or read
@@ -248,6 +249,7 @@ def _option_help(name: str) -> str:
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=None,
               help="Game seed (default: random, printed first, so the game can be played again).")
+@RUN_KEY
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Rule option, e.g. target=200, capicu_bonus=25.")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
@@ -262,10 +264,12 @@ def _option_help(name: str) -> str:
 @SANDBOX
 @DEBUG
 @user_errors
-def play(variant, players_specs, players, seed, options, record, page, move_time_limit,
-         time_control, isolate, seat_memory, sandbox, debug) -> None:
+def play(variant, players_specs, players, seed, run_key, options, record, page,
+         move_time_limit, time_control, isolate, seat_memory, sandbox, debug) -> None:
     """Play one game and print its transcript, then any seat's faults. Without --seed the game
-    is dealt from a random seed, printed first: --seed with it plays the same game again.
+    is dealt from a random seed, printed first: --seed with it plays the same game again. With
+    a bot in its own process a secret run key is drawn too, as a tourney's (so that no bot
+    works the deals out from a small seed): both printed, --seed with --run-key replays it.
 
     A SPEC is a level (easy, medium, hard, insane), a file (path/to/bot.py[:Class]), a module
     (package.module:Class) or a registered name, with optional parameters (hard?key=value), or
@@ -278,18 +282,19 @@ def play(variant, players_specs, players, seed, options, record, page, move_time
             raise click.ClickException(f"{path} exists: choose another {option} file")
     texts = list(players_specs) or ["easy"]
     specs = [Spec.of(text) for text in texts]
-    for spec in dict.fromkeys(specs):
-        if not is_human(spec):
-            check_spec(spec, isolate, Confinement(seat_memory, sandbox is not False))
+    with traced("-" if debug else None):  # a bot that fails its check shows its handshake
+        for spec in dict.fromkeys(specs):
+            if not is_human(spec):
+                check_spec(spec, isolate, Confinement(seat_memory, sandbox is not False))
     person = any(map(is_human, specs))
     if person and record is None:  # a game someone played is kept
         record = default_out(f"play-{variant}").with_suffix(".json")
         record.parent.mkdir(parents=True, exist_ok=True)
-    if seed is None:  # a fresh deal each time, which the printed seed deals again
-        seed = random_run_seed()
-        click.echo(f"seed {seed}: replay this game with --seed {seed}")
+    seeds = LoneSeeds.draw(specs, isolate, seed, run_key)
+    if (seeds.seed, seeds.key) != (seed, run_key):  # drawn: printed first, to deal it again
+        click.echo(f"seed {seeds.seed}: replay this game with {seeds.replay()}")
     with _bots_stderr_shown():
-        game = api.play(variant, texts, seed=seed, players=players,
+        game = api.play(variant, texts, seed=seeds.seed, run_key=seeds.key, players=players,
                         options=parse_options(options), move_time_limit=move_time_limit or None,
                         isolate=isolate, seat_memory=seat_memory, sandbox=sandbox is not False,
                         time_control=time_control, debug=debug,
@@ -300,7 +305,7 @@ def play(variant, players_specs, players, seed, options, record, page, move_time
         click.echo(line)
     for seat, faults in enumerate(game["faults"]):
         if faults["first"] is not None:
-            click.echo(_fault_line(seat, game["seats"][seat], faults))
+            click.echo(printable(_fault_line(seat, game["seats"][seat], faults), lines=False))
     if record is not None:
         try:
             with record.open("x", encoding="utf-8") as out:
@@ -354,7 +359,7 @@ class ConsoleTerminal:
 def _bots_stderr_shown() -> Iterator[None]:
     """One game has no run log and no progress bar: a bot's stderr goes to the terminal."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.setFormatter(PrintableFormatter("%(message)s"))
     logger = logging.getLogger(BOTS_LOGGER)
     saved = logger.level
     logger.addHandler(handler)

@@ -13,6 +13,7 @@ from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, ON_FAULT
+from .plan.config import RUN_KEY_WORDS, ConfigError
 from .record import forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat.alarm import MoveAlarm
@@ -21,7 +22,7 @@ from .seat.pool import BotPool, deal_keys
 from .seat.process import DEFAULT_CONFINEMENT, Confinement
 from .seat.seats import BotSeat, GuardedSeat, Seat
 from .seat.watchdog import stop_watchdog
-from .seeding import deal_rng, derive_seed, seat_rng
+from .seeding import deal_rng, derive_seed, game_seed, is_run_key, run_key, run_seed, seat_rng
 from .spec import Spec
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
@@ -99,6 +100,39 @@ class PlayedGame:
         return {**record, "dealt_from_seed": True, "on_fault": self.on_fault,
                 "faults": self.faults, "timing": self.timing,
                 **({"forfeit": forfeit} if forfeit else {})}
+
+
+@dataclass(frozen=True)
+class LoneSeeds:
+    """What deals a game played alone (`domsim play`, `api.play`), drawn as a tourney's are
+    (domsim.seeding): the run seed, and its key where a bot plays in its own process, so that
+    no bot works the deals out from a given seed, however small; `game` the seed it deals
+    from (without a key, the run seed itself, as every domsim before keys dealt)."""
+
+    seed: int
+    key: str | None
+
+    @classmethod
+    def draw(cls, specs: Sequence[Spec], isolate: bool | None, seed: int | None,
+             key: str | None) -> LoneSeeds:
+        if key is not None and not is_run_key(key):
+            raise ConfigError(f"run_key must be {RUN_KEY_WORDS}, got {key!r}")
+        keyed = any(not is_human(spec) and bot_command(spec, isolate) is not None
+                    for spec in specs)
+        return cls(run_seed(seed), run_key(key, keyed))
+
+    @property
+    def game(self) -> int:
+        return self.seed if self.key is None else game_seed(self.seed, 0, self.key)
+
+    def replay(self) -> str:
+        """The options that deal this game again."""
+        return f"--seed {self.seed}" + (f" --run-key {self.key}" if self.key else "")
+
+    def in_record(self, record: dict) -> dict:
+        """The game's record with what replays it: a keyed game's run seed and key."""
+        return record if self.key is None else seal({"run_seed": self.seed, "run_key": self.key,
+                                                     **record})
 
 
 def play_game(rules: Rules, specs: Sequence[Spec | str], seed: int, *,

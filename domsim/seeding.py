@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import secrets
 
 from ._core import MatchRng
@@ -18,14 +19,24 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-def random_run_seed() -> int:
-    """A run seed when none is given: 63 random bits, too many for a bot told its seat's seed to
-    find the run's by trying seeds (a small seed such as 1 it could: docs/seat-protocol.md)."""
-    return secrets.randbelow(1 << 63)
+def run_seed(given: int | None) -> int:
+    """The seed a new run deals from (a tourney, a study, one game: the one place it is drawn):
+    `given`, else 63 random bits, too many for a bot told its seat's seed to find the run's by
+    trying seeds (a small seed such as 1 it could: `run_key` is what guards a given seed)."""
+    return secrets.randbelow(1 << 63) if given is None else given
 
 
-def new_run_key() -> str:
-    """A run's secret key: 128 random bits, as 32 hex digits."""
+def is_run_key(text: object) -> bool:
+    """Whether `text` is a run key as `run_key` draws them (and a manifest keeps them)."""
+    return isinstance(text, str) and re.fullmatch(r"[0-9a-f]{32}", text) is not None
+
+
+def run_key(given: str | None, bots_out_of_process: bool) -> str | None:
+    """A new run's secret key: `given` (a rerun's), else, where a bot plays in its own process,
+    128 fresh random bits as 32 hex digits, mixed into every game seed (`game_seed`), so that
+    no bot works the deals out from the seed however small; else none (the seeds of old)."""
+    if given is not None or not bots_out_of_process:
+        return given
     return secrets.token_hex(16)
 
 

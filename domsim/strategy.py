@@ -31,6 +31,7 @@ import random
 import re
 import reprlib
 import sys
+import traceback
 import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -192,6 +193,9 @@ def _load(spec: Spec, cwd: str) -> StrategyFactory:
     return factory
 
 
+_HERE = Path(__file__)
+
+
 def guarded(what: str, call: Callable[[], object]) -> object:
     """Run a strategy's own code (import, constructor): whatever it raises, `sys.exit` and
     BaseException included, becomes a StrategyError naming `what`; only Ctrl-C passes."""
@@ -200,7 +204,17 @@ def guarded(what: str, call: Callable[[], object]) -> object:
     except KeyboardInterrupt:
         raise
     except BaseException as exc:
-        raise StrategyError(f"{what}: {one_line(exc)}") from None
+        raise StrategyError(f"{what}: {one_line(exc)}{_raised_at(exc)}") from None
+
+
+def _raised_at(exc: BaseException) -> str:
+    """Where a strategy's own code raised `exc`, as ` (FILE, line N)`: the innermost frame that
+    is neither domsim's nor the import machinery's (a SyntaxError names its line itself)."""
+    if isinstance(exc, SyntaxError):
+        return ""
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
+              if not frame.filename.startswith("<") and Path(frame.filename) != _HERE]
+    return f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
 
 
 _short = reprlib.Repr()  # for whatever a strategy returns: bounded, and safe if repr() fails

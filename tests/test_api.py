@@ -161,3 +161,9 @@ def test_an_interrupted_run_is_partial_when_kept_and_resumes_else_says_how_to_ke
     assert partial.partial and partial.stopped == "interrupted" and 0 < len(partial.games) < 20
     finished = domsim.tourney(out=tmp_path / "run", resume=True, workers=1)
     assert not finished.partial and len(finished.games) == 20
+
+
+def test_play_deals_a_fresh_seed_each_time_never_0():
+    """No entry point deals seed 0 by default (issue 47): two games, two seeds."""
+    seeds = [domsim.play("block", ["easy"])["seed"] for _ in range(2)]
+    assert seeds[0] != seeds[1] and 0 not in seeds

@@ -19,8 +19,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from clitools import invoke, one_line_error
 from test_seats import marked
 
+from domsim.api import play as api_play
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
 from domsim.seat import process as process_module
@@ -358,6 +360,69 @@ def test_a_relative_path_in_a_folder_every_bot_is_shown_resolves_from_the_checko
     assert "Game over" in played.stdout
 
 
+@pytest.fixture
+def evil(tmp_path, monkeypatch) -> Path:
+    """A bot folder, bots/evil (the attacker, and a strategy file), that ships `book ->
+    ../../results`, beside the user's results/ with a run in it, all in the current folder."""
+    monkeypatch.chdir(tmp_path)
+    done = api_tourney("block", ["easy", "medium"], games=2, seed=1, workers=1,
+                       out=tmp_path / "results" / "run")
+    assert (done.path / "manifest.json").is_file()
+    folder = tmp_path / "bots" / "evil"
+    folder.mkdir(parents=True)
+    (folder / "attacker.py").write_text(ATTACKER.read_text())
+    (folder / "attacker.py").chmod(0o755)
+    (folder / "greedy.py").write_text((ROOT / "strategies" / "example_greedy.py").read_text())
+    (folder / "book").symlink_to("../../results")
+    return folder
+
+
+@pytest.mark.parametrize("spec", ["bots/evil/greedy.py?files=bots/evil/book",
+                                  "exec:bots/evil/attacker.py probe bots/evil/book/run/"
+                                  "manifest.json",
+                                  "exec:python3 bots/evil/attacker.py probe bots/evil/book"])
+def test_a_link_out_of_the_bots_folder_is_refused_in_one_line(evil, spec):
+    """`files=` or an `exec:` argument naming a link that resolves outside the bot's folder
+    (here to the user's results, every run's seed and key in its manifest) is refused before
+    any game, and no folder is made (issue 47: the bot was shown the results: 97.5% wins)."""
+    out = evil.parent.parent / "new-run"
+    one_line_error(invoke("tourney", "--variant", "block", "-p", spec, "-p", "easy",
+                          "--games", "2", "--silent", "--out", str(out)),
+                   "a link to")
+    assert not out.exists()
+
+
+def test_a_named_folder_holding_a_run_or_this_runs_out_is_refused(evil):
+    """No link needed: a named folder that holds a run folder, or the run's own --out."""
+    one_line_error(invoke("play", "--variant", "block", "-p", "bots/evil/greedy.py?files=results",
+                          "-p", "easy"), "holds or is in the run folder")
+    one_line_error(invoke("tourney", "--variant", "block", "-p",
+                          "bots/evil/greedy.py?files=bots", "-p", "easy", "--games", "2",
+                          "--silent", "--out", "bots/run"), "which holds this run's folder")
+    linked_inside = evil / "notes"
+    (evil / "real_notes").mkdir()
+    linked_inside.symlink_to("real_notes")  # a link that stays in the bot's folder is its own
+    result = invoke("play", "--variant", "block", "-p",
+                    "bots/evil/greedy.py?files=bots/evil/notes", "-p", "easy", "--seed", "1")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_sparse_64_gib_file_is_refused_in_one_line_never_read(tmp_path, monkeypatch):
+    """The manifest's digest of a bot's files is read in chunks, and a file over the cap is
+    refused before any game (issue 47: a MemoryError traceback ended the tourney)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "greedy.py").write_text(
+        (ROOT / "strategies" / "example_greedy.py").read_text())
+    with open(tmp_path / "bot" / "weights.bin", "wb") as sparse:
+        sparse.truncate(64 << 30)
+    started = time.monotonic()
+    one_line_error(invoke("tourney", "--variant", "block", "-p", "bot/greedy.py?files=bot",
+                          "-p", "easy", "--games", "2", "--silent", "--out", "run"),
+                   "(64.0 GiB) is over the 4 GiB a bot's file may be")
+    assert time.monotonic() - started < 10 and not (tmp_path / "run").exists()
+
+
 def attacker_hands(out: Path, levels: set[str]) -> dict[str, tuple[str, int]]:
     """Each hand the attacker was dealt (as it names it) -> the opponent's, and the deal id (in a
     round robin its seat holds that hand in every pairing: the same deal)."""
@@ -429,6 +494,27 @@ def test_no_bot_finds_the_game_seed_by_trying_run_seeds(tmp_path, seed):
     assert len(said) == 4 and not believed & played, said
     key = json.loads((out / "manifest.json").read_text())["config"]["run_key"]
     assert len(key) == 32 and key not in (out / "run.log").read_text()
+
+
+@pytest.mark.parametrize("games", [5, pytest.param(30, marks=pytest.mark.slow)])
+def test_a_game_played_alone_gives_its_seed_away_in_none(caplog, games):
+    """`domsim play --seed S` (api.play) with a bot in its own process draws a run key, as a
+    tourney does: the seat seed the bot is told leads to no game seed it can try, for 30 small
+    seeds (5 by default; issue 47: found 30 of 30 when S dealt the game); the record keeps the seed
+    and key, which deal the same game again."""
+    played = []
+    with caplog.at_level("INFO", logger="domsim.seats"):
+        for seed in range(games):
+            played.append(api_play("block", [attacker("brute"), "easy"], seed=seed))
+    said = [r.getMessage() for r in caplog.records if "attacker: brute" in r.getMessage()]
+    believed = {int(s) for line in said for s in line.split("brute found ")[-1].split()
+                if s.lstrip("-").isdigit()}
+    assert len(said) == games and not believed & {record["seed"] for record in played}
+    first = played[0]
+    assert first["run_seed"] == 0 and len(first["run_key"]) == 32
+    again = api_play("block", [TWIN, "easy"], seed=0, run_key=first["run_key"])
+    assert again["seed"] == first["seed"] and again["hands"][0]["deal"] == \
+        first["hands"][0]["deal"]
 
 
 def test_a_long_spec_does_not_swell_the_log(tmp_path):

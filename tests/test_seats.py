@@ -22,6 +22,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from clitools import invoke, one_line_error
 from domsim.strategies.easy import Easy
 from domsim.strategies.hard import Hard
 from domsim.strategies.medium import Medium
@@ -166,8 +167,10 @@ def test_a_strategy_defined_in_the_session_cannot_be_isolated():
 
 def test_the_python_api_isolates_too(tmp_path):
     greedy = str(ROOT / "strategies" / "example_greedy.py")
+    # Isolated, a game alone draws a run key: the same key deals the same game in process.
     played = domsim.play("block", [greedy, "easy"], seed=3, isolate=True)
-    assert results(played) == results(domsim.play("block", [greedy, "easy"], seed=3))
+    assert results(played) == results(domsim.play("block", [greedy, "easy"], seed=3,
+                                                  run_key=played["run_key"]))
     run = domsim.tourney("block", {"mine": EXAMPLE, "easy": "easy"}, games=4, seed=1, workers=1,
                          isolate=True, seat_memory=1024, out=tmp_path / "run")
     assert run.manifest["config"]["isolate"] and run.manifest["config"]["seat_memory"] == 1024
@@ -623,6 +626,36 @@ def test_a_bot_that_writes_junk_and_exits_says_what_it_wrote():
     first = play_game(BLOCK, [bad_bot("mumble"), "easy"], 2)["faults"][0]["first"]
     assert first.startswith("exited with status 0 after a line that answers nothing")
     assert "thinking..." in first
+
+
+@pytest.mark.parametrize(("bot", "words"), [
+    ("exec:python3 no_such_bot.py", "can't open file"),
+    (bad_bot("crash"), "'ValueError: no weights found'"),
+    (bad_bot("chatter"), "its first line is not the protocol's hello (docs/seat-protocol.md): "
+                         "'thinking...'")])
+def test_a_bot_that_fails_to_start_says_why_at_once(tmp_path, monkeypatch, bot, words):
+    """Its own words (its stderr's last lines, or the line it wrote instead of its hello) in
+    the one-line error, within 5 s: not `exited with status 2`, not a 10 s wait (issue 49)."""
+    monkeypatch.chdir(tmp_path)
+    started = time.monotonic()
+    one_line_error(invoke("play", "--variant", "block", "-p", bot, "-p", "easy"), words)
+    assert time.monotonic() - started < 5
+
+
+def test_debug_shows_the_handshake_of_a_bot_that_fails_it():
+    result = invoke("play", "--variant", "block", "-p", bad_bot("chatter"), "-p", "easy",
+                    "--debug")
+    assert result.exit_code == 1
+    assert '> {"type":"hello"' in result.stderr and " < thinking..." in result.stderr
+
+
+@pytest.mark.parametrize("isolate", ["--in-process", "--isolate"])
+def test_a_strategy_file_that_cannot_be_imported_names_its_file_and_line(tmp_path, isolate):
+    """In process or in the sandbox (where the file is under /bot), as the user names it."""
+    bot = tmp_path / "needs_numpyx.py"
+    bot.write_text("import os\nimport numpyx\n")
+    one_line_error(invoke("play", "--variant", "block", "-p", str(bot), "-p", "easy", isolate),
+                   f"No module named 'numpyx' ({bot}, line 2)")
 
 
 def test_a_sandboxed_strategy_that_raises_leaves_its_traceback_in_the_log(tmp_path):

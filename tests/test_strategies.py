@@ -10,6 +10,7 @@ import logging
 import multiprocessing
 import os
 import random
+import re
 import signal
 import threading
 from pathlib import Path
@@ -433,7 +434,11 @@ def test_cli_strategies_lists_a_broken_file_with_its_error(tmp_path):
 def test_cli_play_takes_a_strategy_file(at_root):
     result = run("play", "--variant", "block", "-p", GREEDY, "-p", "easy", "--seed", "2")
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"block, 2 players, seed 2: seat 0 {GREEDY}, seat 1 easy")
+    # In its own process the bot gets a game seed keyed as a tourney's, printed first.
+    replay, header = result.stdout.splitlines()[:2]
+    assert re.fullmatch(r"seed 2: replay this game with --seed 2 --run-key [0-9a-f]{32}", replay)
+    assert re.fullmatch(rf"block, 2 players, seed \d+: seat 0 {re.escape(GREEDY)}, seat 1 easy",
+                        header)
     assert "Faults" not in result.stdout
 
 

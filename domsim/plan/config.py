@@ -4,7 +4,6 @@ do not). The same settings come from the command line, a scenario file or a run'
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -13,6 +12,7 @@ from ..deals import ORDERS
 from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
+from ..seeding import is_run_key
 from ..suggest import did_you_mean
 from .pairings import FORMATS, builtin_levels
 
@@ -48,6 +48,8 @@ def _is_seconds(value: object) -> bool:
 
 Check = tuple[Callable[[object], bool], str]  # (test, what is allowed)
 
+RUN_KEY_WORDS = "32 hex digits (a run's key, from its manifest)"
+
 #: Every tourney setting with what it accepts, for each source of settings: command line,
 #: scenario file, a resumed run's manifest.
 SETTINGS: dict[str, Check] = {
@@ -70,8 +72,8 @@ SETTINGS: dict[str, Check] = {
     "deals": (lambda v: v is None or isinstance(v, str) and v != "", "a deals file's path"),
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
     "on_fault": (lambda v: v in FAULT_POLICIES, " or ".join(FAULT_POLICIES)),
-    "run_key": (lambda v: v is None or isinstance(v, str) and re.fullmatch(r"[0-9a-f]{32}", v),
-                "32 hex digits (a run's key, from its manifest)"),
+    "run_key": (lambda v: v is None or is_run_key(v),
+                RUN_KEY_WORDS),
     "time_control": (lambda v: v is None or is_time_control(v),
                      "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
     "deal_groups": (is_positive_integer, "a positive integer that divides the pairings"),

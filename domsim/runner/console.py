@@ -18,6 +18,7 @@ from multiprocessing_logging import MultiProcessingHandler
 from tqdm.auto import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
+from ..printable import PrintableFormatter
 from ..results.summary import Tally
 from ..seat.process import WEAKER
 from ..seat.seats import FAULT
@@ -39,9 +40,9 @@ def run_logging(log_file: Path, quiet: bool) -> Iterator[None]:
     saved = logger.handlers[:], logger.level, logger.propagate
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.ERROR if quiet else logging.WARNING)
-    console.setFormatter(logging.Formatter("domsim: %(levelname)s: %(message)s"))
+    console.setFormatter(PrintableFormatter("domsim: %(levelname)s: %(message)s"))
     to_file = logging.FileHandler(log_file, encoding="utf-8")
-    to_file.setFormatter(logging.Formatter(
+    to_file.setFormatter(PrintableFormatter(
         "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
     logger.handlers = [console, to_file]
     logger.setLevel(logging.INFO)

@@ -18,7 +18,7 @@ from ..plan.pairings import seated_twice
 from ..results.manifest import Outcome, manifest_config
 from ..results.parts import done_game_ids
 from ..seat.trace import traced
-from ..seeding import random_run_seed
+from ..seeding import run_seed
 from ..strategy import one_line
 from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging
 from .local import local_executor
@@ -56,7 +56,7 @@ def resolve_config(given: dict, out: Path | None, resume: bool,
     else:
         if not given.get("variant"):
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
-        values = {"seed": random_run_seed(), "on_fault": TOURNEY_ON_FAULT, **given}
+        values = {"on_fault": TOURNEY_ON_FAULT, **given, "seed": run_seed(given.get("seed"))}
         out = out or default_out(name or given["variant"])
     return TourneyConfig.from_dict(values), out
 
@@ -91,7 +91,8 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
     lost_cluster = cluster.failures if cluster else ()
     try:
         workers = cluster.threads if cluster else workers
-        tourney = open_tourney(config, out, resume, command)
+        with traced("-" if debug else None):  # a bot failing its check: before any folder
+            tourney = open_tourney(config, out, resume, command)
         with closing(tourney), run_logging(out / "run.log", silent), \
                 traced(str(out / PROTOCOL_TRACE) if debug else None), \
                 executors(tourney, workers, cluster) as factory, stops_interrupt():

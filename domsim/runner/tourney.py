@@ -44,7 +44,7 @@ from ..results.table import read_games
 from ..rules import Rules
 from ..seat.command import bot_command, in_process_reason
 from ..seat.process import check_spec
-from ..seeding import new_run_key
+from ..seeding import run_key
 from ..spec import Spec
 from ..strategy import StrategyError, load_strategy
 from .console import FaultRateExceeded
@@ -115,6 +115,8 @@ class Tourney:
         for entrant in self.plan.entrants:
             for spec in entrant.members:
                 check_spec(spec, self.config.isolate, run_confinement(self.config))
+                if command := bot_command(spec, self.config.isolate):
+                    command.check_not_holding(self.out, "this run's folder (--out)")
         self.schema = games_schema(self.plan.rules)
 
     @property
@@ -167,8 +169,8 @@ def open_tourney(config: TourneyConfig, out: Path, resume: bool,
     the caller closes the tourney to let it go. A new run with bots in their own process gets a
     secret key unless it has one or `keep_seeds` (an old run upgraded keeps its games' seeds)."""
     named = replace(config, entrants=tuple(config.entrant_names()))
-    if not (resume or keep_seeds) and config.run_key is None and bots_out_of_process(named):
-        named = replace(named, run_key=new_run_key())
+    if not (resume or keep_seeds) and config.run_key is None:
+        named = replace(named, run_key=run_key(None, bots_out_of_process(named)))
     # A new run's settings are checked before its folder is made: a bad one writes nothing.
     tourney = None if resume else Tourney(named, out)
     lock = resume_lock(out, command) if resume else new_folder_lock(out, command)

@@ -1,6 +1,7 @@
 """Which specs leave the process, and how each is started (`bot_command`): the program an
 `exec:` spec names, or domsim's seat host loading a strategy file or module in a process of its
-own; the files that define it, for the manifest and the sandbox."""
+own; the files that define it, for the manifest and the sandbox, each checked to be the bot's
+own (`_check_own`): no link out of its folder, no run folder, no file too big to digest."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ import importlib.util
 import os
 import shlex
 import shutil
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..results.folder import MANIFEST
 from ..spec import Spec
-from ..strategy import StrategyError, check_registered, existing_file
+from ..strategy import StrategyError, check_registered, existing_file, local_file
 
 
 @dataclass(frozen=True)
@@ -36,15 +39,99 @@ class BotCommand:
         return {"spec": self.spec.text, "origin": f"process: {shlex.join(self.argv)}",
                 "files": {name: _digest(Path(self.cwd, name)) for name in self.files}}
 
+    def check_not_holding(self, folder: Path, what: str) -> None:
+        """StrategyError when a path of the bot's holds `folder` (`what`: the run's --out)."""
+        inside = Path(os.path.abspath(folder)).resolve()
+        for name, found in zip(self.files, self.found, strict=False):
+            if inside.is_relative_to(Path(found).resolve()):
+                raise StrategyError(f"{self.spec.text!r} names {name!r}, which holds {what} "
+                                    f"{folder}: a bot is shown only its own files")
+
+
+#: The largest file a bot's spec may name (its digest, for the manifest, is read in chunks).
+MAX_BOT_FILE_BYTES = 4 << 30
+_CHUNK = 1 << 20
+
 
 def _digest(path: Path) -> str:
-    """The sha256 of a file, or of a folder's files (their names and contents, in order)."""
-    if not path.is_dir():
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The sha256 of a file, or of a folder's files (their names and contents, in order; a link
+    inside by its target's name, as the sandbox shows it: not followed)."""
     digest = hashlib.sha256()
-    for file in sorted(f for f in path.rglob("*") if f.is_file()):
-        digest.update(str(file.relative_to(path)).encode() + b"\0" + file.read_bytes())
+    if not path.is_dir():
+        _hash_file(path, digest)
+        return digest.hexdigest()
+    for file in _files_under(path):
+        digest.update(str(file.relative_to(path)).encode() + b"\0")
+        if file.is_symlink():
+            digest.update(b"-> " + os.readlink(file).encode())
+        elif stat.S_ISREG(file.lstat().st_mode):  # not a pipe, which no one may ever write
+            _hash_file(file, digest)
     return digest.hexdigest()
+
+
+def _hash_file(path: Path, digest) -> None:
+    with path.open("rb") as file:
+        while chunk := file.read(_CHUNK):
+            digest.update(chunk)
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """Every file and link under `folder`, in order, links to folders not followed."""
+    return sorted(Path(root, name) for root, folders, files in os.walk(folder)
+                  for name in (*files, *(f for f in folders if Path(root, f).is_symlink())))
+
+
+def _check_own(spec: Spec, names: tuple[str, ...], cwd: str, code: str | None = None) -> None:
+    """StrategyError, in one line, for a path a spec names (as `files=` or an `exec:` argument)
+    that is not the bot's own: one that is, or passes through, a link resolving outside the
+    folder holding the link (the links of the user's own folders, above the current one or the
+    bot's `code`, are not the bot's; its code itself, a strategy file or an `exec:` program,
+    may be a link); one in or holding a domsim run folder (its manifest says the seed and key);
+    one holding a file over `MAX_BOT_FILE_BYTES`."""
+    here = Path(cwd)
+    code_folder = Path(os.path.normpath(Path(cwd, code))).parent if code else here
+    for name in names:
+        path = Path(os.path.normpath(Path(cwd, name)))
+        base = next((folder for folder in (here, code_folder) if path.is_relative_to(folder)),
+                    path.parent)
+        step = base
+        for part in path.relative_to(base).parts:
+            step = step / part
+            if step.is_symlink() and not step.resolve().is_relative_to(step.parent.resolve()):
+                raise StrategyError(f"{spec.text!r}: {name!r} passes through {step}, a link to "
+                                    f"{step.resolve()}, outside its folder: a bot is shown only "
+                                    "its own files")
+        _check_contents(spec, name, path.resolve())
+
+
+def _check_contents(spec: Spec, name: str, real: Path) -> None:
+    runs = [folder for folder in (real, *real.parents) if _is_run_folder(folder)]
+    files = _files_under(real) if real.is_dir() else [real]
+    runs += [file.parent for file in files if file.name == MANIFEST and _is_run_folder(file.parent)]
+    if runs:
+        raise StrategyError(f"{spec.text!r}: {name!r} holds or is in the run folder {runs[0]}, "
+                            "whose manifest says its seed and key: name the bot's own files")
+    _check_sizes(spec, files)
+
+
+def _check_sizes(spec: Spec, files: list[Path]) -> None:
+    for file in files:
+        size = file.lstat().st_size
+        if size > MAX_BOT_FILE_BYTES:
+            raise StrategyError(f"{spec.text!r}: {file} ({size / (1 << 30):.1f} GiB) is over the "
+                                f"{MAX_BOT_FILE_BYTES >> 30} GiB a bot's file may be")
+
+
+def _is_run_folder(folder: Path) -> bool:
+    """Whether `folder` holds domsim's own manifest (a run's, a study's)."""
+    manifest = folder / MANIFEST
+    try:
+        if not manifest.is_file():  # not a pipe either: opening one waits for a writer
+            return False
+        with manifest.open("rb") as file:
+            return b'"domsim_version"' in file.read(1 << 16)
+    except OSError:
+        return False
 
 
 def bot_command(spec: Spec, isolate: bool | None) -> BotCommand | None:
@@ -71,10 +158,11 @@ def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None
     if spec.path:
         found = str(existing_file(spec.path).resolve())
         return BotCommand(spec, (*argv, spec.text.replace(spec.path, found, 1)), cwd,
-                          (spec.path, *extra), (found, *_found(extra, cwd)))
+                          (spec.path, *extra),
+                          (found, *_found(spec, extra, cwd, str(local_file(spec.path)))))
     origin, root = _module_origin(spec.module)
     return BotCommand(spec, (*argv, spec.text), cwd, (*origin, *extra),
-                      (*origin, *_found(extra, cwd)), root)
+                      (*origin, *_found(spec, extra, cwd)), root)
 
 
 def _names_path(cwd: str, arg: str) -> bool:
@@ -88,9 +176,11 @@ def _names_path(cwd: str, arg: str) -> bool:
         return False
 
 
-def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
+def _found(spec: Spec, files: tuple[str, ...], cwd: str, code: str | None = None
+           ) -> tuple[str, ...]:
     """The absolute paths of the files and folders a spec's `files=` names (StrategyError for
-    one that does not exist, or for the current folder or one above it)."""
+    one that does not exist, for the current folder or one above it, or one not the bot's own:
+    `_check_own`)."""
     for name in files:
         if not Path(cwd, name).exists():
             raise StrategyError(f"file {name!r} named by files= not found (looked in {cwd}): "
@@ -98,6 +188,7 @@ def _found(files: tuple[str, ...], cwd: str) -> tuple[str, ...]:
         if not _names_path(cwd, name):
             raise StrategyError(f"files= names {name!r}, the current folder or one above it: "
                                 "name the bot's own files and folders")
+    _check_own(spec, files, cwd, code)
     return tuple(str(Path(cwd, name).resolve()) for name in files)
 
 
@@ -142,4 +233,7 @@ def _exec_command(spec: Spec, cwd: str) -> BotCommand:
         raise StrategyError(f"{spec.text!r}: {program} is not an executable file (looked in "
                             f"{cwd}): check the path and chmod +x")
     files = tuple(arg for arg in argv if _names_path(cwd, arg))
+    _check_own(spec, tuple(arg for arg in argv[1:] if arg in files), cwd,
+               program if program in files else None)
+    _check_sizes(spec, [Path(cwd, program).resolve()] if program in files else [])
     return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))

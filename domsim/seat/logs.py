@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections import deque
+
+from ..printable import printable
 
 BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
 log = logging.getLogger(BOTS_LOGGER)
@@ -38,7 +41,7 @@ class LogBudget:
         if size <= min(self._game_left, LogBudget._process_left):
             self._game_left -= size
             LogBudget._process_left -= size
-            log.info("%s: %s", self.label, text)
+            log.info("%s: %s", printable(self.label, lines=False), printable(text, lines=False))
         elif not self._capped:
             self._capped = True
             which = ("this game's" if self._game_left < LogBudget._process_left
@@ -48,15 +51,26 @@ class LogBudget:
                      LOG_BYTES_PER_PROCESS >> 10)
 
 
-def log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] = ()) -> None:
+def named_here(text: str, renames: tuple[tuple[str, str], ...]) -> str:
+    """`text` (a traceback's line, an error a bot reported) with the paths of the bot's files
+    as this process names them (`renames`: (inside, here); a sandboxed bot sees them under
+    /bot)."""
+    for inside, here in sorted(renames, key=lambda pair: -len(pair[0])):
+        text = text.replace(inside, here)
+    return text
+
+
+def log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] = (),
+               tail: deque[str] | None = None) -> None:
     """A bot's stderr to the run's log (never to the terminal), in lines of at most `LOG_LINE`
-    characters, within its budget, the files a traceback quotes named as here (`renames`: a
-    sandboxed bot sees them elsewhere); read to the end whatever it writes, so the bot never
-    blocks on a full pipe and domsim never holds more than a chunk of it."""
+    characters, within its budget, the files a traceback quotes named as here (`named_here`),
+    its last lines kept in `tail` (for the error of a bot that fails to start); read to the end
+    whatever it writes, so the bot never blocks on a full pipe and domsim never holds more than
+    a chunk of it."""
     def write(line: bytes) -> None:
-        text = line[:LOG_LINE].decode(errors="replace").rstrip()
-        for inside, here in renames:
-            text = text.replace(f'File "{inside}"', f'File "{here}"')
+        text = named_here(line[:LOG_LINE].decode(errors="replace").rstrip(), renames)
+        if text and tail is not None:
+            tail.append(text)
         budget.write("stderr: " + text)
 
     fd, pending = stream.fileno(), b""

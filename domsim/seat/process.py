@@ -14,11 +14,13 @@ import signal
 import subprocess
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
 from .._core import Pipes, State
 from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
+from ..printable import printable
 from ..spec import Spec
 from ..strategy import StrategyError, load_strategy
 from ..version import __version__
@@ -26,7 +28,7 @@ from . import sandbox
 from .alarm import start_without_signals
 from .command import BotCommand, bot_command
 from .kill import stopped_tree
-from .logs import LogBudget, log, log_stderr
+from .logs import LogBudget, log, log_stderr, named_here
 from .protocol import ENCODINGS, PROTOCOL_VERSION, ProtocolError, decode, encode
 from .trace import TRACE, protocol_trace
 from .watchdog import watchdog
@@ -37,6 +39,10 @@ WEAKER = "; weaker here: "
 
 #: Seconds a bot may take to start and answer `hello`, and to answer `game` and `game_over`.
 STARTUP_SECONDS = 10.0
+#: Lines of its stderr, and characters of each (and of its first line), that the error of a bot
+#: that fails to start quotes.
+LAST_WORDS_LINES = 3
+LAST_WORDS_CHARS = 200
 #: Longest line a bot may write, in bytes.
 MAX_LINE = 1 << 20
 #: The request no compact reply names: that of a JSON message.
@@ -211,24 +217,35 @@ class BotProcess:
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
         self._last_junk: str | None = None  # what the last such line was
-        self._stderr = threading.Thread(target=log_stderr,
-                                        args=(self.process.stderr, self.log, renames),
-                                        daemon=True)
+        self._stderr_tail: deque[str] = deque(maxlen=LAST_WORDS_LINES)
+        self._stderr = threading.Thread(
+            target=log_stderr, args=(self.process.stderr, self.log, renames, self._stderr_tail),
+            daemon=True)
         start_without_signals(self._stderr)
         try:
-            self.hello = self._shake_hands()
-        except BotFault:
-            self.close()
-            raise
+            self.hello = self._shake_hands(renames)
+        except BotFault as exc:
+            self.close()  # its stderr read to the end
+            raise type(exc)(f"{exc}{self._last_words()}") from None
 
-    def _shake_hands(self) -> dict:
+    def _shake_hands(self, renames: tuple[tuple[str, str], ...]) -> dict:
+        """Its `hello` reply, the first line it writes: any other line is refused at once."""
         # Traced, a bot is offered JSON alone: every line then passes through `tell` and
         # `_read_line`, none through the core's compact round trip.
-        hello = self.ask({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__,
-                          "encodings": ["json"] if self.trace else list(ENCODINGS)},
-                         STARTUP_SECONDS, "hello")
+        self.tell({"type": "hello", "protocol": PROTOCOL_VERSION, "domsim": __version__,
+                   "encodings": ["json"] if self.trace else list(ENCODINGS)})
+        line = self._read_line(time.monotonic() + STARTUP_SECONDS)
+        if line is None:
+            raise BotTimeout(f"printed nothing within {STARTUP_SECONDS:g} s (no hello)")
+        try:
+            hello = decode(line)
+        except ProtocolError:
+            hello = None
+        if hello is None or hello["type"] not in ("hello", "error"):
+            raise BotFault(f"its first line is not the protocol's hello (docs/seat-protocol.md): "
+                           f"{_quoted(line.decode(errors='replace'))}")
         if hello["type"] == "error":
-            raise BotFault(str(hello.get("message")))
+            raise BotFault(named_here(str(hello.get("message")), renames))
         if hello.get("protocol") != PROTOCOL_VERSION:
             raise BotFault(f"speaks protocol {hello.get('protocol')!r}, domsim speaks "
                            f"{PROTOCOL_VERSION} (docs/seat-protocol.md, Versions): update the bot")
@@ -238,6 +255,11 @@ class BotProcess:
             self.tables = tables
             self.most_at_once = 1 if self.command in _asked_alone else tables
         return hello
+
+    def _last_words(self) -> str:
+        """The last lines of its stderr, for the error of a bot that failed to start."""
+        return "; its stderr ended: " + " | ".join(map(_quoted, self._stderr_tail)) \
+            if self._stderr_tail else ""
 
     def new_game(self, game: str = "") -> None:
         """A game starts (`game`: its name in the trace): the per-game budgets of logging and
@@ -460,6 +482,12 @@ class BotProcess:
         self.process.stdin.close()
         self.process.stdout.close()
         sandbox.remove_cgroups(self._cgroups)
+
+
+def _quoted(text: str) -> str:
+    """A bot's line quoted in a one-line error: printable, and cut."""
+    cut = text if len(text) <= LAST_WORDS_CHARS else text[:LAST_WORDS_CHARS] + "..."
+    return f"'{printable(cut.rstrip(), lines=False)}'"
 
 
 class BotTimeout(BotFault):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ..clock import GameClock
 from ..engine import HandResult, State
 from ..limits import GRACE_SECONDS
+from ..printable import printable
 from ..rules import Rules, private_copy
 from ..seeding import seat_seed
 from ..spec import Spec
@@ -152,6 +153,7 @@ class GuardedSeat:
             _hung_games[self.spec] += 1
         count = getattr(self.faults, kind)
         setattr(self.faults, kind, count + 1)
+        message = printable(message, lines=False)  # a bot's words: for the record, log, terminal
         self._fault_unmarked = KIND_WORDS[kind]
         if self.faults.first is None:
             self.faults.first = message

@@ -9,6 +9,8 @@ import sys
 import time
 from collections.abc import Iterator
 
+from ..printable import printable
+
 #: `--debug`: where every line of the seat protocol is written, named in the environment so a
 #: run's local workers inherit it: a file (a run folder's protocol.log), or "-" for stderr.
 TRACE = "DOMSIM_PROTOCOL_TRACE"
@@ -19,12 +21,13 @@ class Trace:
     from it. Lines are appended whole, so the workers of one run can share the file."""
 
     def __init__(self, target: str) -> None:
-        self.stream = sys.stderr if target == "-" else open(target, "a", buffering=1,  # noqa: SIM115
-                                                              encoding="utf-8")
+        self.file = None if target == "-" else open(target, "a", buffering=1,  # noqa: SIM115
+                                                    encoding="utf-8")
 
     def write(self, label: str, game: str, way: str, line: bytes) -> None:
-        text = line.decode("utf-8", "backslashreplace").rstrip("\n")
-        self.stream.write(f"{time.strftime('%H:%M:%S')} {label} {game} {way} {text}\n")
+        text = printable(line.decode("utf-8", "backslashreplace").rstrip("\n"), lines=False)
+        stream = self.file or sys.stderr  # stderr as it is now: a test may have swapped it
+        stream.write(f"{time.strftime('%H:%M:%S')} {label} {game} {way} {text}\n")
 
 
 @functools.cache

@@ -32,9 +32,10 @@ that a run with it can be compared with one with that honest twin.
   which process played which deal;
 - brute: looks for the game's seed through domsim's public derivations: the seat seed it is
   told, and the first hand it is dealt, against those of run seeds -100..100 (-20..20 for the
-  hands) and their first 64 deals; reports once a game `attacker: brute found SEED...`, the
-  game seeds it believes (a hand may match another deal's by chance), or `attacker: brute
-  nothing`;
+  hands) and their first 64 deals, and against those of game seeds -100..100 (a game played
+  alone, `domsim play --seed S`, was dealt from S itself); reports once a game `attacker:
+  brute found SEED...`, the game seeds it believes (a hand may match another deal's by
+  chance), or `attacker: brute nothing`;
 - deep: answers every `choose` with a line of 300,000 `[` (json.loads would run out of
   recursion), then its move;
 - hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
@@ -243,6 +244,7 @@ def brute(game: dict, choose: dict) -> None:
     told, seat = game["seat_seed"], game["seat"]
     found = [game_seed(run, deal) for run in range(-100, 101) for deal in range(64)
              if seat_seed(game_seed(run, deal), seat) == told]
+    found += [seed for seed in range(-100, 101) if seat_seed(seed, seat) == told]
     mine = sum(1 << tile_id(a, b) for a, b in choose["hand"])
     rules = rules_from(game["rules"])
     found += [seed for run in range(-20, 21) for _, seed, deal in seed_deals(rules, run, 64)

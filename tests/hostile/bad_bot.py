@@ -4,7 +4,9 @@ else plays the first legal move. Cases: version (speaks the old protocol 1), gar
 lines that are not JSON, then a move), silent (never answers `choose`), noread (never reads
 stdin after hello, writes nothing), long (a 2 MiB line), exit (exits at the first `choose`),
 mumble (writes a line that is not JSON, then exits with status 0), illegal (answers a tile it
-does not hold), error (answers `error`), late (answers after `late` s)."""
+does not hold), error (answers `error`), late (answers after `late` s), chatter (writes a line
+of text instead of its hello, then waits a minute), crash (writes a traceback to stderr and
+exits with status 1 before its hello)."""
 
 import json
 import sys
@@ -16,6 +18,13 @@ how = sys.argv[1] if len(sys.argv) > 1 else ""
 def say(message: dict) -> None:
     print(json.dumps(message), flush=True)
 
+
+if how == "chatter":
+    print("thinking...", flush=True)
+    time.sleep(60)
+if how == "crash":
+    print("Traceback (most recent call last):\nValueError: no weights found", file=sys.stderr)
+    sys.exit(1)
 
 for line in sys.stdin:
     message = json.loads(line)

@@ -357,18 +357,19 @@ class ConsoleTerminal:
 
 @contextmanager
 def _bots_stderr_shown() -> Iterator[None]:
-    """One game has no run log and no progress bar: a bot's stderr goes to the terminal."""
+    """One game has no run log and no progress bar: a bot's stderr goes to the terminal, and
+    so do domsim's warnings (a fault's), made printable, as a run's are."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(PrintableFormatter("%(message)s"))
-    logger = logging.getLogger(BOTS_LOGGER)
-    saved = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    domsim_log, bots = logging.getLogger("domsim"), logging.getLogger(BOTS_LOGGER)
+    saved = bots.level
+    domsim_log.addHandler(handler)
+    bots.setLevel(logging.INFO)
     try:
         yield
     finally:
-        logger.removeHandler(handler)
-        logger.setLevel(saved)
+        domsim_log.removeHandler(handler)
+        bots.setLevel(saved)
 
 
 def _fault_line(seat: int, spec: str, faults: dict) -> str:

@@ -423,6 +423,36 @@ def test_a_sparse_64_gib_file_is_refused_in_one_line_never_read(tmp_path, monkey
     assert time.monotonic() - started < 10 and not (tmp_path / "run").exists()
 
 
+#: What a terminal takes as a command: ESC, BEL, CR, C1's CSI (as UTF-8).
+RAW = (b"\x1b", b"\x07", b"\r", "\x9b".encode())
+
+
+def test_no_escape_sequence_of_a_bot_reaches_the_terminal_or_the_log(tmp_path):
+    """Its stderr, hello name, junk lines, `error` message and, of a strategy file, exception
+    text reach the terminal (play, the tourney's WARNING) and run.log escaped (issue 47: clear
+    screen, window title, OSC 52 and forged lines passed through)."""
+    raiser = tmp_path / "raiser.py"
+    raiser.write_text("from domsim.strategy import Strategy\n\n\nclass Raiser(Strategy):\n"
+                      "    def choose(self, view):\n"
+                      "        raise RuntimeError('\\x1b]52;c;ZXZpbA==\\x07\\rforged')\n")
+    ansi = f"exec:{ROOT / 'tests' / 'hostile' / 'ansi.py'}"
+    shown = []
+    for spec, isolate in ((ansi, "--isolate"), (str(raiser), "--isolate"),
+                          (str(raiser), "--in-process")):
+        played = subprocess.run([DOMSIM, "play", "--variant", "block", "-p", spec, "-p", "easy",
+                                 "--seed", "1", isolate], capture_output=True, timeout=120)
+        assert played.returncode == 0, played.stderr
+        shown += [played.stdout, played.stderr]
+    out = tmp_path / "run"
+    ran = subprocess.run([DOMSIM, "tourney", "--variant", "block", "-p", ansi, "-p",
+                          str(raiser), "--games", "2", "-j", "1", "--out", str(out)],
+                         capture_output=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    shown += [ran.stderr, (out / "run.log").read_bytes()]
+    assert b"\\x1b]52;c;ZXZpbA==" in b"".join(shown)  # said, escaped
+    assert not [(raw, text[:300]) for text in shown for raw in RAW if raw in text]
+
+
 def attacker_hands(out: Path, levels: set[str]) -> dict[str, tuple[str, int]]:
     """Each hand the attacker was dealt (as it names it) -> the opponent's, and the deal id (in a
     round robin its seat holds that hand in every pairing: the same deal)."""

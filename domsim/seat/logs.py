@@ -51,12 +51,12 @@ class LogBudget:
                      LOG_BYTES_PER_PROCESS >> 10)
 
 
-def named_here(text: str, renames: tuple[tuple[str, str], ...]) -> str:
-    """`text` (a traceback's line, an error a bot reported) with the paths of the bot's files
-    as this process names them (`renames`: (inside, here); a sandboxed bot sees them under
-    /bot)."""
+def named_here(text: str, renames: tuple[tuple[str, str], ...], form: str = "{}") -> str:
+    """`text` (an error domsim's host reported, a traceback's line) with the paths of the bot's
+    files, where they appear as `form` says (a traceback's `File "{}"`), as this process names
+    them (`renames`: (inside, here); a sandboxed bot sees them under /bot)."""
     for inside, here in sorted(renames, key=lambda pair: -len(pair[0])):
-        text = text.replace(inside, here)
+        text = text.replace(form.format(inside), form.format(here))
     return text
 
 
@@ -68,7 +68,8 @@ def log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] =
     whatever it writes, so the bot never blocks on a full pipe and domsim never holds more than
     a chunk of it."""
     def write(line: bytes) -> None:
-        text = named_here(line[:LOG_LINE].decode(errors="replace").rstrip(), renames)
+        text = named_here(line[:LOG_LINE].decode(errors="replace").rstrip(), renames,
+                          'File "{}"')
         if text and tail is not None:
             tail.append(text)
         budget.write("stderr: " + text)

@@ -108,9 +108,9 @@ GAME_LINES = click.option(
          "easy): hard wins {101-43, 6 hands}` (the id `show --game` takes).")
 RUN_KEY = click.option(
     "--run-key", default=None, metavar="HEX",
-    help="Rerun a run with bots in their own process: the run_key of its manifest (default: a "
-         "new secret key, so that no bot can work the deals out from the seed; none for "
-         "built-in levels only).")
+    help="Rerun a run (or a game) with bots in their own process: the run_key of its manifest "
+         "(or record) (default: a new secret key, so that no bot can work the deals out from "
+         "the seed; none for built-in levels only).")
 RULE_OPTIONS = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                             help="Rule option, e.g. target=200.")
 WRITE_RECORDS = click.option("--records", is_flag=True,

@@ -87,9 +87,10 @@ def _check_own(spec: Spec, names: tuple[str, ...], cwd: str, code: str | None = 
     folder holding the link (the links of the user's own folders, above the current one or the
     bot's `code`, are not the bot's; its code itself, a strategy file or an `exec:` program,
     may be a link); one in or holding a domsim run folder (its manifest says the seed and key);
-    one holding a file over `MAX_BOT_FILE_BYTES`."""
+    one holding a file over `MAX_BOT_FILE_BYTES`, or code that big."""
     here = Path(cwd)
     code_folder = Path(os.path.normpath(Path(cwd, code))).parent if code else here
+    _check_sizes(spec, [Path(cwd, code).resolve()] if code else [])
     for name in names:
         path = Path(os.path.normpath(Path(cwd, name)))
         base = next((folder for folder in (here, code_folder) if path.is_relative_to(folder)),
@@ -235,5 +236,4 @@ def _exec_command(spec: Spec, cwd: str) -> BotCommand:
     files = tuple(arg for arg in argv if _names_path(cwd, arg))
     _check_own(spec, tuple(arg for arg in argv[1:] if arg in files), cwd,
                program if program in files else None)
-    _check_sizes(spec, [Path(cwd, program).resolve()] if program in files else [])
     return BotCommand(spec, tuple(argv), cwd, files, tuple(str(Path(cwd, f)) for f in files))

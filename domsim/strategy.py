@@ -193,7 +193,7 @@ def _load(spec: Spec, cwd: str) -> StrategyFactory:
     return factory
 
 
-_HERE = Path(__file__)
+_DOMSIM = Path(__file__).parent
 
 
 def guarded(what: str, call: Callable[[], object]) -> object:
@@ -213,7 +213,8 @@ def _raised_at(exc: BaseException) -> str:
     if isinstance(exc, SyntaxError):
         return ""
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
-              if not frame.filename.startswith("<") and Path(frame.filename) != _HERE]
+              if not frame.filename.startswith("<")
+              and not Path(frame.filename).is_relative_to(_DOMSIM)]
     return f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
 
 

@@ -14,7 +14,7 @@ from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, ON_FAULT
 from .plan.config import RUN_KEY_WORDS, ConfigError
-from .record import forfeit_dict, game_record, hand_record, seal
+from .record import GameResult, forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat.alarm import MoveAlarm
 from .seat.command import bot_command
@@ -87,10 +87,14 @@ class PlayedGame:
         return [spec.text for spec in self.specs]
 
     @property
+    def result(self) -> GameResult:
+        """The game's result as it is scored (a forfeit's, else the board's), with its reason."""
+        return GameResult.of(self.rules, self.state, self.faults, self.on_fault)
+
+    @property
     def winners(self) -> list[int]:
         """The seats that won the game as it is scored: a forfeit's, else the board's."""
-        forfeit = self.forfeit
-        return forfeit["winners"] if forfeit else list(self.state.match_winners)
+        return list(self.result.winners)
 
     def record(self) -> dict:
         """The game record (docs/GAME-RECORD.md); needs the hands kept."""
@@ -223,6 +227,8 @@ def _play(rules: Rules, seats: list[GuardedSeat], seed: int, keep_hands: bool,
             first_deal.start(state)
         else:
             start_next_hand(state, rng)
+        for seat in seats:
+            seat.hand = state.hand_number + 1
         deal = (state.hands[:], state.boneyard[:], state.leader) if keep_hands else None
         play_hand(state, seats, views)
         result = state.last_hand_result

@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .engine import HandResult, State, by_lot, first_lead, next_leader, start_next_hand
@@ -25,6 +26,8 @@ FAULT_POLICIES = ("forfeit", "substitute")
 #: How a seat's `first` fault begins when a person left the table (domsim.human): its seat was
 #: handed over with no fault counted, for a person is not a program that failed.
 LEFT_THE_TABLE = "the player left the table"
+#: A fault's kind as a record's `faults` entry counts it, and in words (its `first_kind`).
+FAULT_KINDS = {"timeouts": "timeout", "errors": "exception", "illegal": "illegal move"}
 
 
 class RecordError(ValueError):
@@ -97,6 +100,105 @@ def match_result(state: State) -> dict:
 def fault_count(faults: dict) -> int:
     """A seat's faults of every kind, from its record's `faults` entry."""
     return faults["timeouts"] + faults["errors"] + faults["illegal"]
+
+
+def fault_words(faults: dict) -> str:
+    """A seat's first fault, from its `faults` entry, as a result gives its reason: `exception
+    at hand 3`, `timeout before the first hand` (a record of domsim before 0.2.1 names the kind
+    it counted, without the hand)."""
+    kind = faults.get("first_kind") or next(
+        (word for key, word in FAULT_KINDS.items() if faults[key]), "fault")
+    hand = faults.get("first_hand")
+    if not _is_int(hand):
+        return kind
+    return f"{kind} at hand {hand}" if hand else f"{kind} before the first hand"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A game's result as its run scored it, the one every surface shows (R-SEAT-FAULT): the
+    winning seats (a forfeit's when a side forfeited, else the board's), whether the game was
+    decided, the board's final scores per side, and each forfeiting seat's fault in words."""
+
+    winners: tuple[int, ...]
+    complete: bool
+    scores: tuple[int, ...]
+    forfeits: dict[int, str]  # seat -> its first fault (fault_words)
+
+    @classmethod
+    def of(cls, rules: Rules, state: State, faults: object, on_fault: str) -> GameResult:
+        """The result of the game that ended in `state` with these `faults` (a record's
+        entries, per seat: no forfeit unless they are well formed) under `on_fault`."""
+        board = list(state.match_winners)
+        scored = None
+        if on_fault == "forfeit" and faults_problem(faults, rules.players) is None:
+            scored = forfeit_winners(rules, [fault_count(entry) > 0 for entry in faults], board)
+        forfeits = {} if scored is None else {
+            seat: fault_words(entry) for seat, entry in enumerate(faults) if fault_count(entry)}
+        return cls(tuple(board if scored is None else scored), state.match_over,
+                   tuple(state.scores), forfeits)
+
+    @classmethod
+    def of_record(cls, record: dict, rules: Rules, state: State) -> GameResult:
+        """The result a record states, from its replay's final `state`."""
+        return cls.of(rules, state, record.get("faults"), record.get("on_fault", "substitute"))
+
+    def words(self, rules: Rules, names: Sequence[str]) -> str:
+        """`easy wins`, `easy and hard share the win`, `nobody wins`, `not finished`, `easy wins
+        by forfeit (crashy: exception at hand 3)`; `names`: each seat's entrant (or spec)."""
+        why = self.why(rules, names)
+        return self.winning(rules, names) + (f" by forfeit ({why})" if why else "")
+
+    def winning(self, rules: Rules, names: Sequence[str]) -> str:
+        """Who won, without why: `easy wins`."""
+        if not self.complete:
+            return "not finished"
+        sides = side_names(rules, names)
+        won = list(dict.fromkeys(sides[rules.side_of(seat)] for seat in self.winners))
+        return (f"{won[0]} wins" if len(won) == 1 else
+                f"{' and '.join(won)} share the win" if won else "nobody wins")
+
+    def why(self, rules: Rules, names: Sequence[str]) -> str:
+        """What forfeited the game, by side: `crashy: exception at hand 3` ("": nothing)."""
+        sides = side_names(rules, names)
+        return "; ".join(f"{sides[rules.side_of(seat)]}: {what}"
+                         for seat, what in self.forfeits.items())
+
+    def board(self, rules: Rules, names: Sequence[str]) -> str:
+        """The board's scores by side: `crashy 150, easy 70`."""
+        sides = side_names(rules, names)
+        return ", ".join(f"{side} {score}" for side, score in zip(sides, self.scores,
+                                                                    strict=True))
+
+    def line(self, rules: Rules, names: Sequence[str]) -> str:
+        """The result with the board's scores (a game to a target), which a forfeit overrules:
+        `hard wins (scores hard 150, easy 70)`, `easy wins by forfeit (crashy: exception at hand
+        3; on the board crashy 150, easy 70)`."""
+        board = f"{self.board(rules, names)}" if rules.target else ""
+        why = self.why(rules, names)
+        if why:
+            return (f"{self.winning(rules, names)} by forfeit ({why}"
+                    + (f"; on the board {board})" if board else ")"))
+        return self.winning(rules, names) + (f" (scores {board})" if board else "")
+
+
+def side_names(rules: Rules, names: Sequence[str]) -> list[str]:
+    """Each side by its seats' names (a team entrant's one name; two specs joined by "and"), a
+    side whose name another side shares also by its seat or team: `easy (seat 0)`."""
+    sides = [" and ".join(dict.fromkeys(names[seat] for seat in range(rules.players)
+                                        if rules.side_of(seat) == side))
+             for side in range(rules.sides)]
+    word = "team" if rules.variant.teams else "seat"
+    return [f"{name} ({word} {side})" if sides.count(name) > 1 else name
+            for side, name in enumerate(sides)]
+
+
+def seat_names(record: dict, players: int) -> list[str]:
+    """Each seat's name in a record: its entrant's in a tourney's record, else its spec."""
+    for key in ("entrants", "seats"):
+        if _names(record.get(key), players):
+            return list(record[key])
+    return [f"seat {seat}" for seat in range(players)]
 
 
 def forfeit_winners(rules: Rules, faulted: list[bool], winners: list[int]) -> list[int] | None:

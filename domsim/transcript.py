@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ._core import fives_points
 from .engine import HandResult, State
-from .record import replay_steps
+from .record import GameResult, replay_steps, seat_names
 from .tiles import parse_tile, tile_name, tiles_of
 
 
@@ -38,7 +38,8 @@ def transcript_lines(record: dict, game: int = 0) -> Iterator[str]:
         else:
             yield _result_line(state, payload)
     if state is not None and state.match_over:
-        yield f"Game over: winners seats {list(state.match_winners)}, scores {state.scores}"
+        result = GameResult.of_record(record, state.rules, state)
+        yield f"Game over: {result.line(state.rules, seat_names(record, state.rules.players))}"
     elif state is not None:
         yield f"Game not finished after {len(record['hands'])} hands: scores {state.scores}"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .._core import fives_points
 from ..engine import HandResult, State
-from ..record import replay_steps, rules_of
+from ..record import GameResult, replay_steps, rules_of, seat_names
 from ..rules import Rules
 from ..tableline import lay_out
 from ..tabletalk import Names, hand_over, held_lines, laid_tiles, points_lines
@@ -58,8 +58,9 @@ def _script_json(data: dict) -> str:
 def game_frames(record: dict, game: int = 0) -> dict:
     """Everything the page draws: the seats and per hand its layout and a frame per step."""
     rules = rules_of(record, f"game {game}")
-    names = seat_names(record, rules.players)
+    names = page_names(record, rules.players)
     hands: list[dict] = []
+    state = None
     for kind, _, _, state, payload in replay_steps(record, game):
         if kind == "hand":
             hand = _Hand(rules, names, state)
@@ -70,11 +71,12 @@ def game_frames(record: dict, game: int = 0) -> dict:
             hand.finish(state, payload)
     return {"rules": rules.name, "players": rules.players, "teams": rules.variant.teams,
             "target": rules.target, "names": names, "hands": hands,
-            "outcome": _outcome(record, names, rules)}
+            "outcome": _outcome(record, rules, state)}
 
 
-def seat_names(record: dict, players: int) -> list[str]:
-    """What the page calls each seat: its entrant's name in a tourney's record, else its spec."""
+def page_names(record: dict, players: int) -> list[str]:
+    """What the page calls each seat: its entrant's name in a tourney's record (with its spec
+    where they differ), else its spec."""
     seats = record.get("seats") or ["?"] * players
     entrants = record.get("entrants")
     if isinstance(entrants, list) and len(entrants) == players:
@@ -188,13 +190,9 @@ def _mark(action: dict) -> str | None:
     return "the stand-in's move" if action.get("stand_in") else None
 
 
-def _outcome(record: dict, names: list[str], rules: Rules) -> str:
-    result = record.get("result") or {}
-    winners = result.get("winners") or []
-    if not result.get("complete", bool(winners)):
+def _outcome(record: dict, rules: Rules, state: State | None) -> str:
+    """The game's result as its run scored it, with its reason (domsim.record.GameResult)."""
+    if state is None or not state.match_over:
         return "The game was not finished."
-    if not winners:
-        return "Nobody wins."
-    if rules.variant.teams:
-        return f"{' and '.join(names[s] for s in winners)} win."
-    return f"{' and '.join(names[s] for s in winners)} {'wins' if len(winners) == 1 else 'win'}."
+    result = GameResult.of_record(record, rules, state)
+    return f"{result.line(rules, seat_names(record, rules.players))}."

@@ -19,7 +19,9 @@ from tqdm.auto import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from ..printable import PrintableFormatter
+from ..record import GameResult
 from ..results.summary import Tally
+from ..rules import Rules
 from ..seat.process import WEAKER
 from ..seat.seats import FAULT
 from ..version import __version__
@@ -231,19 +233,18 @@ class FaultWatch:
                         what)
 
 
-def game_line(row: dict) -> str:
+def game_line(row: dict, result: GameResult, rules: Rules) -> str:
     """A finished game as engine testers print one: `Finished game 12 (hard vs easy): hard wins
-    {easy 43, hard 101, 6 hands}`, each side's score by its entrant (side k's first seat is k)
-    and the game by its stored id, as `show --game` takes it."""
-    winners = list(dict.fromkeys(row["winner_entrants"]))
-    result = (f"{winners[0]} wins" if len(winners) == 1 else
-              f"{' and '.join(winners)} share" if winners else "no winner")
-    sides = sum(1 for key in row if key.startswith("score_"))
-    scores = ", ".join(f"{row[f'entrant_{side}']} {row[f'score_{side}']}" for side in range(sides))
-    faults = sum(value for key, value in row.items() if key.startswith("faults_"))
+    {easy 43, hard 101, 6 hands}`, the game by its stored id (as `show --game` takes it), its
+    result as scored, each side's score by its entrant; a forfeit's reason after its winner, as
+    cutechess gives one, and the scores as the board's: `easy wins by forfeit (crashy: exception
+    at hand 3) {on the board crashy 107, easy 17, 14 hands, 1 fault}`."""
+    names = [row[f"entrant_{seat}"] for seat in range(rules.players)]
+    board = ("on the board " if result.forfeits else "") + result.board(rules, names)
+    faults = sum(row[f"faults_{seat}"] for seat in range(rules.players))
     said = f", {faults} fault{'s' * (faults != 1)}" if faults else ""
-    return (f"Finished game {row['game_id']} ({row['pairing']}): {result} "
-            f"{{{scores}, {row['hands']} hands{said}}}")
+    return (f"Finished game {row['game_id']} ({row['pairing']}): {result.words(rules, names)} "
+            f"{{{board}, {row['hands']} hands{said}}}")
 
 
 class ProgressBar:
@@ -260,10 +261,12 @@ class ProgressBar:
         self.faults = faults or FaultWatch()
         self.game_lines = game_lines  # a line on stdout for each finished game
 
-    def __call__(self, rows: list[dict], tally: Tally, note: str = "") -> None:
-        """Count the games of `rows` (their games-table rows); `note` follows the leader."""
-        for row in rows if self.game_lines else ():
-            tqdm.write(game_line(row))
+    def __call__(self, rows: list[dict], results: list[GameResult], tally: Tally,
+                 note: str = "") -> None:
+        """Count the games of `rows` (their games-table rows, and `results`); `note` follows
+        the leader."""
+        for row, result in zip(rows, results, strict=True) if self.game_lines else ():
+            tqdm.write(game_line(row, result, tally.rules))
         self.bar.update(len(rows))
         self.done += len(rows)
         leader = tally.leader()

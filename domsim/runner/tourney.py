@@ -24,6 +24,7 @@ from ..plan.config import TourneyConfig
 from ..plan.games import Plan
 from ..plan.pairings import Entrant, parse_entrants
 from ..plan.schedule import Schedule, batches
+from ..record import GameResult
 from ..results.checksums import file_digest
 from ..results.columns import games_schema
 from ..results.finish import finish
@@ -282,7 +283,8 @@ def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
 
 def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, workers: int,
                 backend: str, command: list[str], purpose: str = "tourney",
-                progress: Callable[[list[dict], Tally, str], None] = lambda *_: None,
+                progress: Callable[[list[dict], list[GameResult], Tally, str], None] = (
+                    lambda *_: None),
                 about: dict | None = None, watch: Watch | None = None,
                 rated: bool = True) -> Outcome:
     """Play every game id not yet in the folder (with a `watch`, until it decides), then write
@@ -317,7 +319,8 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
             write_part(out, games, result.records[:games.num_rows])
             tally.add_table(games)
             played += games.num_rows
-        progress(result.rows[:games.num_rows], tally, "" if watch is None else watch.note())
+        progress(result.rows[:games.num_rows], result.results[:games.num_rows], tally,
+                 "" if watch is None else watch.note())
         if watch is not None and watch.decided:
             raise Decided
 

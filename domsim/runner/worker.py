@@ -16,7 +16,7 @@ from ..game import play
 from ..plan.config import TourneyConfig
 from ..plan.pairings import Entrant
 from ..plan.schedule import Schedule
-from ..record import seal
+from ..record import GameResult, seal
 from ..results.columns import Place, game_row
 from ..rules import Rules
 from ..seat.alarm import MoveAlarm
@@ -42,6 +42,7 @@ class BatchResult:
     game_ids: tuple[int, ...]
     rows: list[dict]
     records: list[str]  # JSON lines, empty unless the run keeps records
+    results: list[GameResult]  # each game's result with its reason, as its row scores it
 
 
 _pools: dict[Confinement, BotPool] = {}
@@ -76,14 +77,15 @@ def play_batch(batch: Batch) -> BatchResult:
                  for i, game_id in enumerate(batch.game_ids)]
         played = play_at_once(games, 1 if config.clock() else GAMES_AT_ONCE)
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
-    rows = [row for row, _ in played]
-    records = [record for _, record in played if record is not None]
-    return BatchResult(batch.game_ids, rows, records)
+    rows = [row for row, _, _ in played]
+    records = [record for _, record, _ in played if record is not None]
+    return BatchResult(batch.game_ids, rows, records, [result for _, _, result in played])
 
 
 def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
-              alarm: MoveAlarm) -> tuple[dict, str | None]:
-    """The table row of the batch's `i`th game, `game_id`, and its record (None: none kept)."""
+              alarm: MoveAlarm) -> tuple[dict, str | None, GameResult]:
+    """The table row of the batch's `i`th game, `game_id`, its record (None: none kept) and
+    its result."""
     config = batch.config
     slot = batch.schedule.slot(game_id)
     place = Place(rules, batch.entrants, batch.pairings[slot.pairing], slot)
@@ -92,9 +94,9 @@ def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
                 bots=bots, on_fault=config.on_fault, alarm=alarm, game_id=game_id,
                 first_deal=batch.first_deals[i] if batch.first_deals else None)
     if not config.records:
-        return game_row(place, game), None
+        return game_row(place, game), None, game.result
     return game_row(place, game), json.dumps(seal({
         "game_id": game_id, "run_seed": config.seed, "deal_id": slot.deal_id,
         **({"run_key": config.run_key} if config.run_key else {}),
         "entrants": place.names, **({"fixed_deal": True} if batch.first_deals else {}),
-        **game.record()}))
+        **game.record()})), game.result

@@ -32,6 +32,7 @@ from ..clock import GameClock
 from ..engine import HandResult, State
 from ..limits import GRACE_SECONDS
 from ..printable import printable
+from ..record import FAULT_KINDS
 from ..rules import Rules, private_copy
 from ..seeding import seat_seed
 from ..spec import Spec
@@ -52,8 +53,7 @@ log = logging.getLogger("domsim.faults")
 FAULT = "fault"
 
 #: Fault kinds, as counted in the record's `faults` entries, and as logged.
-TIMEOUT, EXCEPTION, ILLEGAL = "timeouts", "errors", "illegal"
-KIND_WORDS = {TIMEOUT: "timeout", EXCEPTION: "exception", ILLEGAL: "illegal move"}
+TIMEOUT, EXCEPTION, ILLEGAL = tuple(FAULT_KINDS)
 
 #: Late moves in a row after which the seat is handed to the stand-in for the rest of the game.
 MAX_CONSECUTIVE_TIMEOUTS = 3
@@ -73,6 +73,8 @@ class SeatFaults:
     illegal: int = 0
     replaced: bool = False
     first: str | None = None
+    first_kind: str | None = None  # the first fault's kind in words (FAULT_KINDS)
+    first_hand: int | None = None  # the hand it came in, from 1 (0: before the first hand)
 
 
 class GuardedSeat:
@@ -83,6 +85,7 @@ class GuardedSeat:
                  limit: float | None, game: str, clock: GameClock | None = None) -> None:
         self.seat = seat
         self.spec = spec
+        self.hand = 0  # the hand in play, from 1 (0: before the first), as the game sets it
         self.move_limit = limit
         self.clock = clock
         self.game = game  # as the log names it: `game 12` (its id in the run), else by seed
@@ -154,9 +157,10 @@ class GuardedSeat:
         count = getattr(self.faults, kind)
         setattr(self.faults, kind, count + 1)
         message = printable(message, lines=False)  # a bot's words: for the record, log, terminal
-        self._fault_unmarked = KIND_WORDS[kind]
+        self._fault_unmarked = FAULT_KINDS[kind]
         if self.faults.first is None:
             self.faults.first = message
+            self.faults.first_kind, self.faults.first_hand = FAULT_KINDS[kind], self.hand
         if drop:
             self.playing = False
             self.faults.replaced = True
@@ -164,9 +168,9 @@ class GuardedSeat:
         else:
             outcome = "its move is made for it" if kind == TIMEOUT else "the game goes on"
         if count == 0 or drop:
-            log.warning("%s: %s: %s; %s", self.label, KIND_WORDS[kind], message, outcome,
+            log.warning("%s: %s: %s; %s", self.label, FAULT_KINDS[kind], message, outcome,
                         exc_info=exc_info,
-                        extra={FAULT: (self.spec.label, KIND_WORDS[kind], self.game)})
+                        extra={FAULT: (self.spec.label, FAULT_KINDS[kind], self.game)})
 
     def report(self) -> tuple[dict, dict]:
         """(faults, timing) for the game record; times in milliseconds."""

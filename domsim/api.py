@@ -26,7 +26,7 @@ from .human import Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .pages import notebook
 from .plan.config import TourneyConfig
-from .plan.games import every_deal_once, games_for_pairings
+from .plan.games import every_deal_once, games_for_pairings, whole_deal_sets
 from .results.folder import MANIFEST, SUMMARY, RunError
 from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
@@ -189,7 +189,8 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
 
     The settings are `domsim tourney`'s options (None: not given, its default). Entrants
     default to the built-in levels; `seed` None picks one, kept in the manifest; `games`
-    defaults to 1000, `games_per_pairing` instead is rounded up to whole deals; `deals`, a
+    defaults to 1000, rounded up to whole deal sets (every pairing plays every deal in every
+    seating; said in one line), `games_per_pairing` instead is rounded up to whole deals; `deals`, a
     deals file, fixes the first hands, each played once in every seating unless `games` says
     otherwise. Every strategy but the built-in levels (and a class defined in the session) plays
     in its own process, in the sandbox (domsim.seat.sandbox), under `seat_memory` MiB:
@@ -206,7 +207,7 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     comparison's folder goes on with its test). `backend="dask"` plays on the cluster at
     `scheduler` (`workers` are then its threads). `progress` shows the bar and warnings; the
     standings are shown every `standings_every` games and/or `standings_seconds` seconds;
-    `game_lines` prints a line for each finished game (`Finished game 12 (hard vs easy): ...`);
+    `game_lines` prints a line for each finished game (`Finished game 12 (easy vs hard): ...`);
     `debug` writes every line of the seat protocol, with the bot and the game, to protocol.log in
     the run folder (bots in their own process speak it; they are then offered JSON only)."""
     given = {key: value for key, value in {
@@ -228,6 +229,9 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
     notes = settle_games(given, games_per_pairing, resume)
     with _folder(out, resume) as (folder, kept):
         config, folder = resolve_config(given, folder, resume)
+        if not resume:  # every pairing plays every deal in every seating, so deal luck cancels
+            config, rounded = whole_deal_sets(config)
+            notes += [rounded] if rounded else []
         outcome = run_session(config, folder, resume=resume, workers=workers or default_workers(),
                               backend=backend, scheduler=scheduler, silent=not progress,
                               command=list(command), notes=notes,

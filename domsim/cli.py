@@ -104,8 +104,9 @@ SILENT = click.option("--silent", is_flag=True, help="No progress bar and only e
 SEED = click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
 GAME_LINES = click.option(
     "--game-lines", is_flag=True,
-    help="Print a line for each finished game, as engine testers do: `Finished game 12 (hard vs "
-         "easy): hard wins {101-43, 6 hands}` (the id `show --game` takes).")
+    help="Print a line for each finished game, as cutechess does: `Finished game 12 (easy vs "
+         "hard): hard wins {easy 55, hard 107, 5 hands}` (the id `show --game` takes); a "
+         "forfeit says why, the scores then the board's.")
 RUN_KEY = click.option(
     "--run-key", default=None, metavar="HEX",
     help="Rerun a run (or a game) with bots in their own process: the run_key of its manifest "
@@ -168,6 +169,27 @@ def on_fault_option(default: str, why: str):
              f"stand-in ({STAND_IN}) make the seat's moves and counts the game. {why}")
 
 
+def renamed_option(old: str, new: str, kind: click.ParamType):
+    """`old`, the name an option had before it was `new`: hidden, still taken, with a one-line
+    note (its value is `old_<name>`; `renamed_value` takes it)."""
+    def note(ctx: click.Context, param: click.Parameter, value: object) -> object:
+        if value is not None:
+            click.echo(f"domsim: {old} is now {new}; the old name will go", err=True)
+        return value
+    return click.option(old, f"old_{old.lstrip('-').replace('-', '_')}", type=kind,
+                        default=None, hidden=True, callback=note)
+
+
+def renamed_value(ctx: click.Context, name: str, old_value: object) -> object:
+    """The value of option `name`, given under its new name or its old one (not both)."""
+    if old_value is None:
+        return ctx.params[name]
+    if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT:
+        raise click.ClickException(f"{_flag(ctx, f'old_{name}')} is {_flag(ctx, name)}'s old "
+                                   "name: give it once")
+    return old_value
+
+
 MAX_FAULT_RATE = click.option(
     "--max-fault-rate", type=Finite(0, 1), default=api.MAX_FAULT_RATE, show_default=True,
     metavar="RATE", help="Warn, while the run plays, when an entrant faults in more than this "
@@ -220,7 +242,7 @@ def main() -> None:
     """Dominoes tournaments and simulation: every rule set, bots from easy to insane."""
 
 
-@main.command()
+@main.command(short_help="List every rule set: players, hands, target, options.")
 def variants() -> None:
     """List every rule set with its player counts, hand sizes, target and options.
 
@@ -242,7 +264,7 @@ def _option_help(name: str) -> str:
     return f"{name}=INT {lowest}..{HIGHEST_OPTION}"
 
 
-@main.command()
+@main.command(short_help="Play one game and print its transcript.")
 @click.option("--variant", "-v", required=True, help="Rule set (see `domsim variants`).")
 @click.option("--player", "-p", "players_specs", multiple=True, metavar="SPEC",
               help="Strategy per seat in seat order; one spec fills every seat.")
@@ -381,7 +403,7 @@ def _fault_line(seat: int, spec: str, faults: dict) -> str:
     return f"Faults at seat {seat} ({spec}): {counts}; first: {faults['first']}{taken}"
 
 
-@main.command()
+@main.command(short_help="List every strategy domsim can find.")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 def strategies(paths) -> None:
     """List every strategy domsim can find, with where it comes from and what it does: the
@@ -415,9 +437,8 @@ def _item_lines(items: tuple[str, ...], width: int) -> list[str]:
     return lines
 
 
-@main.command()
-@click.argument("file", required=False,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@main.command(short_help="Check every action and result of game records.")
+@click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also check the records (default: the run's records.jsonl) against this "
                    "run's manifest and games table: seats, seeds, results, faults.")
@@ -435,10 +456,17 @@ def replay(file, run_dir, as_json) -> None:
     """
     if file is None and run_dir is None:
         raise click.UsageError("give a record FILE, or --run DIR for a run's records")
-    file = file or run_dir / RECORDS
-    if not file.is_file():
-        raise click.ClickException(f"{file} does not exist: the run kept no records (run it "
-                                   "with --records), or give the records FILE")
+    if file is None:
+        file = run_dir / RECORDS
+        if not file.is_file():
+            raise click.ClickException(f"{file} does not exist: the run kept no records (run "
+                                       "it with --records), or give the records FILE")
+    elif file.is_dir():
+        raise click.ClickException(f"{file} is a folder: give a records file, or check a run's "
+                                   f"records with: domsim replay --run {file}")
+    elif not file.exists():
+        raise click.ClickException(f"{file} does not exist: give a records file (`play "
+                                   "--record`'s, a run's records.jsonl)")
     recomputed, problems = replayed(file, run_dir, stated=not as_json)
     for result in recomputed if as_json else ():
         click.echo(json.dumps(result))
@@ -480,7 +508,7 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 }
 
 
-@main.command()
+@main.command(short_help="Play a tournament between strategies in parallel.")
 @click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless --resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
@@ -556,7 +584,7 @@ def tourney(ctx, out, options, target, resume, workers, silent, backend, schedul
              game_lines=game_lines, debug=debug)
 
 
-@main.command()
+@main.command(short_help="Run the tourney a scenario file (TOML) describes.")
 @click.argument("scenario", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--games", "-g", type=click.IntRange(min=1), help="Instead of the file's games.")
 @click.option("--seed", type=int, help="Instead of the file's seed.")
@@ -622,7 +650,7 @@ def _tourney(given: dict, out: Path | None, resume: bool, *, silent: bool,
     click.echo(f"{total} games written to {results.path}")
 
 
-@main.command()
+@main.command(short_help="Rewrite a domsim 0.1 run folder for this version.")
 @click.argument("old_dir", type=click.Path(path_type=Path))
 @click.argument("new_dir", type=click.Path(file_okay=False, path_type=Path))
 @user_errors
@@ -641,7 +669,7 @@ def upgrade(old_dir, new_dir) -> None:
                f"{written} (complete)")
 
 
-@main.command()
+@main.command(short_help="Write a deal book of first-hand deals, for --deals.")
 @click.argument("paths", nargs=-1, metavar="[RUN_DIR] FILE",
                 type=click.Path(path_type=Path))
 @click.option("--variant", "-v", default=None,
@@ -688,9 +716,9 @@ def deals(paths, variant, count, players, seed, options) -> None:
     click.echo(f"{len(lines)} deals written to {file}")
 
 
-@main.command()
+@main.command(short_help="Print one game's transcript, or write its page.")
 @click.argument("source", metavar="RUN_DIR|FILE", type=click.Path(exists=True, path_type=Path))
-@click.option("--game", "-g", type=click.IntRange(min=0), default=None, metavar="N",
+@click.option("--game", "-g", default=None, metavar="N",
               help="The game: its game id as the run stores it (0, 1, ...); in a records file "
                    "without game ids, its place from 1. Required for a run.")
 @click.option("--html", "page", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -716,6 +744,7 @@ def show(source, game, page, view_seat) -> None:
         raise click.ClickException(f"{page} exists: choose another --html file")
     if view_seat is not None and page is None:
         raise click.UsageError("--view goes with --html")
+    game = None if game is None else game_number(game)
     if source.is_dir():
         if game is None:
             raise click.UsageError("give the game: --game N (a game id of the run)")
@@ -734,11 +763,19 @@ def show(source, game, page, view_seat) -> None:
         sys.exit(1)
 
 
+def game_number(text: str) -> int:
+    """--game's value: a game id, or a place in a file, as a whole number from 0."""
+    if not text.strip().isdigit():
+        raise click.ClickException(f"--game {text!r}: give a game by its number (0, 1, ...), "
+                                   "as the run's games table or the records file holds it")
+    return int(text)
+
+
 SAMPLES = click.option("--samples", type=click.IntRange(min=0), default=1000, show_default=True,
                        help="Bootstrap resamplings of whole deals for the rating intervals.")
 
 
-@main.command()
+@main.command(short_help="Print a run's statistics: ratings, win rates, LOS.")
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print every figure as one JSON object.")
 @SAMPLES
@@ -760,7 +797,7 @@ def stats(run_dir, as_json, samples) -> None:
         click.echo(line)
 
 
-@main.command()
+@main.command(short_help="Is strategy A stronger than B? A sequential test.")
 @click.argument("a", metavar="A", required=False)
 @click.argument("b", metavar="B", required=False)
 @click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless "
@@ -890,7 +927,7 @@ def _sprt_bounds(elo0, elo1, games: int | None,
     return elo0, elo1
 
 
-@main.command()
+@main.command(short_help="Calibrate each rule set's levels; write the report.")
 @click.option("--variant", "-v", "variants", multiple=True,
               help="Rule set to calibrate (repeat for more).")
 @click.option("--all", "every", is_flag=True, help="Calibrate every rule set.")
@@ -898,10 +935,11 @@ def _sprt_bounds(elo0, elo1, games: int | None,
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Games per rule set of the overview (every level against every other), "
                    "rounded up to whole deal sets, and to the 30 deals a verdict needs.")
-@click.option("--tolerance", type=Finite(0, 400, min_open=True),
+@click.option("--tolerance-elo", "tolerance", type=Finite(0, 400, min_open=True),
               default=DEFAULT_STEP_TOLERANCE, show_default=True, metavar="ELO",
               help="A step is decided once it is significant at 95% or its interval lies "
                    "within +-ELO: the levels are then equal within it.")
+@renamed_option("--tolerance", "--tolerance-elo", Finite(0, 400, min_open=True))
 @click.option("--precision", type=Finite(0, 400, min_open=True), default=None, metavar="ELO",
               help="Also play each step on until its 95% interval (corrected for the looks) "
                    "is at most +-ELO wide, within --max-games: e.g. 20 for +-20 Elo.")
@@ -930,15 +968,15 @@ def _sprt_bounds(elo0, elo1, games: int | None,
               "(its own settings): runs finished are kept, the rest played.")
 @click.pass_context
 @user_errors
-def calibrate(ctx, variants, every, players, games, tolerance, precision, max_games, levels,
-              with_dial, settings, seed, run_key, workers, out, time_control, samples, silent,
-              on_fault, max_fault_rate, stop_on_faults, resume) -> None:
+def calibrate(ctx, variants, every, players, games, tolerance, old_tolerance, precision,
+              max_games, levels, with_dial, settings, seed, run_key, workers, out, time_control,
+              samples, silent, on_fault, max_fault_rate, stop_on_faults, resume) -> None:
     """Calibrate the levels of each rule set and write the one-page report.
 
     First an overview: every level (and with --dial the dial at several strengths) against
     every other, for the heatmap, the hand endings, the timing and the dial's curve. Then each
     step of the ladder, a level against the one below it, is played head to head on fresh
-    duplicate deals until it is decided: significant at 95%, or equal within --tolerance Elo,
+    duplicate deals until it is decided: significant at 95%, or equal within --tolerance-elo,
     or undecided at --max-games; each step says how many games it took and why it stopped. The
     report (report.html, levels.json, tables/) opens with one table of every rule set's levels.
     Teams are whole teams of one level, but in kozel each level plays with a partner of at
@@ -948,6 +986,7 @@ def calibrate(ctx, variants, every, players, games, tolerance, precision, max_ga
     """
     if resume:
         _resume_alone(ctx, out, CALIBRATE_SESSION, "calibration")
+    tolerance = renamed_value(ctx, "tolerance", old_tolerance)
     try:
         study = api.calibrate(
             calibration_variants(variants, every) if not resume else None, levels=levels,
@@ -970,7 +1009,7 @@ def calibrate(ctx, variants, every, players, games, tolerance, precision, max_ga
 CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "stop_on_faults")
 
 
-@main.command()
+@main.command(short_help="Tune the dial, or a strategy's own parameters.")
 @click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless --resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--against", "level", default=None, metavar="SPEC",
@@ -985,10 +1024,11 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
 @click.option("--gap-games", type=click.IntRange(min=1), default=None,
               help=f"Dial, with --levels: games measuring each built-in step "
                    f"[{DEFAULT_GAP_GAMES}].")
-@click.option("--tolerance", type=Finite(0, 1, min_open=True),
-              default=DEFAULT_TOLERANCE, show_default=True,
-              help="Dial: width of the indifference zone around the target (the tests' H0 and "
-                   "H1).")
+@click.option("--win-rate-tolerance", "tolerance", type=Finite(0, 1, min_open=True),
+              default=DEFAULT_TOLERANCE, show_default=True, metavar="SHARE",
+              help="Dial: width of the indifference zone around the target win rate (the tests' "
+                   "H0 and H1), a share of the games.")
+@renamed_option("--tolerance", "--win-rate-tolerance", Finite(0, 1, min_open=True))
 @click.option("--steps", type=click.IntRange(min=1), default=DEFAULT_STEPS, show_default=True,
               help="Dial: most bisection steps (a search).")
 @click.option("--strategy", default=None, metavar="SPEC",
@@ -1021,9 +1061,9 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
               "settings): what finished is kept, the rest played.")
 @click.pass_context
 @user_errors
-def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, steps, strategy,
-         params, confirm, c_end, r_end, games, seed, workers, out, options, silent, on_fault,
-         resume) -> None:
+def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, old_tolerance,
+         steps, strategy, params, confirm, c_end, r_end, games, seed, workers, out, options,
+         silent, on_fault, resume) -> None:
     """Tune the dial, or (--strategy) a strategy's own parameters.
 
     The dial: the strength that wins a target share of the games against a level: bisect the
@@ -1049,6 +1089,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, st
         _resume_alone(ctx, out, TUNE_SESSION, "tune")
         strategy = "" if spsa.is_spsa(out) else None
     _one_mode(ctx, strategy is not None)
+    tolerance = renamed_value(ctx, "tolerance", old_tolerance)
     if strategy is None and count is not None and (level is not None or win_rate is not None):
         raise click.ClickException("--levels sets its own targets: drop --against/--win-rate")
     if strategy is None and count is None and gap_games is not None:
@@ -1079,7 +1120,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, st
 
 
 #: The options of each of tune's modes (the rest belong to both).
-DIAL_OPTIONS = ("win_rate", "count", "gap_games", "tolerance", "steps")
+DIAL_OPTIONS = ("win_rate", "count", "gap_games", "tolerance", "old_tolerance", "steps")
 SPSA_OPTIONS = ("params", "confirm", "c_end", "r_end")
 
 
@@ -1103,7 +1144,7 @@ def _flag(ctx: click.Context, name: str) -> str:
 TUNE_SESSION = ("out", "workers", "silent", "resume")
 
 
-@main.command()
+@main.command(short_help="Build the calibration report from existing runs.")
 @click.argument("run_dirs", metavar="RUN_DIR...", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Report folder (default results/report-<timestamp>); never overwritten.")

@@ -244,9 +244,12 @@ def test_replay_json_still_fails_on_an_illegal_action(tmp_path):
     assert "game 1, hand 1: the actions stop before the hand is over" in result.stderr
 
 
-def test_replay_of_a_missing_file_is_a_usage_error(tmp_path):
+def test_replay_of_a_missing_file_is_domsims_one_line_error(tmp_path):
+    """issue 48: domsim's own error, in one line (it was click's usage error)."""
     result = run("replay", str(tmp_path / "nope.json"))
-    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.strip() == (f"Error: {tmp_path / 'nope.json'} does not exist: give a "
+                                     "records file (`play --record`'s, a run's records.jsonl)")
 
 
 # -- bad input -----------------------------------------------------------------------------------

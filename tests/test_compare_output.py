@@ -30,7 +30,7 @@ def test_the_final_block_adds_up_and_the_bounds_follow_alpha_and_beta(tmp_path):
     assert result.exit_code == 0, result.output
     text = result.stdout
     games, wins, losses, draws = map(int, re.search(
-        r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+), Points: ", text).groups())
+        r"Games: (\d+), W-L-S: (\d+)-(\d+)-(\d+), Points: ", text).groups())
     assert wins + losses + draws == games
     bins = [int(n) for n in re.search(r"Ptnml\(0-2\): \[(.*)\]", text).group(1).split(", ")]
     deals = int(re.search(r"\((\d+) complete deals\)", text).group(1))

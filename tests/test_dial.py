@@ -331,8 +331,9 @@ def test_tune_command_plays_steps_and_writes_its_search(tmp_path):
 
 
 def test_tune_errors(tmp_path):
-    one_line_error(invoke("tune", "--variant", "block", "--win-rate", "0.99", "--tolerance",
-                          "0.1", "--out", str(tmp_path / "a")), "must lie inside (0, 1)")
+    one_line_error(invoke("tune", "--variant", "block", "--win-rate", "0.99",
+                          "--win-rate-tolerance", "0.1", "--out", str(tmp_path / "a")),
+                   "must lie inside (0, 1)")
     one_line_error(invoke("tune", "--variant", "nope", "--out", str(tmp_path / "b")),
                    "unknown variant")
     one_line_error(invoke("tune", "--variant", "block", "--out", str(tmp_path)),
@@ -368,7 +369,7 @@ def test_level_targets_space_the_ladder_evenly_against_the_nearest_level():
 def test_tune_levels_searches_each_inner_level_and_writes_them(tmp_path):
     out = tmp_path / "levels"
     result = invoke("tune", "--variant", "block", "--levels", "4", "--gap-games", "40",
-                    "--games", "200", "--steps", "3", "--tolerance", "0.2", "--seed", "4",
+                    "--games", "200", "--steps", "3", "--win-rate-tolerance", "0.2", "--seed", "4",
                     "-j", "1", "--silent", "--out", str(out))
     assert result.exit_code == 0, result.output
     saved = json.loads((out / "tune.json").read_text())
@@ -403,7 +404,7 @@ def test_tune_levels_errors(tmp_path):
                           "--out", str(tmp_path / "b")), "sets its own targets")
     one_line_error(invoke("tune", "--variant", "block", "--gap-games", "5", "--out",
                           str(tmp_path / "c")), "goes with --levels")
-    one_line_error(invoke("tune", "--variant", "block", "--tolerance", "1e-300", "--out",
+    one_line_error(invoke("tune", "--variant", "block", "--win-rate-tolerance", "1e-300", "--out",
                           str(tmp_path / "c")), "too narrow for any test to decide")
     assert not any((tmp_path / name).exists() for name in "abc")
 

@@ -50,7 +50,7 @@ def test_the_crashing_bot_loses_its_compare_and_the_block_shows_its_faults(tmp_p
     result = invoke("compare", RAISES, "easy", "--variant", "block", "--elo0", "0", "--elo1",
                     "50", "--seed", "3", "-j", "1", "--silent", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "H0 accepted" in result.stdout and "Wins: 0" in result.stdout
+    assert "H0 accepted" in result.stdout and "W-L-S: 0-" in result.stdout
     games = int(json.loads((out / "compare.json").read_text())["games"])
     assert f"Faults: raises {games} (in {games} games), easy 0 (in 0 games)" in result.stdout
     figures = json.loads((out / "compare.json").read_text())

@@ -316,7 +316,7 @@ CALIBRATE = {"--variant": st.lists(variants, max_size=2), "--players": ints, "--
              "--level": st.lists(specs, max_size=2), "--dial": flag,
              "--setting": st.lists(probabilities, max_size=1), "--seed": ints, "-j": small,
              "--out": paths, "--samples": small, "--max-games": small, "--precision": floats,
-             "--tolerance": floats, "--resume": flag}
+             "--tolerance-elo": floats, "--resume": flag}
 
 
 # --max-games 60: each step stops at its first look (30 deals) instead of playing on to the
@@ -333,7 +333,7 @@ def test_calibrate_options_run_or_fail_in_one_line(workspace, args):
 
 TUNE = {"--variant": variants, "--players": ints, "--against": specs | st.just(False),
         "--levels": st.sampled_from(["3", "2", "0", "-1"]) | junk, "--gap-games": small,
-        "--win-rate": probabilities, "--tolerance": probabilities, "--steps": ints,
+        "--win-rate": probabilities, "--win-rate-tolerance": probabilities, "--steps": ints,
         "--games": small, "--seed": ints, "-j": small, "--out": paths,
         "-o": st.lists(rule_options, max_size=2), "--resume": flag}
 
@@ -504,7 +504,8 @@ BAD = {  # command -> (base arguments, {option: values it must refuse} or [extra
     }, []),
     "tune": (["tune", "--variant", "classic", "--against", "easy", "--games", "2", "--steps",
               "1", "-j", "1", "--silent", "--out", "fresh"], {
-        "--win-rate": ["0", "1", "-0.5", *NOT_FLOAT], "--tolerance": ["0", "1.5", *NOT_FLOAT],
+        "--win-rate": ["0", "1", "-0.5", *NOT_FLOAT],
+        "--win-rate-tolerance": ["0", "1.5", *NOT_FLOAT],
         "--steps": ["0", "-1", *NOT_INT], "--games": ["0", *NOT_INT], "--players": ["0", "5"],
         "-j": ["0", *NOT_INT], "--seed": NOT_INT, "--levels": ["0", "2", "-1", *NOT_INT],
         "--gap-games": ["0", "-1", *NOT_INT],

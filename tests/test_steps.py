@@ -83,7 +83,7 @@ def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
     given: a run key makes the test's deals (and so its verdict) the same every time."""
     out = tmp_path / "cal"
     result = invoke(*CALIBRATE, "--level", "medium", "--level",
-                    str(ROOT / "strategies" / "example_greedy.py"), "--tolerance", "80",
+                    str(ROOT / "strategies" / "example_greedy.py"), "--tolerance-elo", "80",
                     "--run-key", RUN_KEY, "--out", str(out))
     assert result.exit_code == 0, result.output
     step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
@@ -103,7 +103,7 @@ def test_a_step_of_equal_levels_stops_equal_within_the_tolerance(tmp_path):
 def test_a_step_that_reaches_the_cap_is_undecided_and_its_settings_are_withheld(tmp_path):
     out = tmp_path / "cal"
     result = invoke(*CALIBRATE, "--level", "medium", "--level",
-                    str(ROOT / "strategies" / "example_greedy.py"), "--tolerance", "5",
+                    str(ROOT / "strategies" / "example_greedy.py"), "--tolerance-elo", "5",
                     "--max-games", "60", "--setting", "0", "--setting", "0.2",
                     "--run-key", RUN_KEY, "--out", str(out))
     assert result.exit_code == 0, result.output
@@ -157,8 +157,8 @@ def test_a_gauntlet_is_reported_as_a_gauntlet(tmp_path):
 
 def test_bad_tolerances_and_caps_are_refused(tmp_path):
     for bad in ("0", "-5", "nan", "401"):
-        assert invoke(*CALIBRATE, "--tolerance", bad, "--out", str(tmp_path / "x")
-                      ).exit_code == 2
+        for name in ("--tolerance-elo", "--tolerance"):  # its old name too (issue 48)
+            assert invoke(*CALIBRATE, name, bad, "--out", str(tmp_path / "x")).exit_code == 2
     assert invoke(*CALIBRATE, "--max-games", "1", "--out", str(tmp_path / "y")).exit_code == 2
     one_line_error(invoke("calibrate", "--variant", "nope", "--precision", "20"),
                    "unknown variant")

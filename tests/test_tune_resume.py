@@ -10,10 +10,12 @@ import json
 import pytest
 from clitools import interrupted_at, invoke, killed_at, one_line_error
 
-ARGS = ["tune", "--variant", "classic", "--against", "easy", "--win-rate", "0.6", "--tolerance",
-        "0.2", "--steps", "3", "--games", "400", "--seed", "2", "--silent", "-j", "1"]
-LEVELS = ["tune", "--variant", "classic", "--levels", "3", "--gap-games", "40", "--tolerance",
-          "0.3", "--steps", "2", "--games", "200", "--seed", "2", "--silent", "-j", "1"]
+ARGS = ["tune", "--variant", "classic", "--against", "easy", "--win-rate", "0.6",
+        "--win-rate-tolerance", "0.2", "--steps", "3", "--games", "400", "--seed", "2",
+        "--silent", "-j", "1"]
+LEVELS = ["tune", "--variant", "classic", "--levels", "3", "--gap-games", "40",
+          "--win-rate-tolerance", "0.3", "--steps", "2", "--games", "200", "--seed", "2",
+          "--silent", "-j", "1"]
 
 
 def search(out) -> dict:

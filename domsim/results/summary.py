@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from ..stats import (
     ELO_CLAMP,
     bootstrap_ratings,
     moments_interval,
+    shown_elo,
     wilson_interval,
 )
 from .atomic import write_atomic
@@ -239,14 +241,29 @@ def write_summary(out: Path, lines: list[dict]) -> None:
 
 
 def summary_table(path: Path) -> list[str]:
-    """A short text table of summary.csv for the terminal, columns sized to their contents. Its
-    two Elo figures are two quantities in two columns: over all pairings the entrant's rating
-    (the joint fit of every game), per pairing the head to head over the pairing's deals."""
+    """A short text table of summary.csv for the terminal, columns sized to their contents,
+    strongest first over all pairings and within each pairing, as the standings are. Its two
+    Elo figures are two quantities in two columns: over all pairings the entrant's rating (the
+    joint fit of every game), per pairing the head to head over the pairing's deals."""
     header = ("pairing", "entrant", "games", "W-L-S", "win rate [95% CI]",
               "rating [95% CI]", "head to head Elo", "margin/game [95% CI]", "faults")
     with path.open(encoding="utf-8", newline="") as source:
-        rows = [_summary_cells(row) for row in csv.DictReader(source)]
-    return columns([header, *rows])
+        rows = list(csv.DictReader(source))
+    groups = list(dict.fromkeys(row["pairing"] for row in rows))
+    ranked = sorted(rows, key=lambda row: (groups.index(row["pairing"]), *_weaker(row)))
+    return columns([header, *map(_summary_cells, ranked)])
+
+
+def _weaker(row: dict) -> tuple[float, float, float]:
+    """A summary line's sort key, the strongest least: its Elo (a sweep's +-infinity beyond
+    every measured one, two sweeps by their bounds: stats.shown_elo), then its win rate; no
+    Elo (a run rated without them) ranks by the win rate alone."""
+    def number(key: str) -> float:
+        return float(row[key]) if row[key] else -math.inf
+
+    line = {"elo": number("elo"), "low": number("elo_low"), "high": number("elo_high"),
+            "bound": row["elo_bound"]}
+    return -line["elo"], -shown_elo(line), -float(row["win_rate"])
 
 
 def columns(rows: list[tuple[str, ...]]) -> list[str]:

@@ -195,10 +195,16 @@ class Standings:
         return bool(by_games or by_time)
 
     def show(self, lines: list[str]) -> None:
-        for line in lines:
-            log.info("%s", line)
-            if not self.quiet:
-                tqdm.write(line, file=sys.stderr)
+        say(lines, self.quiet)
+
+
+def say(lines: list[str], quiet: bool) -> None:
+    """Plain lines for the user, above the progress bar (unless `quiet`) and in run.log: what
+    was rounded, the standings; never a WARNING, which is for what went wrong."""
+    for line in lines:
+        log.info("%s", line)
+        if not quiet:
+            tqdm.write(line, file=sys.stderr)
 
 
 class FaultRateExceeded(Exception):
@@ -234,8 +240,8 @@ class FaultWatch:
 
 
 def game_line(row: dict, result: GameResult, rules: Rules) -> str:
-    """A finished game as engine testers print one: `Finished game 12 (hard vs easy): hard wins
-    {easy 43, hard 101, 6 hands}`, the game by its stored id (as `show --game` takes it), its
+    """A finished game as cutechess prints one: `Finished game 12 (easy vs hard): hard wins
+    {easy 55, hard 107, 5 hands}`, the game by its stored id (as `show --game` takes it), its
     result as scored, each side's score by its entrant; a forfeit's reason after its winner, as
     cutechess gives one, and the scores as the board's: `easy wins by forfeit (crashy: exception
     at hand 3) {on the board crashy 107, easy 17, 14 hands, 1 fault}`."""
@@ -249,12 +255,16 @@ def game_line(row: dict, result: GameResult, rules: Rules) -> str:
 
 class ProgressBar:
     """One bar in the parent counting games, with the current leader (off when stderr is not a
-    terminal or when asked to be silent), and the standings when they are due."""
+    terminal or when asked to be silent), and the standings when they are due. A run a test
+    may end early (`open_ended`) counts up to its `total` without a bar to fill: its end is the
+    test's, never a guess from the most it may play."""
 
     def __init__(self, total: int, done: int, silent: bool,
                  standings: Standings | None = None, faults: FaultWatch | None = None,
-                 game_lines: bool = False) -> None:
-        self.bar = tqdm(total=total, initial=done, unit="game", file=sys.stderr,
+                 game_lines: bool = False, open_ended: bool = False) -> None:
+        self.bar = tqdm(total=None if open_ended else total, initial=done, file=sys.stderr,
+                        unit=" games" if open_ended else "game",
+                        desc=f"up to {total}" if open_ended else None,
                         disable=silent or not sys.stderr.isatty(), dynamic_ncols=True)
         self.total, self.done = total, done
         self.standings = standings or Standings()
@@ -276,11 +286,6 @@ class ProgressBar:
             self.standings.show(tally.standings(self.done, self.total))
             self.standings.last_games, self.standings.last_time = self.done, time.monotonic()
         self.faults.check(tally)
-
-    def finish_early(self) -> None:
-        """The run stopped before the total by design (a sequential test decided): end full."""
-        self.bar.total = self.bar.n
-        self.bar.refresh()
 
     def close(self) -> None:
         self.bar.close()

@@ -20,7 +20,7 @@ from ..results.parts import done_game_ids
 from ..seat.trace import traced
 from ..seeding import run_seed
 from ..strategy import one_line
-from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging
+from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging, say
 from .local import local_executor
 from .signals import stops_interrupt
 from .tourney import (
@@ -69,12 +69,14 @@ def default_out(name: str) -> Path:
 def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
                 scheduler: str | None, silent: bool, command: list[str],
                 standings: Standings | None = None, purpose: str = "tourney",
-                notes: Sequence[str] = (), faults: FaultWatch | None = None,
+                notes: Sequence[str] = (), said: Sequence[str] = (),
+                faults: FaultWatch | None = None,
                 about: dict | None = None, game_lines: bool = False, rated: bool = True,
                 watch: Callable[[Tourney], Watch] | None = None, debug: bool = False) -> Outcome:
     """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
     standings when they are due and watching the fault rates (`faults`); `notes` (what was
-    rounded) go to the log and the terminal; `about` joins a new run's manifest; `watch` makes
+    rounded) go to run.log and, as plain lines, the terminal, and those the caller `said` itself
+    to run.log alone; `about` joins a new run's manifest; `watch` makes
     what may end the run early (compare's test) for the opened tourney; `debug` traces every line
     of the seat protocol, with the bot and the game, to PROTOCOL_TRACE in the run folder;
     `rated`: the summary has its ratings (an SPSA round's many nudged entrants need none)."""
@@ -98,24 +100,22 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                 executors(tourney, workers, cluster) as factory, stops_interrupt():
             log_header(command, config.seed, config.entrant_names(),
                        tourney.how_strategies_run())
-            for note in [*notes, seated_twice(tourney.entrants, tourney.pairings)]:
-                if note:
-                    log.warning("%s", note)
+            for note in said:
+                log.info("%s", note)
+            twice = seated_twice(tourney.entrants, tourney.pairings)
+            say([*notes, *([twice] if twice else [])], silent)
             watching = watch(tourney) if watch else None
             if not tourney.schedule.whole_deal_sets and watching is None:
-                log.warning("%d games do not fill whole deal sets (%d pairings x %d seatings): "
-                            "the last deal is not played by every pairing and seating",
-                            config.games, tourney.schedule.pairings,
-                            tourney.schedule.seatings_per_deal)
+                say([f"{config.games} games do not fill whole deal sets ("
+                     f"{tourney.schedule.pairings} pairings x {tourney.schedule.seatings_per_deal}"
+                     " seatings): the last deal is not played by every pairing and seating"],
+                    silent)
             bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults,
-                              game_lines)
+                              game_lines, open_ended=watching is not None)
             try:
-                outcome = run_tourney(tourney, factory, workers=workers, backend=backend,
-                                      command=command, purpose=purpose, progress=bar,
-                                      about=about, watch=watching, rated=rated)
-                if watching is not None and watching.decided:
-                    bar.finish_early()
-                return outcome
+                return run_tourney(tourney, factory, workers=workers, backend=backend,
+                                   command=command, purpose=purpose, progress=bar, about=about,
+                                   watch=watching, rated=rated)
             except lost_cluster as exc:
                 raise TourneyError(f"the Dask cluster failed ({one_line(exc)}); "
                                    f"{resume_hint(out)}") from None

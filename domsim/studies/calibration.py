@@ -105,7 +105,7 @@ def run_study(request: Request, out: Path, session: Session) -> Calibrated:
         try:
             return run_session(config, folder, resume=folder.exists(), workers=session.workers,
                                backend="local", scheduler=None, silent=session.silent,
-                               command=session.command, purpose="calibration", notes=notes,
+                               command=session.command, purpose="calibration", said=notes,
                                faults=session.faults, about={"levels": ladder})
         except RunFinished:
             return Outcome(config.games, config.games, 0)

@@ -347,18 +347,18 @@ def elo_error(estimate: EloEstimate) -> float | None:
 
 
 def final_block(pair: HeadToHead, progress: PairProgress, tally: Tally) -> list[str]:
-    """The result in fastchess's words (a draw: a shared win; the units are deals), and each
-    side's faults."""
+    """The result in fastchess's form, its counts in domsim's words (W-L-S: won, lost, shared, as
+    every table of results says; the units are deals), and each side's faults."""
     estimate, sprt = pair.estimate, progress.sprt
     points = pair_points(pair, progress)
     rule = "-" * 50
-    lines = [rule, f"Results of {pair.a} vs {pair.b} (a draw: a shared win; pairs: deals in "
+    lines = [rule, f"Results of {pair.a} vs {pair.b} (W-L-S: won, lost, shared; pairs: deals in "
                    f"{progress.per_unit} seatings):",
              elo_line(estimate, pair.games),
              f"LOS: {estimate.los:.2%}, variance of a deal vs independent games: "
              f"{pair.saving.ratio:.2f}",
-             f"Games: {pair.games}, Wins: {pair.wins}, Losses: {pair.losses}, Draws: "
-             f"{pair.shared}, Points: {points:g} ({pair.win_rate:.2%})",
+             f"Games: {pair.games}, W-L-S: {pair.wins}-{pair.losses}-{pair.shared}, "
+             f"Points: {points:g} ({pair.win_rate:.2%})",
              f"Ptnml(0-2): [{', '.join(map(str, ptnml(pair.outcomes)))}]",
              "Faults: " + ", ".join(f"{name} {faults} (in {games} games)"
                                     for name, faults, games in faults_of(tally))]
@@ -389,7 +389,7 @@ def compare_figures(result: CompareResult) -> dict:
         "one_sided": one_sided,
         "nelo": estimate.nelo,
         "nelo_error": None if one_sided else (estimate.nelo_high - estimate.nelo_low) / 2,
-        "los": estimate.los, "wins": pair.wins, "losses": pair.losses, "draws": pair.shared,
+        "los": estimate.los, "wins": pair.wins, "losses": pair.losses, "shared": pair.shared,
         "points": pair_points(pair, progress), "ptnml": ptnml(pair.outcomes),
         "faults": {name: {"faults": faults, "games": games}
                    for name, faults, games in faults_of(result.tally)},

@@ -512,7 +512,8 @@ TOURNEY_SETTINGS = {  # click parameter -> tourney setting (only explicitly give
 @click.option("--variant", "-v", help="Rule set (see `domsim variants`); required unless --resume.")
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Total number of games, spread over the pairings.")
+              help="Total number of games, spread over the pairings, rounded up to whole deal "
+                   "sets (every pairing plays every deal in every seating).")
 @click.option("--games-per-pairing", type=click.IntRange(min=1), default=None, metavar="N",
               help="Instead of --games: N games for every pairing, rounded up to whole deals "
                    "(each deal in every seating).")

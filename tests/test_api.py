@@ -147,7 +147,7 @@ def test_an_interrupted_run_is_partial_when_kept_and_resumes_else_says_how_to_ke
     monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
     calls = []
 
-    def interrupt(self, played, tally, note=""):
+    def interrupt(self, played, results, tally, note=""):
         calls.append(played)
         if len(calls) % 3 == 0:
             raise KeyboardInterrupt

@@ -59,7 +59,7 @@ def test_an_interrupted_compare_says_how_to_resume_and_resumes_to_the_same_verdi
     resumed = invoke(*command, "--out", str(out), "--resume", "-j", "1", "--silent")
     assert resumed.exit_code == 0, resumed.output
     done, whole = figures(out), figures(straight)
-    for key in ("verdict", "games", "deals", "llr", "wins", "losses", "draws", "ptnml", "elo"):
+    for key in ("verdict", "games", "deals", "llr", "wins", "losses", "shared", "ptnml", "elo"):
         assert done[key] == whole[key], key
     assert "H1 accepted" in resumed.stdout
     again = invoke("compare", "--out", str(out), "--resume")
@@ -70,7 +70,7 @@ def test_compare_json_holds_the_api_results_figures(tmp_path):
     result = api.compare("medium", "easy", "classic", elo0=0, elo1=100, seed=5, workers=1,
                          out=tmp_path / "run")
     assert figures(tmp_path / "run") == result.figures
-    expected = {"elo", "elo_error", "nelo", "nelo_error", "los", "wins", "losses", "draws",
+    expected = {"elo", "elo_error", "nelo", "nelo_error", "los", "wins", "losses", "shared",
                 "ptnml", "llr", "lower", "upper", "elo0", "elo1", "verdict", "faults"}
     assert expected <= set(result.figures)
     assert result.figures["verdict"] == result.verdict and result.figures["llr"] == result.llr
@@ -130,5 +130,5 @@ def test_a_compare_killed_outright_resumes_to_the_straight_verdict(tmp_path):
     assert resumed.exit_code == 0, resumed.output
     done, whole = figures(tmp_path / "run"), figures(tmp_path / "straight")
     assert whole["games"] > 40  # the kill came before the straight run's end
-    for key in ("verdict", "games", "deals", "llr", "wins", "losses", "draws", "ptnml", "elo"):
+    for key in ("verdict", "games", "deals", "llr", "wins", "losses", "shared", "ptnml", "elo"):
         assert done[key] == whole[key], key

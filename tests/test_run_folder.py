@@ -78,7 +78,7 @@ def interrupted_run(out: Path, monkeypatch, games: int = 30) -> None:
     monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
     calls = []
 
-    def interrupt(self, played, tally, note=""):
+    def interrupt(self, played, results, tally, note=""):
         calls.append(played)
         if len(calls) == 3:
             raise KeyboardInterrupt

@@ -104,8 +104,8 @@ def fault_count(faults: dict) -> int:
 
 def fault_words(faults: dict) -> str:
     """A seat's first fault, from its `faults` entry, as a result gives its reason: `exception
-    at hand 3`, `timeout before the first hand` (a record of domsim before 0.2.1 names the kind
-    it counted, without the hand)."""
+    at hand 3`, `timeout before the first hand` (a record written before the entry kept its
+    first fault's kind and hand: the kind it counted, without the hand)."""
     kind = faults.get("first_kind") or next(
         (word for key, word in FAULT_KINDS.items() if faults[key]), "fault")
     hand = faults.get("first_hand")
@@ -174,7 +174,7 @@ class GameResult:
         """The result with the board's scores (a game to a target), which a forfeit overrules:
         `hard wins (scores hard 150, easy 70)`, `easy wins by forfeit (crashy: exception at hand
         3; on the board crashy 150, easy 70)`."""
-        board = f"{self.board(rules, names)}" if rules.target else ""
+        board = self.board(rules, names) if rules.target else ""
         why = self.why(rules, names)
         if why:
             return (f"{self.winning(rules, names)} by forfeit ({why}"

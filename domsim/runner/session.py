@@ -111,7 +111,7 @@ def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int,
                      " seatings): the last deal is not played by every pairing and seating"],
                     silent)
             bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults,
-                              game_lines, open_ended=watching is not None)
+                              game_lines, open_ended=watching is not None and watching.may_stop)
             try:
                 return run_tourney(tourney, factory, workers=workers, backend=backend,
                                    command=command, purpose=purpose, progress=bar, about=about,

@@ -84,6 +84,7 @@ class Watch(Protocol):
 
     decided: bool
     deal_games: int  # a deal's games (every seating): batches hold whole deals
+    may_stop: bool  # whether it may end the run before its last game (a test: yes)
 
     def take(self, games: pa.Table) -> int:
         """How many of `games` (games-table rows in game-id order) it counts: up to the one

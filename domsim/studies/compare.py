@@ -102,6 +102,10 @@ class PairProgress:
         return self.per_unit
 
     @property
+    def may_stop(self) -> bool:
+        return self.sprt is not None or self.rule is not None
+
+    @property
     def per_unit(self) -> int:
         return self.tourney.schedule.seatings_per_deal
 

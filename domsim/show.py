@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow.compute as pc
@@ -19,6 +21,7 @@ from .results.folder import RECORDS, RunError
 from .results.run import Run
 from .runner.tourney import Tourney
 from .runner.worker import play_batch
+from .seat.seats import log as fault_log
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,13 +51,25 @@ def run_game(run: Run, game_id: int) -> ShownGame:
         if record is not None:
             return ShownGame(record, 0, f"game id {game_id} of {run.path}", f"from {stored.name}")
     config = dataclasses.replace(run.config, records=True)
-    result = play_batch(Tourney(config, run.path).batch([game_id]))
+    with _faults_untold():
+        result = play_batch(Tourney(config, run.path).batch([game_id]))
     record = json.loads(result.records[0])
     problems = tuple(f"played again, {key} is {claimed(record, key)!r}, but the run has "
                      f"{value!r}" for key, value in expected_record(run, found[0]).items()
                      if claimed(record, key) != value)
     return ShownGame(record, 0, f"game id {game_id} of {run.path}", "played again from its seed "
                      "and seats (the run kept no records)", problems)
+
+
+@contextmanager
+def _faults_untold() -> Iterator[None]:
+    """A game played again tells its faults in its result (`by forfeit (...: exception at hand
+    2)`), not as warnings with tracebacks, as the run's log did when it was played."""
+    saved, fault_log.disabled = fault_log.disabled, True
+    try:
+        yield
+    finally:
+        fault_log.disabled = saved
 
 
 def file_game(path: Path, game: int | None) -> ShownGame:

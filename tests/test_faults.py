@@ -72,9 +72,11 @@ def test_the_tourney_summary_has_a_faults_column_and_the_run_warns_live(tmp_path
     assert result.exit_code == 0, result.output
     header, *rows = result.stdout.splitlines()[:3]
     assert header.split()[-1] == "faults"
-    assert rows[0].split()[-1] == "20" and rows[1].split()[-1] == "0"  # raises, then easy
+    # ranked (issue 48): easy, which won every game by forfeit, then raises
+    assert rows[0].split()[1] == "easy" and rows[0].split()[-1] == "0"
+    assert rows[1].split()[1] == "raises" and rows[1].split()[-1] == "20"
     assert "raises faulted in" in result.stderr and "over --max-fault-rate 50%" in result.stderr
-    assert "W-L-S" in header and "0-20-0" in rows[0]  # forfeit, a tourney's default
+    assert "W-L-S" in header and "0-20-0" in rows[1]  # forfeit, a tourney's default
 
 
 def test_stop_on_faults_stops_the_run_resumably(tmp_path):

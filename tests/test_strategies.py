@@ -265,8 +265,9 @@ def test_r_seat_fault_a_strategy_that_raises_is_replaced_and_the_game_counts(cap
         record = block_game([broken("raises"), "easy"])
     faults = record["faults"][0]
     assert faults == {"timeouts": 0, "errors": 1, "illegal": 0, "replaced": True,
-                      "first": "RuntimeError: boom in choose"}
-    assert record["faults"][1]["first"] is None
+                      "first": "RuntimeError: boom in choose", "first_kind": "exception",
+                      "first_hand": 1}  # its kind and hand, for the result's reason (issue 48)
+    assert record["faults"][1]["first"] is None and "first_kind" not in record["faults"][1]
     assert record["timing"][0]["decisions"] == 1  # never asked again once replaced
     [logged] = [r for r in caplog.records if r.name == "domsim.faults"]
     assert logged.levelno == logging.WARNING and "seat 0" in logged.getMessage()
@@ -275,9 +276,12 @@ def test_r_seat_fault_a_strategy_that_raises_is_replaced_and_the_game_counts(cap
 
 @pytest.mark.parametrize("where", ["start_game", "end_game"])
 def test_r_seat_fault_a_hook_that_raises_is_a_fault(where):
-    faults = block_game(["easy", broken("raises", f"where={where}")])["faults"][1]
+    record = block_game(["easy", broken("raises", f"where={where}")])
+    faults = record["faults"][1]
     assert faults["errors"] == 1 and faults["first"] == f"RuntimeError: boom in {where}"
     assert faults["replaced"] == (where == "start_game")
+    last = len(record["hands"])  # block is one hand here unless the game runs on
+    assert faults["first_hand"] == (0 if where == "start_game" else last)
 
 
 def test_r_seat_fault_an_illegal_move_is_replaced_and_the_game_counts():

@@ -73,8 +73,10 @@ class SeatFaults:
     illegal: int = 0
     replaced: bool = False
     first: str | None = None
-    first_kind: str | None = None  # the first fault's kind in words (FAULT_KINDS)
-    first_hand: int | None = None  # the hand it came in, from 1 (0: before the first hand)
+    # The first fault's kind in words (FAULT_KINDS) and the hand it came in, from 1 (0: before
+    # the first hand); a record holds them only once there is a fault.
+    first_kind: str | None = None
+    first_hand: int | None = None
 
 
 class GuardedSeat:
@@ -181,7 +183,10 @@ class GuardedSeat:
             "max_ms": round(max(times) * 1000, 3) if times else None,
             "histogram": {str(k): n for k, n in time_histogram(t * 1000 for t in times).items()},
         }
-        return dict(vars(self.faults)), timing  # asdict() would deep-copy: slow, per game
+        faults = dict(vars(self.faults))  # asdict() would deep-copy: slow, per game
+        if faults["first_kind"] is None:  # no fault: the entry as records always held it
+            del faults["first_kind"], faults["first_hand"]
+        return faults, timing
 
 
 class Seat(GuardedSeat):

@@ -26,6 +26,7 @@ from ladder import fair_share, play_pair, seatings
 
 from domsim.dialcurve import DEFAULT_SETTINGS, dial_spec
 from domsim.rules import VARIANTS, make_rules
+from domsim.runner.session import Execution
 from domsim.stats import elo_from_score, wilson_interval
 from domsim.studies.compare import run_compare
 from domsim.studies.tune import Play, TuneTarget, fitted_setting, run_tune
@@ -80,7 +81,7 @@ def reference_setting(variant: str, games: int, workers: int) -> float:
     """The 65%-against-medium setting measured on `games` fresh games at each of
     REFERENCE_STRENGTHS (fixed counts, no test, no bisection), by the tune's own fit."""
     target = TuneTarget("medium", 0.65)
-    play = Play(variant, None, {}, 7, workers, True, ["bench/dial.py"])
+    play = Play(variant, None, {}, 7, Execution(workers, command=("bench/dial.py",)))
     observations = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -88,7 +89,7 @@ def reference_setting(variant: str, games: int, workers: int) -> float:
             config = play.config((dial_spec(strength), target.level), games, "reference",
                                  strength)
             progress = run_compare(config, Path(folder) / f"{strength:g}", None,
-                                   workers=workers, silent=True, command=play.command).progress
+                                   play.execution).progress
             observations += [(strength, (config.seed, deal), score)
                              for deal, unit in zip(progress.unit_deals, progress.units,
                                                    strict=True) for score in unit]
@@ -108,7 +109,7 @@ def tune_accuracy(pool, variant: str, fresh_games: int, workers: int, seed: int,
           flush=True)
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        play = Play(variant, None, {}, seed, workers, True, ["bench/dial.py"])
+        play = Play(variant, None, {}, seed, Execution(workers, command=("bench/dial.py",)))
         result = run_tune(play, target, Path(folder) / "tune", steps=7, games_per_step=20000)
         secs = time.perf_counter() - started
     interval = result.estimate.interval if result.estimate else None

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from domsim.dialcurve import strength_of
+from domsim.runner.session import Execution
 from domsim.studies import tune as tune_module
 from domsim.studies.tune import Play, TuneTarget, run_tune
 
@@ -45,7 +46,7 @@ def true_setting(eta) -> float:
 
 def drawn_compare(eta, rng: np.random.Generator):
     """compare_in's stand-in: deals drawn until the step's SPRT decides."""
-    def run(config, out, sprt, **_):
+    def run(config, out, sprt, execution, **_):
         strength = strength_of(config.entrants[0])
         counts, units, verdict = {}, [], None
         for deal in range(config.games // 2):
@@ -78,7 +79,7 @@ def main() -> None:
     held, in_bracket, widths, settings = 0, 0, [], []
     for k in range(args.tunes):
         with tempfile.TemporaryDirectory() as folder:
-            result = run_tune(Play("block", None, {}, k, 1, True, []),
+            result = run_tune(Play("block", None, {}, k, Execution()),
                               TuneTarget("medium", TARGET), Path(folder) / "t", steps=7,
                               games_per_step=20000)
         estimate = result.estimate

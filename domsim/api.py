@@ -35,7 +35,7 @@ from .results.summary import ALL
 from .rules import make_rules
 from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
-from .runner.session import default_out, resolve_config, run_session
+from .runner.session import Execution, default_out, resolve_config, run_session
 from .runner.tourney import TourneyError
 from .seat.process import Confinement, check_spec
 from .seat.trace import traced
@@ -46,7 +46,7 @@ from .strategy import Strategy, define_strategy
 from .studies import spsa
 from .studies.calibrate import calibration_variants
 from .studies.calibration import Request as CalibrationRequest
-from .studies.calibration import Session, begin, resumed_request, run_study
+from .studies.calibration import begin, resumed_request, run_study
 from .studies.compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -232,12 +232,11 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
         if not resume:  # every pairing plays every deal in every seating, so deal luck cancels
             config, rounded = whole_deal_sets(config)
             notes += [rounded] if rounded else []
-        outcome = run_session(config, folder, resume=resume, workers=workers or default_workers(),
-                              backend=backend, scheduler=scheduler, silent=not progress,
-                              command=list(command), notes=notes,
-                              standings=Standings(standings_every, standings_seconds,
-                                                  not progress),
-                              faults=faults, game_lines=game_lines, debug=debug)
+        execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                              tuple(command), faults,
+                              Standings(standings_every, standings_seconds, not progress),
+                              game_lines, debug)
+        outcome = run_session(config, folder, execution, resume=resume, notes=notes)
         if outcome.partial and not kept:
             raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
                                f"{outcome.total} games; give out= to keep a run that can be "
@@ -292,11 +291,10 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
     with _folder(out) as (folder, kept):
-        result = run_compare(config, folder, sprt, workers=workers or default_workers(),
-                             silent=not progress, command=list(command),
-                             faults=FaultWatch(max_fault_rate, stop_on_faults),
-                             game_lines=game_lines, backend=backend, scheduler=scheduler,
-                             debug=debug)
+        execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                              tuple(command), FaultWatch(max_fault_rate, stop_on_faults),
+                              game_lines=game_lines, debug=debug)
+        result = run_compare(config, folder, sprt, execution)
         comparison = Comparison(result, kept)
         return comparison if kept else comparison.read_all()
 
@@ -314,9 +312,9 @@ def resume_compare(out: str | Path, *, workers: int | None = None, progress: boo
     config, sprt = resume_config(out)
     if given:
         config = TourneyConfig.from_dict({**config.to_dict(), **given})
-    result = run_compare(config, out, sprt, workers=workers or default_workers(),
-                         silent=not progress, command=list(command), resume=True,
-                         faults=faults, backend=backend, scheduler=scheduler, debug=debug)
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command), faults, debug=debug)
+    result = run_compare(config, out, sprt, execution, resume=True)
     return Comparison(result, True)
 
 
@@ -435,13 +433,15 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
               out: str | Path | None = None, resume: bool = False, workers: int | None = None,
               progress: bool = False, max_fault_rate: float | None = MAX_FAULT_RATE,
               stop_on_faults: bool = False, say: Callable[[str], None] | None = None,
+              backend: str = "local", scheduler: str | None = None,
               command: Sequence[str] = ("domsim.api.calibrate",)) -> Study:
     """Calibrate the levels of each rule set (None: every one) as `domsim calibrate` does and
     write its report in `out` (default results/calibrate-<time>): an overview, then each step
     of the ladder played until decided (`precision`: also until its interval is that narrow).
     `resume=True` goes on with the calibration in `out` (its own settings). The result's
     `lines` are the steps as told (each also to `say` as it is); a study that stopped early
-    says why in `stopped`."""
+    says why in `stopped`. `backend` and `scheduler` as `tourney`'s: every run of the study
+    plays there, to the same results."""
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the calibration")
@@ -463,10 +463,9 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
         if say is not None:
             say(line)
 
-    study = run_study(request, folder, Session(workers or default_workers(), not progress,
-                                               list(command),
-                                               FaultWatch(max_fault_rate, stop_on_faults),
-                                               told))
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command), FaultWatch(max_fault_rate, stop_on_faults))
+    study = run_study(request, folder, execution, told)
     page = report(study.folders, folder, request.samples, study.calibration, study.partial)
     stopped = None
     if study.partial:
@@ -494,10 +493,12 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
          games: int = COMPARE_LIMIT, seed: int | None = None, players: int | None = None,
          options: Mapping[str, object] | None = None, on_fault: str = "forfeit",
          out: str | Path | None = None, resume: bool = False, workers: int | None = None,
-         progress: bool = False, command: Sequence[str] = ("domsim.api.tune",)) -> Study:
+         progress: bool = False, backend: str = "local", scheduler: str | None = None,
+         command: Sequence[str] = ("domsim.api.tune",)) -> Study:
     """Tune the dial as `domsim tune` does: the strength that wins `win_rate` against
     `against`, or (`levels`) that many levels evenly spaced in Elo from easy to insane; in
-    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`)."""
+    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
+    `backend` and `scheduler` as `tourney`'s."""
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the tune")
@@ -513,8 +514,9 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
         config.rules()  # a bad variant, player count or option fails here, before any game
         request = TuneRequest(variant, config.seed, players, config.options, on_fault, against,
                               win_rate, tolerance, steps, games, levels, gap_games)
-    lines, stopped = run_request(request, folder, workers=workers or default_workers(),
-                                 silent=not progress, command=list(command), resume=resume)
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command))
+    lines, stopped = run_request(request, folder, execution, resume)
     return Study(folder, lines, json.loads((folder / TUNE_FILE).read_text(encoding="utf-8")),
                  stopped=stopped)
 
@@ -527,13 +529,15 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
                     c_end: float = spsa.C_END, r_end: float = spsa.R_END,
                     out: str | Path | None = None, resume: bool = False,
                     workers: int | None = None, progress: bool = False,
+                    backend: str = "local", scheduler: str | None = None,
                     command: Sequence[str] = ("domsim.api.tune_parameters",)) -> Study:
     """Tune a strategy's numeric parameters by SPSA as `domsim tune --strategy` does
     (domsim.studies.spsa): `params` as `NAME=LOW:HIGH[:START]`, against `against` (default: the
     strategy at its starting values) over `games` games in all, then a confirmation duel of
     `confirm` games (0: none) of the tuned values against the starting ones; `c_end` and `r_end` set
     where the gains end (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in
-    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`)."""
+    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
+    `backend` and `scheduler` as `tourney`'s."""
     if resume:
         if out is None:
             raise TourneyError("--resume needs --out DIR: the folder of the tune")
@@ -552,9 +556,10 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
             {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end)
         spsa.begin(request, folder)
         state = spsa.SpsaState(request.start)
-    session = spsa.Session(workers or default_workers(), not progress, list(command))
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command))
     with spsa.progress_bar(request, state, progress) as bar:
-        result = spsa.run_spsa(request, state, folder, session, bar)
+        result = spsa.run_spsa(request, state, folder, execution, bar)
     return Study(folder, spsa.spsa_lines(result, folder),
                  json.loads((folder / spsa.SPSA_FILE).read_text(encoding="utf-8")),
                  stopped=result.stopped)

@@ -21,6 +21,7 @@ from domsim.dialcurve import band, monotone_fit, recommendations, setting_for, s
 from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
 from domsim.rules import make_rules
+from domsim.runner.session import Execution
 from domsim.stats import Z95, fieller_interval, fit_score_line, logit, score_from_elo
 from domsim.strategy import Strategy
 from domsim.studies import tune as tune_module
@@ -210,14 +211,14 @@ def read_rows(path):
 
 
 #: The fake comparisons' tune: block, seed 1, one worker.
-PLAY = Play("block", None, {}, 1, 1, True, [])
+PLAY = Play("block", None, {}, 1, Execution())
 
 
 def _fake_compare(threshold, slope=30.0):
     """A compare whose test says H1 (too strong) above `threshold` and H0 below it, with 150
     deals of two games won with the logistic chance slope * (strength - threshold) + logit(0.65)
     (drawn from a generator seeded by the strength, so the fake replays)."""
-    def run(config, out, sprt, **_):
+    def run(config, out, sprt, execution, **_):
         strength = strength_of(config.entrants[0])
         verdict = "H1" if strength > threshold else "H0"
         chance = 1 / (1 + math.exp(-(slope * (strength - threshold) + math.log(0.65 / 0.35))))
@@ -254,7 +255,7 @@ def test_tune_bisects_towards_the_strength_its_tests_point_to(tmp_path, monkeypa
 def _undecided_compare(threshold, width=0.04):
     """A compare whose test never decides, with a win rate interval of +-`width` around the
     chance 0.65 + (strength - threshold)."""
-    def run(config, out, sprt, **_):
+    def run(config, out, sprt, execution, **_):
         strength = strength_of(config.entrants[0])
         rate = 0.65 + (strength - threshold)
         pair = SimpleNamespace(win_rate=rate, wilson_low=rate - width, wilson_high=rate + width)

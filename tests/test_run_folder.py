@@ -157,9 +157,8 @@ def test_a_session_runs_outside_the_main_thread(tmp_path):
     outcomes = []
 
     def run():
-        outcomes.append(session.run_session(config, tmp_path / "run", resume=False, workers=1,
-                                            backend="local", scheduler=None, silent=True,
-                                            command=["api"]))
+        outcomes.append(session.run_session(config, tmp_path / "run",
+                                            session.Execution(command=("api",)), resume=False))
 
     thread = threading.Thread(target=run)
     thread.start()

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,54 +67,75 @@ def default_out(name: str) -> Path:
     return Path("results") / f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
 
 
-def run_session(config: TourneyConfig, out: Path, *, resume: bool, workers: int, backend: str,
-                scheduler: str | None, silent: bool, command: list[str],
-                standings: Standings | None = None, purpose: str = "tourney",
-                notes: Sequence[str] = (), said: Sequence[str] = (),
-                faults: FaultWatch | None = None,
-                about: dict | None = None, game_lines: bool = False, rated: bool = True,
-                watch: Callable[[Tourney], Watch] | None = None, debug: bool = False) -> Outcome:
-    """Run the tourney on the backend (dask: `workers` are the cluster's threads), showing the
-    standings when they are due and watching the fault rates (`faults`); `notes` (what was
-    rounded) go to run.log and, as plain lines, the terminal, and those the caller `said` itself
-    to run.log alone; `about` joins a new run's manifest; `watch` makes
-    what may end the run early (compare's test) for the opened tourney; `debug` traces every line
-    of the seat protocol, with the bot and the game, to PROTOCOL_TRACE in the run folder;
-    `rated`: the summary has its ratings (an SPSA round's many nudged entrants need none)."""
-    if backend == "dask" and not scheduler:
-        raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
-    if backend == "local" and scheduler:
-        raise TourneyError("--scheduler is for --backend dask")
-    if backend == "dask" and debug:
-        raise TourneyError("--debug traces the bots of local workers: drop --backend dask")
-    if backend == "local" and not 1 <= workers <= MAX_WORKERS:
-        raise TourneyError(f"workers must be 1 to {MAX_WORKERS} (each is a process with its "
-                           f"bots), got {workers}")
-    cluster = connect_dask(scheduler) if backend == "dask" else None  # before making the folder
-    lost_cluster = cluster.failures if cluster else ()
+@dataclass(frozen=True)
+class Execution:
+    """How sessions run, none of which changes what they play: the backend (local worker
+    processes, or the Dask cluster at `scheduler`, whose threads are then the workers), what
+    shows on the terminal (`silent`, the `standings`, a line a finished game), the watch on the
+    fault rates (`faults`), `debug`'s trace of the seat protocol, and the command the manifest
+    says ran it. A study passes its own to every session it plays."""
+
+    workers: int = 1
+    backend: str = "local"
+    scheduler: str | None = None
+    silent: bool = True
+    command: tuple[str, ...] = ()
+    faults: FaultWatch | None = None
+    standings: Standings | None = None
+    game_lines: bool = False
+    debug: bool = False
+
+    def check(self) -> None:
+        """TourneyError, one line, for a backend it cannot use."""
+        if self.backend == "dask" and not self.scheduler:
+            raise TourneyError("--backend dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+        if self.backend == "local" and self.scheduler:
+            raise TourneyError("--scheduler is for --backend dask")
+        if self.backend == "dask" and self.debug:
+            raise TourneyError("--debug traces the bots of local workers: drop --backend dask")
+        if self.backend == "local" and not 1 <= self.workers <= MAX_WORKERS:
+            raise TourneyError(f"workers must be 1 to {MAX_WORKERS} (each is a process with "
+                               f"its bots), got {self.workers}")
+
+
+def run_session(config: TourneyConfig, out: Path, execution: Execution, *, resume: bool,
+                purpose: str = "tourney", notes: Sequence[str] = (), said: Sequence[str] = (),
+                about: dict | None = None, watch: Callable[[Tourney], Watch] | None = None,
+                rated: bool = True) -> Outcome:
+    """Run the tourney as `execution` says; `notes` (what was rounded) go to run.log and, as
+    plain lines, the terminal, and those the caller `said` itself to run.log alone; `about`
+    joins a new run's manifest; `watch` makes what may end the run early (compare's test) for
+    the opened tourney; `rated`: the summary has its ratings (an SPSA round's many nudged
+    entrants need none). With `execution.debug`, every line of the seat protocol, with the bot
+    and the game, goes to PROTOCOL_TRACE in the run folder."""
+    execution.check()
+    command = list(execution.command)
+    cluster = connect_dask(execution.scheduler) if execution.backend == "dask" else None
+    lost_cluster = cluster.failures if cluster else ()  # connected before the folder is made
     try:
-        workers = cluster.threads if cluster else workers
-        with traced("-" if debug else None):  # a bot failing its check: before any folder
+        workers = cluster.threads if cluster else execution.workers
+        with traced("-" if execution.debug else None):  # a bot failing its check: before any folder
             tourney = open_tourney(config, out, resume, command)
-        with closing(tourney), run_logging(out / "run.log", silent), \
-                traced(str(out / PROTOCOL_TRACE) if debug else None), \
+        with closing(tourney), run_logging(out / "run.log", execution.silent), \
+                traced(str(out / PROTOCOL_TRACE) if execution.debug else None), \
                 executors(tourney, workers, cluster) as factory, stops_interrupt():
             log_header(command, config.seed, config.entrant_names(),
                        tourney.how_strategies_run())
             for note in said:
                 log.info("%s", note)
             twice = seated_twice(tourney.entrants, tourney.pairings)
-            say([*notes, *([twice] if twice else [])], silent)
+            say([*notes, *([twice] if twice else [])], execution.silent)
             watching = watch(tourney) if watch else None
             if not tourney.schedule.whole_deal_sets and watching is None:
                 say([f"{config.games} games do not fill whole deal sets ("
                      f"{tourney.schedule.pairings} pairings x {tourney.schedule.seatings_per_deal}"
                      " seatings): the last deal is not played by every pairing and seating"],
-                    silent)
-            bar = ProgressBar(config.games, len(done_game_ids(out)), silent, standings, faults,
-                              game_lines, open_ended=watching is not None and watching.may_stop)
+                    execution.silent)
+            bar = ProgressBar(config.games, len(done_game_ids(out)), execution.silent,
+                              execution.standings, execution.faults, execution.game_lines,
+                              open_ended=watching is not None and watching.may_stop)
             try:
-                return run_tourney(tourney, factory, workers=workers, backend=backend,
+                return run_tourney(tourney, factory, workers=workers, backend=execution.backend,
                                    command=command, purpose=purpose, progress=bar, about=about,
                                    watch=watching, rated=rated)
             except lost_cluster as exc:

@@ -15,8 +15,7 @@ from ..analysis import MIN_DEALS, SAMPLES
 from ..plan.config import TourneyConfig
 from ..results.atomic import write_json
 from ..results.manifest import Outcome
-from ..runner.console import FaultWatch
-from ..runner.session import run_session
+from ..runner.session import Execution, run_session
 from ..runner.tourney import RunFinished, new_folder, saved_request
 from .calibrate import run_calibration
 from .compare import CompareResult, compare_in
@@ -55,17 +54,6 @@ class Request:
 
 
 @dataclass
-class Session:
-    """How this session plays the study's runs (none of it changes what they are)."""
-
-    workers: int
-    silent: bool
-    command: list[str]
-    faults: FaultWatch | None = None
-    say: Callable[[str], None] = print
-
-
-@dataclass
 class Calibrated:
     """A calibration's outcome: the overview folders played, the last run's outcome and the
     steps (calibration.json's content)."""
@@ -93,29 +81,26 @@ def resumed_request(out: Path) -> Request:
     return saved_request(out, CALIBRATION, "settings", "calibration", Request.from_dict)
 
 
-def run_study(request: Request, out: Path, session: Session) -> Calibrated:
+def run_study(request: Request, out: Path, execution: Execution,
+              say: Callable[[str], None] = print) -> Calibrated:
     """Play the calibration in `out` (made by `begin`, or resumed): each rule set's overview
-    and then its steps, each run new, resumed or (finished) read back."""
+    and then its steps, each run new, resumed or (finished) read back; `say` tells the steps."""
 
     def overview(config: TourneyConfig, folder: Path, notes: list[str],
                  ladder: list[str]) -> Outcome:
         if not folder.exists():
             for note in notes:
-                session.say(f"{config.variant}: {note}")
+                say(f"{config.variant}: {note}")
         try:
-            return run_session(config, folder, resume=folder.exists(), workers=session.workers,
-                               backend="local", scheduler=None, silent=session.silent,
-                               command=session.command, purpose="calibration", said=notes,
-                               faults=session.faults, about={"levels": ladder})
+            return run_session(config, folder, execution, resume=folder.exists(),
+                               purpose="calibration", said=notes, about={"levels": ladder})
         except RunFinished:
             return Outcome(config.games, config.games, 0)
 
     def step(config: TourneyConfig, folder: Path, rule) -> CompareResult:
-        return compare_in(config, folder, None, rule=rule, workers=session.workers,
-                          silent=session.silent, command=session.command,
-                          purpose="calibration")
+        return compare_in(config, folder, None, execution, rule=rule, purpose="calibration")
 
-    steps = Calibration(out, request.plan(), step, session.say, request.to_dict())
+    steps = Calibration(out, request.plan(), step, say, request.to_dict())
     folders, outcome = run_calibration(
         list(request.variants), out, games=request.games, seed=request.seed,
         run_key=request.run_key, players=request.players, levels=request.levels,

@@ -32,8 +32,7 @@ from ..results.ratings import open_end
 from ..results.sides import sides_of
 from ..results.summary import ALL, Tally, sweep_text
 from ..results.table import read_games
-from ..runner.console import FaultWatch
-from ..runner.session import run_session
+from ..runner.session import Execution, run_session
 from ..runner.tourney import RunFinished, Tourney, TourneyError, resume_manifest
 from ..stats import EloEstimate, Sprt
 
@@ -189,39 +188,33 @@ class CompareResult:
         return self.progress.tally
 
 
-def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, *, workers: int,
-                silent: bool, command: list[str], resume: bool = False,
-                faults: FaultWatch | None = None, rule: StopRule | None = None,
-                purpose: str = "compare", game_lines: bool = False, backend: str = "local",
-                scheduler: str | None = None, debug: bool = False) -> CompareResult:
+def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, execution: Execution, *,
+                resume: bool = False, rule: StopRule | None = None,
+                purpose: str = "compare") -> CompareResult:
     """Play `config`'s pairing of two entrants deal by deal until `sprt` (or else `rule`)
     decides (neither: all of config.games), a run like any tourney's (runner.session) with the
     test as its watch, then write compare.json. `resume` goes on with the run in `out`: the
     test first reads the deals played, in order, so it stops where an uninterrupted run of the
-    seed stops. `game_lines`: a line on stdout for each finished game; `debug`: the seat
-    protocol traced to the run folder (runner.session)."""
+    seed stops."""
     watches: list[PairProgress] = []
 
     def watch(tourney: Tourney) -> PairProgress:
         watches.append(PairProgress(tourney, sprt, rule))
         return watches[-1]
 
-    outcome = run_session(config, out, resume=resume, workers=workers, backend=backend,
-                          scheduler=scheduler, silent=silent, command=command, purpose=purpose,
-                          faults=faults, game_lines=game_lines, watch=watch, debug=debug)
+    outcome = run_session(config, out, execution, resume=resume, purpose=purpose, watch=watch)
     result = CompareResult(out, config, watches[0], outcome.stopped)
     write_json(out / COMPARE_FILE, compare_figures(result))
     return result
 
 
-def compare_in(config: TourneyConfig, out: Path, sprt: Sprt | None, *,
-               rule: StopRule | None = None, **session) -> CompareResult:
+def compare_in(config: TourneyConfig, out: Path, sprt: Sprt | None, execution: Execution, *,
+               rule: StopRule | None = None, purpose: str = "compare") -> CompareResult:
     """A comparison in `out` as a study needs it: a new one where there is none, else the one
-    there resumed, or read back if it is finished (`session`: run_compare's other keywords)."""
-    if not out.exists():
-        return run_compare(config, out, sprt, rule=rule, **session)
+    there resumed, or read back if it is finished."""
     try:
-        return run_compare(config, out, sprt, rule=rule, resume=True, **session)
+        return run_compare(config, out, sprt, execution, resume=out.exists(), rule=rule,
+                           purpose=purpose)
     except RunFinished:
         return finished_comparison(out, sprt, rule)
 

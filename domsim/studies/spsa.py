@@ -27,7 +27,7 @@ import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +40,7 @@ from ..results.atomic import write_json
 from ..results.run import load_run
 from ..results.sides import sides_of
 from ..rules import make_rules
-from ..runner.session import run_session
+from ..runner.session import Execution, run_session
 from ..runner.tourney import RunFinished, TourneyError, new_folder, saved_request
 from ..seeding import derive_seed
 from ..spec import Spec
@@ -220,15 +220,6 @@ class SpsaRequest:
         return np.clip(values, [p.low for p in self.params], [p.high for p in self.params])
 
 
-@dataclass(frozen=True)
-class Session:
-    """How this session plays the tune's runs (none of it changes what they are)."""
-
-    workers: int
-    silent: bool
-    command: list[str]
-
-
 @dataclass
 class SpsaState:
     """The tune so far: theta, the next iteration, each finished round."""
@@ -271,7 +262,7 @@ class SpsaResult:
         return spec_with(self.request.strategy, self.request.params, self.state.theta)
 
 
-def run_spsa(request: SpsaRequest, state: SpsaState, out: Path, session: Session,
+def run_spsa(request: SpsaRequest, state: SpsaState, out: Path, execution: Execution,
              bar: Callable[[int, list[float]], None] = lambda games, theta: None) -> SpsaResult:
     """Play the rounds still to play, then the confirmation duel; spsa.json after each."""
     started = time.perf_counter()
@@ -280,7 +271,7 @@ def run_spsa(request: SpsaRequest, state: SpsaState, out: Path, session: Session
         batches = min(ROUND_BATCHES, (request.iterations - state.iteration) // size)
         number = len(state.rounds) + 1
         folder = out / "rounds" / f"round-{number}"
-        totals, stopped = play_round(request, state, batches, folder, session)
+        totals, stopped = play_round(request, state, batches, folder, execution)
         if stopped:
             return _save(SpsaResult(request, state, stopped=stopped), out, started)
         before = list(state.theta)
@@ -294,7 +285,7 @@ def run_spsa(request: SpsaRequest, state: SpsaState, out: Path, session: Session
         _save(SpsaResult(request, state), out, started)
         started = time.perf_counter()
         bar(count * request.iteration_games, state.theta)
-    confirmation = confirm(request, state, out, session) if request.confirm else None
+    confirmation = confirm(request, state, out, execution) if request.confirm else None
     result = SpsaResult(request, state, confirmation,
                         confirmation.stopped if confirmation else None)
     return _save(result, out, started, complete=result.stopped is None)
@@ -325,15 +316,14 @@ def round_config(request: SpsaRequest, state: SpsaState, batches: int, number: i
 
 
 def play_round(request: SpsaRequest, state: SpsaState, batches: int, folder: Path,
-               session: Session) -> tuple[np.ndarray, str | None]:
+               execution: Execution) -> tuple[np.ndarray, str | None]:
     """Play (or resume, or read back) a round: each batch's perturbed players' shares of the
     wins summed over their games ((batches, 2): plus, minus), and why the round stopped early
     (None: it did not)."""
     config = round_config(request, state, batches, len(state.rounds) + 1)
     try:
-        outcome = run_session(config, folder, resume=folder.exists(), workers=session.workers,
-                              backend="local", scheduler=None, silent=True,
-                              command=session.command, purpose="spsa round", rated=False)
+        outcome = run_session(config, folder, replace(execution, silent=True),
+                              resume=folder.exists(), purpose="spsa round", rated=False)
         if outcome.partial:
             return np.zeros(0), outcome.stopped or "stopped"
     except RunFinished:
@@ -357,7 +347,7 @@ def move(request: SpsaRequest, theta: list[float], first: int, totals: np.ndarra
 
 
 def confirm(request: SpsaRequest, state: SpsaState, out: Path,
-            session: Session) -> CompareResult:
+            execution: Execution) -> CompareResult:
     """The tuned values against the starting ones, on duplicate deals of their own."""
     tuned = spec_with(request.strategy, request.params, state.theta)
     start = spec_with(request.strategy, request.params, request.start)
@@ -365,8 +355,7 @@ def confirm(request: SpsaRequest, state: SpsaState, out: Path,
                            games=request.confirm, entrants=(f"tuned={tuned}", f"start={start}"),
                            seed=derive_seed("spsa-confirm", request.seed),
                            options=request.options, on_fault=request.on_fault)
-    return compare_in(config, out / "confirm", None, workers=session.workers,
-                      silent=session.silent, command=session.command)
+    return compare_in(config, out / "confirm", None, execution)
 
 
 @contextmanager

@@ -39,7 +39,7 @@ from ..plan.config import TourneyConfig
 from ..plan.pairings import builtin_levels, make_pairings, parse_entrants
 from ..results.atomic import write_json
 from ..rules import make_rules
-from ..runner.session import resume_hint
+from ..runner.session import Execution, resume_hint
 from ..runner.tourney import TourneyError, new_folder, saved_request
 from ..seeding import derive_seed
 from ..stats import (
@@ -105,9 +105,7 @@ class Play:
     players: int | None
     options: dict[str, str]
     seed: int
-    workers: int
-    silent: bool
-    command: list[str]
+    execution: Execution
     on_fault: str = "forfeit"  # a test scores a fault as a loss, as fastchess does
     request: dict = field(default_factory=dict)
     resume: bool = False
@@ -233,8 +231,7 @@ def search(play: Play, target: TuneTarget, out: Path, steps: int, games_per_step
         dial, level = calibration_entrants(play.variant, play.players, (target.level,),
                                            (strength,))[::-1]
         config = play.config((dial, level), games_per_step, label, k + 1)
-        compared = compare_in(config, out / f"step-{k + 1}", sprt, workers=play.workers,
-                              silent=play.silent, command=play.command)
+        compared = compare_in(config, out / f"step-{k + 1}", sprt, play.execution)
         progress = compared.progress
         pair = progress.statistics()
         verdict = progress.verdict
@@ -316,7 +313,7 @@ def search_dict(result: TuneResult) -> dict:
 
 
 def play_dict(play: Play) -> dict:
-    return {"domsim": __version__, "command": play.command, "variant": play.variant,
+    return {"domsim": __version__, "command": list(play.execution.command), "variant": play.variant,
             "players": play.players, "options": play.options, "seed": play.seed,
             "request": play.request}
 
@@ -445,8 +442,7 @@ def measure_gaps(play: Play, levels: list[str], games: int, out: Path) -> list[G
         started = time.perf_counter()
         low_name, high_name = calibration_entrants(play.variant, play.players, (weaker, stronger))
         compared = compare_in(play.config((high_name, low_name), games, "gap", weaker),
-                              out / f"gap-{weaker}-{stronger}", None, workers=play.workers,
-                              silent=play.silent, command=play.command)
+                              out / f"gap-{weaker}-{stronger}", None, play.execution)
         estimate = compared.progress.statistics().estimate
         gaps.append(Gap(weaker, stronger, estimate.elo, estimate.elo_low, estimate.elo_high,
                         compared.progress.games, time.perf_counter() - started, str(compared.out)))
@@ -543,12 +539,12 @@ class TuneRequest:
         return saved_request(out, TUNE_FILE, "request", "tune", lambda values: cls(**values))
 
 
-def run_request(request: TuneRequest, out: Path, *, workers: int, silent: bool,
-                command: list[str], resume: bool = False) -> tuple[list[str], str | None]:
+def run_request(request: TuneRequest, out: Path, execution: Execution,
+                resume: bool = False) -> tuple[list[str], str | None]:
     """Play the tune `request` asks for in `out` (`resume`: go on with the one there); returns
     what `domsim tune` prints and why it stopped early (None: it did not)."""
-    play = Play(request.variant, request.players, request.options, request.seed, workers,
-                silent, command, request.on_fault, asdict(request), resume)
+    play = Play(request.variant, request.players, request.options, request.seed, execution,
+                request.on_fault, asdict(request), resume)
     if request.count is not None:
         levels = run_levels(play, request.count, out, steps=request.steps,
                             games_per_step=request.games, gap_games=request.gap_games,

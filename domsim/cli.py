@@ -99,7 +99,8 @@ PROBABILITY = Finite(0, 1, min_open=True, max_open=True)
 # Option bundles several commands share.
 WORKERS_RANGE = click.IntRange(1, MAX_WORKERS)
 WORKERS = click.option("--workers", "-j", type=WORKERS_RANGE, default=default_workers,
-                       show_default="all cores", help="Worker processes.")
+                       show_default="all cores",
+                       help="Worker processes (with --backend dask: the cluster's threads).")
 SILENT = click.option("--silent", is_flag=True, help="No progress bar and only errors on stderr.")
 SEED = click.option("--seed", type=int, default=None, help="Run seed (default: random, printed).")
 GAME_LINES = click.option(
@@ -965,13 +966,16 @@ def _sprt_bounds(elo0, elo1, games: int | None,
                                "a rare timeout of a loaded machine should not decide a game.")
 @MAX_FAULT_RATE
 @STOP_ON_FAULTS
+@BACKEND
+@SCHEDULER
 @click.option("--resume", is_flag=True, help="Go on with the interrupted calibration in --out "
               "(its own settings): runs finished are kept, the rest played.")
 @click.pass_context
 @user_errors
 def calibrate(ctx, variants, every, players, games, tolerance, old_tolerance, precision,
               max_games, levels, with_dial, settings, seed, run_key, workers, out, time_control,
-              samples, silent, on_fault, max_fault_rate, stop_on_faults, resume) -> None:
+              samples, silent, on_fault, max_fault_rate, stop_on_faults, backend, scheduler,
+              resume) -> None:
     """Calibrate the levels of each rule set and write the one-page report.
 
     First an overview: every level (and with --dial the dial at several strengths) against
@@ -996,7 +1000,7 @@ def calibrate(ctx, variants, every, players, games, tolerance, old_tolerance, pr
             seed=seed, run_key=run_key, on_fault=on_fault, time_control=time_control,
             samples=samples, out=out, resume=resume, workers=workers, progress=not silent,
             max_fault_rate=max_fault_rate, stop_on_faults=stop_on_faults, say=click.echo,
-            command=["domsim", *sys.argv[1:]])
+            backend=backend, scheduler=scheduler, command=["domsim", *sys.argv[1:]])
     except RunFinished as finished:
         click.echo(str(finished))
         return
@@ -1007,7 +1011,8 @@ def calibrate(ctx, variants, every, players, games, tolerance, old_tolerance, pr
 
 
 #: What a resumed calibration may be given: how this session runs, not what the study is.
-CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "stop_on_faults")
+CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "stop_on_faults",
+                     "backend", "scheduler")
 
 
 @main.command(short_help="Tune the dial, or a strategy's own parameters.")
@@ -1058,13 +1063,15 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
 @RULE_OPTIONS
 @SILENT
 @on_fault_option("forfeit", "A tune's games forfeit, as compare's.")
+@BACKEND
+@SCHEDULER
 @click.option("--resume", is_flag=True, help="Go on with the interrupted tune in --out (its own "
               "settings): what finished is kept, the rest played.")
 @click.pass_context
 @user_errors
 def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, old_tolerance,
          steps, strategy, params, confirm, c_end, r_end, games, seed, workers, out, options,
-         silent, on_fault, resume) -> None:
+         silent, on_fault, backend, scheduler, resume) -> None:
     """Tune the dial, or (--strategy) a strategy's own parameters.
 
     The dial: the strength that wins a target share of the games against a level: bisect the
@@ -1102,7 +1109,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, ol
                 games=games or spsa.DEFAULT_GAMES, confirm=confirm, seed=seed, players=players,
                 options=parse_options(options), on_fault=on_fault, c_end=c_end, r_end=r_end,
                 out=out, resume=resume, workers=workers, progress=not silent,
-                command=["domsim", *sys.argv[1:]])
+                backend=backend, scheduler=scheduler, command=["domsim", *sys.argv[1:]])
         else:
             study = api.tune(variant, against=level or "medium",
                              win_rate=0.65 if win_rate is None else win_rate, levels=count,
@@ -1110,6 +1117,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, ol
                              steps=steps, games=games or COMPARE_LIMIT, seed=seed,
                              players=players, options=parse_options(options), on_fault=on_fault,
                              out=out, resume=resume, workers=workers, progress=not silent,
+                             backend=backend, scheduler=scheduler,
                              command=["domsim", *sys.argv[1:]])
     except RunFinished as finished:
         click.echo(str(finished))
@@ -1142,7 +1150,7 @@ def _flag(ctx: click.Context, name: str) -> str:
 
 
 #: What a resumed tune may be given: how this session runs, not what the tune is.
-TUNE_SESSION = ("out", "workers", "silent", "resume")
+TUNE_SESSION = ("out", "workers", "silent", "resume", "backend", "scheduler")
 
 
 @main.command(short_help="Build the calibration report from existing runs.")

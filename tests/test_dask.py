@@ -5,11 +5,13 @@ run.log, a killed worker's batch played again, and the move-time limit on worker
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitools import interrupted_at, invoke
 from test_tourney import table
 
 from domsim.cli import main
@@ -224,3 +226,47 @@ def test_a_comparison_runs_on_the_cluster_to_the_local_verdict(scheduler, tmp_pa
     assert table(tmp_path / "dask") == table(tmp_path / "local")
     session = json.loads((tmp_path / "dask" / "manifest.json").read_text())["sessions"][0]
     assert session["backend"] == "dask"
+
+
+def untimed(line: str) -> str:
+    """A printed line without its seconds."""
+    return re.sub(r"\d+\.\d s\b", "- s", line)
+
+
+@pytest.mark.slow
+def test_a_calibration_on_the_cluster_resumed_there_writes_the_local_verdicts_and_levels(
+        scheduler, tmp_path, monkeypatch):
+    """Issue 50: calibrate takes --backend dask (its overview and every step), and a
+    calibration interrupted on the cluster and resumed there ends with the local run's
+    verdicts and levels, byte for byte."""
+    args = ["calibrate", "--variant", "block", "--seed", "1", "--games", "3", "--max-games",
+            "120", "--samples", "10", "--silent"]
+    on_cluster = ["--backend", "dask", "--scheduler", scheduler]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    assert invoke(*args, "-j", "2", "--out", str(local)).exit_code == 0
+    stopped = interrupted_at(monkeypatch, 12, *args, *on_cluster, "--out", str(dask))
+    assert stopped.exit_code == 1 and "--resume" in stopped.stderr
+    resumed = invoke("calibrate", "--out", str(dask), "--resume", *on_cluster, "--silent")
+    assert resumed.exit_code == 0, resumed.output
+    for name in ("tables/verdicts.csv", "levels.json"):
+        assert (dask / name).read_bytes() == (local / name).read_bytes()
+    sessions = json.loads((dask / "block" / "manifest.json").read_text())["sessions"]
+    assert {session["backend"] for session in sessions} == {"dask"}
+
+
+@pytest.mark.slow
+def test_the_dial_and_spsa_tune_on_the_cluster_to_the_local_values(scheduler, tmp_path):
+    """Issue 50: tune (the dial, and --strategy's SPSA) takes --backend dask and prints the
+    local run's tuned values."""
+    on_cluster = ["--backend", "dask", "--scheduler", scheduler]
+    dial = ["tune", "--variant", "block", "--seed", "1", "--steps", "2", "--games", "120"]
+    spsa = ["tune", "--variant", "block", "--seed", "1", "--strategy", "hard", "--param",
+            "block=0:10", "--games", "160", "--confirm", "40"]
+    for mode, args in enumerate((dial, spsa)):
+        args = [*args, "--silent"]
+        local = invoke(*args, "-j", "2", "--out", str(tmp_path / f"local-{mode}"))
+        assert local.exit_code == 0, local.output
+        dask = invoke(*args, *on_cluster, "--out", str(tmp_path / f"dask-{mode}"))
+        assert dask.exit_code == 0, dask.output
+        assert [untimed(line) for line in dask.stdout.splitlines()[:-1]] == [
+            untimed(line) for line in local.stdout.splitlines()[:-1]]

@@ -11,7 +11,6 @@ the Dask backend ships it to the cluster's workers."""
 from __future__ import annotations
 
 import functools
-import json
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -35,7 +34,7 @@ from .results.summary import ALL
 from .rules import make_rules
 from .runner.console import FaultWatch, Standings
 from .runner.local import default_workers
-from .runner.session import Execution, default_out, resolve_config, run_session
+from .runner.session import Execution, resolve_config, run_session
 from .runner.tourney import TourneyError
 from .seat.process import Confinement, check_spec
 from .seat.trace import traced
@@ -46,7 +45,7 @@ from .strategy import Strategy, define_strategy
 from .studies import spsa
 from .studies.calibrate import calibration_variants
 from .studies.calibration import Request as CalibrationRequest
-from .studies.calibration import begin, resumed_request, run_study
+from .studies.calibration import begin, calibration_folder, resumed_request, run_study
 from .studies.compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -58,10 +57,9 @@ from .studies.compare import (
     resume_config,
     run_compare,
 )
-from .studies.steps import CALIBRATION
 from .studies.steps import DEFAULT_MAX_GAMES as DEFAULT_STEP_GAMES
 from .studies.steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
-from .studies.tune import DEFAULT_GAP_GAMES, DEFAULT_STEPS, TUNE_FILE, TuneRequest, run_request
+from .studies.tune import DEFAULT_GAP_GAMES, DEFAULT_STEPS, TuneRequest, run_request, tune_folder
 from .studies.tune import DEFAULT_TOLERANCE as DEFAULT_TUNE_TOLERANCE
 
 if TYPE_CHECKING:
@@ -442,11 +440,9 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
     `lines` are the steps as told (each also to `say` as it is); a study that stopped early
     says why in `stopped`. `backend` and `scheduler` as `tourney`'s: every run of the study
     plays there, to the same results."""
+    study_folder = calibration_folder(out, resume)
     if resume:
-        if out is None:
-            raise TourneyError("--resume needs --out DIR: the folder of the calibration")
-        folder = Path(out)
-        request = resumed_request(folder)
+        request = resumed_request(study_folder)
     else:
         request = CalibrationRequest(
             tuple(calibration_variants(tuple(variants or ()), variants is None)),
@@ -454,8 +450,7 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
             levels=tuple(levels), dial=tuple(dial), run_key=run_key, on_fault=on_fault,
             time_control=time_control, tolerance=tolerance, max_games=max_games,
             samples=samples, precision=precision)
-        folder = Path(out) if out is not None else default_out("calibrate")
-        begin(request, folder)
+        begin(request, study_folder)
     lines: list[str] = []
 
     def told(line: str) -> None:
@@ -465,15 +460,15 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
 
     execution = Execution(workers or default_workers(), backend, scheduler, not progress,
                           tuple(command), FaultWatch(max_fault_rate, stop_on_faults))
-    study = run_study(request, folder, execution, told)
+    study = run_study(request, study_folder, execution, told)
+    folder = study_folder.path
     page = report(study.folders, folder, request.samples, study.calibration, study.partial)
     stopped = None
     if study.partial:
         outcome = study.outcome
         stopped = (f"{outcome.stopped or 'stopped'} in {study.folders[-1]} after "
                    f"{outcome.done} of {outcome.total} games")
-    figures = json.loads((folder / CALIBRATION).read_text(encoding="utf-8"))
-    return Study(folder, lines, figures, page, stopped)
+    return Study(folder, lines, study_folder.content(), page, stopped)
 
 
 def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPLES,
@@ -499,26 +494,23 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
     `against`, or (`levels`) that many levels evenly spaced in Elo from easy to insane; in
     `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
     `backend` and `scheduler` as `tourney`'s."""
+    folder = tune_folder(out, resume).path
     if resume:
-        if out is None:
-            raise TourneyError("--resume needs --out DIR: the folder of the tune")
-        folder = Path(out)
         request = TuneRequest.saved(folder)
     else:
         if variant is None:
             raise TourneyError("missing --variant: choose a rule set (see `domsim variants`)")
         given = {"variant": variant, "players": players, "entrants": ("dial", against),
                  "options": {str(k): str(v) for k, v in (options or {}).items()}}
-        config, folder = resolve_config(given | ({} if seed is None else {"seed": seed}),
-                                        None if out is None else Path(out), False, name="tune")
+        config, _ = resolve_config(given | ({} if seed is None else {"seed": seed}), folder,
+                                   False)
         config.rules()  # a bad variant, player count or option fails here, before any game
         request = TuneRequest(variant, config.seed, players, config.options, on_fault, against,
                               win_rate, tolerance, steps, games, levels, gap_games)
     execution = Execution(workers or default_workers(), backend, scheduler, not progress,
                           tuple(command))
     lines, stopped = run_request(request, folder, execution, resume)
-    return Study(folder, lines, json.loads((folder / TUNE_FILE).read_text(encoding="utf-8")),
-                 stopped=stopped)
+    return Study(folder, lines, tune_folder(folder).content(), stopped=stopped)
 
 
 def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
@@ -538,16 +530,13 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
     where the gains end (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in
     `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
     `backend` and `scheduler` as `tourney`'s."""
+    folder = spsa.spsa_folder(out, resume).path
     if resume:
-        if out is None:
-            raise TourneyError("--resume needs --out DIR: the folder of the tune")
-        folder = Path(out)
         request, state = spsa.saved(folder)
     else:
         if variant is None or strategy is None:
             raise TourneyError("missing --variant or --strategy: name the rule set and the "
                                "strategy to tune")
-        folder = Path(out) if out is not None else default_out("tune")
         parsed = spsa.parse_params(list(params), strategy)
         start = spsa.spec_with(strategy, parsed, [p.start for p in parsed])
         request = spsa.SpsaRequest(
@@ -560,8 +549,7 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
                           tuple(command))
     with spsa.progress_bar(request, state, progress) as bar:
         result = spsa.run_spsa(request, state, folder, execution, bar)
-    return Study(folder, spsa.spsa_lines(result, folder),
-                 json.loads((folder / spsa.SPSA_FILE).read_text(encoding="utf-8")),
+    return Study(folder, spsa.spsa_lines(result, folder), spsa.spsa_folder(folder).content(),
                  stopped=result.stopped)
 
 

@@ -70,3 +70,22 @@ def test_resume_needs_a_calibration_folder_and_takes_it_alone(tmp_path):
                    "holds no calibration.json")
     one_line_error(invoke("calibrate", "--out", str(tmp_path), "--resume", "--games", "9"),
                    "--resume takes --out DIR")
+
+
+def test_a_study_in_use_is_refused_in_one_line_and_left_as_it_is(tmp_path):
+    """Issue 50: a study's folder is held by one writer (domsim.studies.folder), as a run's is:
+    a second session resuming it while the first plays is refused before it plays."""
+    from domsim.runner.lock import RunLock
+    from domsim.studies.calibration import Request, begin, calibration_folder
+
+    folder = calibration_folder(tmp_path / "cal", resume=False)
+    begin(Request(("classic",), 3, games=3), folder)
+    before = sorted(folder.path.iterdir())
+    lock = RunLock.acquire(folder.path, ["the first"])
+    try:
+        second = invoke("calibrate", "--out", str(folder.path), "--resume", "--silent")
+        one_line_error(second, "is in use by another run")
+        assert "the first" in second.stderr
+    finally:
+        lock.release()
+    assert sorted(folder.path.iterdir()) == before

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 import logging
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -257,24 +256,6 @@ def resume_manifest(out: Path) -> dict:
     if not (out / MANIFEST).is_file():
         raise TourneyError(f"--resume: {out} holds no {MANIFEST}: nothing to resume")
     return read_manifest(out)
-
-
-def saved_request(out: Path, file: str, key: str, what: str, make: Callable[[dict], T]) -> T:
-    """The request a study (`what`: calibration, tune) keeps in out/`file` under `key`, made
-    by `make`, to resume it (TourneyError, one line: none to resume; RunFinished: the study is
-    complete)."""
-    try:
-        saved = json.loads((out / file).read_text(encoding="utf-8"))
-        request = make(saved[key])
-    except FileNotFoundError:
-        raise TourneyError(f"--resume: {out} holds no {file}: give the --out of a "
-                           f"{what}") from None
-    except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
-        raise TourneyError(f"--resume: cannot read the {what} in {out / file} "
-                           f"({type(exc).__name__}): start a new {what}") from None
-    if saved.get("complete"):
-        raise RunFinished(f"{out} is already complete: nothing to resume, nothing changed")
-    return request
 
 
 def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from ..analysis import MIN_DEALS, SAMPLES
 from ..plan.config import TourneyConfig
-from ..results.atomic import write_json
 from ..results.manifest import Outcome
 from ..runner.session import Execution, run_session
-from ..runner.tourney import RunFinished, new_folder, saved_request
+from ..runner.tourney import RunFinished
 from .calibrate import run_calibration
 from .compare import CompareResult, compare_in
+from .folder import StudyFolder
 from .steps import CALIBRATION, DEFAULT_MAX_GAMES, DEFAULT_TOLERANCE, Calibration, StepPlan
 
 
@@ -67,24 +67,36 @@ class Calibrated:
         return self.outcome.partial or not self.calibration.get("complete")
 
 
-def begin(request: Request, out: Path) -> None:
+def calibration_folder(out: str | Path | None, resume: bool = True) -> StudyFolder:
+    """The calibration's folder: `out`, else a new one (domsim.studies.folder)."""
+    return StudyFolder.given(out, resume, CALIBRATION, "calibration", "calibrate")
+
+
+def begin(request: Request, folder: StudyFolder) -> None:
     """Make the study's folder (refused if it exists: one study makes it) with its request."""
     for variant in request.variants:  # every rule set's request is checked before any folder
         TourneyConfig(variant=variant, players=request.players).rules()
-    new_folder(out, "calibration")
-    write_json(out / CALIBRATION, {"settings": request.to_dict(), "complete": False})
+    folder.create({"settings": request.to_dict()})
 
 
-def resumed_request(out: Path) -> Request:
-    """The request of the calibration in `out` (TourneyError, one line: none to resume;
+def resumed_request(folder: StudyFolder) -> Request:
+    """The request of the calibration in `folder` (TourneyError, one line: none to resume;
     RunFinished: it is complete)."""
-    return saved_request(out, CALIBRATION, "settings", "calibration", Request.from_dict)
+    return folder.saved(lambda content: Request.from_dict(content["settings"]))
 
 
-def run_study(request: Request, out: Path, execution: Execution,
+def run_study(request: Request, folder: StudyFolder, execution: Execution,
               say: Callable[[str], None] = print) -> Calibrated:
-    """Play the calibration in `out` (made by `begin`, or resumed): each rule set's overview
-    and then its steps, each run new, resumed or (finished) read back; `say` tells the steps."""
+    """Play the calibration in `folder` (made by `begin`, or resumed), held for this writer:
+    each rule set's overview and then its steps, each run new, resumed or (finished) read
+    back; `say` tells the steps."""
+    with folder.held(execution.command):
+        return play_study(request, folder, execution, say)
+
+
+def play_study(request: Request, study: StudyFolder, execution: Execution,
+               say: Callable[[str], None]) -> Calibrated:
+    out = study.path
 
     def overview(config: TourneyConfig, folder: Path, notes: list[str],
                  ladder: list[str]) -> Outcome:
@@ -107,6 +119,6 @@ def run_study(request: Request, out: Path, execution: Execution,
         on_fault=request.on_fault, run=overview, time_control=request.time_control,
         dial=request.dial, min_deals=MIN_DEALS, steps=steps)
     calibration = steps.to_dict()
-    calibration["complete"] = not outcome.partial and len(steps.ladders) == len(request.variants)
-    write_json(out / CALIBRATION, calibration)
-    return Calibrated(folders, outcome, calibration)
+    complete = not outcome.partial and len(steps.ladders) == len(request.variants)
+    study.save(calibration, complete)
+    return Calibrated(folders, outcome, calibration | {"complete": complete})

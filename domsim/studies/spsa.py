@@ -19,7 +19,6 @@ interrupted tune resumes (`--resume`) to the straight run's values. At the end a
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import re
@@ -36,16 +35,16 @@ from tqdm.auto import tqdm
 from ..analysis import elo_text, faults_forfeit
 from ..plan.config import TourneyConfig
 from ..plan.pairings import parse_entrants
-from ..results.atomic import write_json
 from ..results.run import load_run
 from ..results.sides import sides_of
 from ..rules import make_rules
 from ..runner.session import Execution, run_session
-from ..runner.tourney import RunFinished, TourneyError, new_folder, saved_request
+from ..runner.tourney import RunFinished, TourneyError
 from ..seeding import derive_seed
 from ..spec import Spec
 from ..strategy import spec_parameters
 from .compare import CompareResult, compare_in
+from .folder import StudyFolder
 
 #: The file in the tune's folder that holds the request, every round and the result.
 SPSA_FILE = "spsa.json"
@@ -230,20 +229,23 @@ class SpsaState:
     seconds: float = 0.0
 
 
+def spsa_folder(out: str | Path | None, resume: bool = True) -> StudyFolder:
+    """The tune's folder: `out`, else a new one (domsim.studies.folder)."""
+    return StudyFolder.given(out, resume, SPSA_FILE, "tune", "tune")
+
+
 def begin(request: SpsaRequest, out: Path) -> None:
     """Make `out` once the request is good (a bad one leaves nothing behind), with the request
     in spsa.json."""
     request.check()
-    new_folder(out, "tune")
-    write_json(out / SPSA_FILE, {"kind": "spsa", "request": request.to_dict(),
-                                 "state": asdict(SpsaState(request.start)), "complete": False})
+    spsa_folder(out).create({"kind": "spsa", "request": request.to_dict(),
+                             "state": asdict(SpsaState(request.start))})
 
 
 def saved(out: Path) -> tuple[SpsaRequest, SpsaState]:
     """The tune in `out`, to resume it (TourneyError, RunFinished: as any study's)."""
-    request = saved_request(out, SPSA_FILE, "request", "tune", SpsaRequest.from_dict)
-    data = json.loads((out / SPSA_FILE).read_text(encoding="utf-8"))
-    return request, SpsaState(**data["state"])
+    return spsa_folder(out).saved(lambda content: (SpsaRequest.from_dict(content["request"]),
+                                                   SpsaState(**content["state"])))
 
 
 def is_spsa(out: Path) -> bool:
@@ -264,7 +266,14 @@ class SpsaResult:
 
 def run_spsa(request: SpsaRequest, state: SpsaState, out: Path, execution: Execution,
              bar: Callable[[int, list[float]], None] = lambda games, theta: None) -> SpsaResult:
-    """Play the rounds still to play, then the confirmation duel; spsa.json after each."""
+    """Play the rounds still to play, then the confirmation duel, with the folder held;
+    spsa.json after each."""
+    with spsa_folder(out).held(execution.command):
+        return play_rounds(request, state, out, execution, bar)
+
+
+def play_rounds(request: SpsaRequest, state: SpsaState, out: Path, execution: Execution,
+                bar: Callable[[int, list[float]], None]) -> SpsaResult:
     started = time.perf_counter()
     size = request.batch_size
     while state.iteration < request.iterations:
@@ -375,9 +384,9 @@ def progress_bar(request: SpsaRequest, state: SpsaState,
 
 def _save(result: SpsaResult, out: Path, started: float, complete: bool = False) -> SpsaResult:
     result.state.seconds += time.perf_counter() - started
-    write_json(out / SPSA_FILE, {"kind": "spsa", "request": result.request.to_dict(),
-                                 "state": asdict(result.state), "result": result_dict(result),
-                                 "complete": complete})
+    spsa_folder(out).save({"kind": "spsa", "request": result.request.to_dict(),
+                           "state": asdict(result.state), "result": result_dict(result)},
+                          complete)
     return result
 
 

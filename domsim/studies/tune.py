@@ -29,7 +29,8 @@ kept, named as such."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
@@ -37,10 +38,9 @@ from pathlib import Path
 from ..analysis import pair_reference
 from ..plan.config import TourneyConfig
 from ..plan.pairings import builtin_levels, make_pairings, parse_entrants
-from ..results.atomic import write_json
 from ..rules import make_rules
 from ..runner.session import Execution, resume_hint
-from ..runner.tourney import TourneyError, new_folder, saved_request
+from ..runner.tourney import TourneyError
 from ..seeding import derive_seed
 from ..stats import (
     ELO_PER_NATURAL,
@@ -56,6 +56,7 @@ from ..strategy import load_strategy
 from ..version import __version__
 from .calibrate import calibration_entrants
 from .compare import COMPARE_LIMIT, compare_in
+from .folder import StudyFolder
 
 TUNE_FILE = "tune.json"
 #: The narrowest indifference zone: at 0.002 a step needs some 370,000 games to decide.
@@ -199,23 +200,32 @@ def check_entrants(play: Play, levels: tuple[str, ...]) -> None:
             load_strategy(spec)
 
 
-def begin(out: Path, play: Play, levels: tuple[str, ...]) -> None:
-    """Make `out` once every spec loads (a bad one leaves nothing behind), with the request in
-    tune.json; a resumed tune goes on in its folder."""
+def tune_folder(out: str | Path | None, resume: bool = True) -> StudyFolder:
+    """The tune's folder (the dial's or SPSA's): `out`, else a new one
+    (domsim.studies.folder)."""
+    return StudyFolder.given(out, resume, TUNE_FILE, "tune", "tune")
+
+
+@contextmanager
+def begun(out: Path, play: Play, levels: tuple[str, ...]) -> Iterator[StudyFolder]:
+    """The tune's folder, held while it plays: made once every spec loads (a bad one leaves
+    nothing behind), with the request in tune.json; a resumed tune goes on in its folder."""
     check_entrants(play, levels)
+    study = tune_folder(out)
     if not play.resume:
-        new_folder(out, "tune")
-        write_json(out / TUNE_FILE, play_dict(play) | {"complete": False})
+        study.create(play_dict(play))
+    with study.held(play.execution.command):
+        yield study
 
 
 def run_tune(play: Play, target: TuneTarget, out: Path, *, steps: int,
              games_per_step: int) -> TuneResult:
     """Tune the dial to one target (module docstring); write out/tune.json after every step."""
     target.check()
-    begin(out, play, (target.level,))
-    result = search(play, target, out, steps, games_per_step,
-                    lambda result: write_json(out / TUNE_FILE, tune_manifest(result, play)))
-    write_json(out / TUNE_FILE, tune_manifest(result, play, complete=result.stopped is None))
+    with begun(out, play, (target.level,)) as study:
+        result = search(play, target, out, steps, games_per_step,
+                        lambda result: study.save(tune_content(result, play)))
+        study.save(tune_content(result, play), complete=result.stopped is None)
     return result
 
 
@@ -318,8 +328,8 @@ def play_dict(play: Play) -> dict:
             "request": play.request}
 
 
-def tune_manifest(result: TuneResult, play: Play, complete: bool = False) -> dict:
-    return play_dict(play) | search_dict(result) | {"complete": complete}
+def tune_content(result: TuneResult, play: Play) -> dict:
+    return play_dict(play) | search_dict(result)
 
 
 def setting_text(result: TuneResult) -> str:
@@ -484,7 +494,16 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
         raise TourneyError(f"--levels {count}: give 3 to {MOST_LEVELS} (the ends are easy and "
                            "insane; more levels than that lie closer than the tests can tell)")
     levels = builtin_levels()
-    begin(out, play, tuple(levels))
+    with begun(out, play, tuple(levels)) as study:
+        return search_levels(play, count, study, levels, steps=steps,
+                             games_per_step=games_per_step, gap_games=gap_games,
+                             tolerance=tolerance)
+
+
+def search_levels(play: Play, count: int, study: StudyFolder, levels: list[str], *, steps: int,
+                  games_per_step: int, gap_games: int, tolerance: float) -> LevelsResult:
+    """run_levels' measures and searches, in the held `study`."""
+    out = study.path
     started = time.perf_counter()
     result = LevelsResult(count)
     result.gaps = measure_gaps(play, levels, gap_games, out)
@@ -492,7 +511,7 @@ def run_levels(play: Play, count: int, out: Path, *, steps: int, games_per_step:
 
     def save(complete: bool = False) -> None:
         result.seconds = time.perf_counter() - started
-        write_json(out / TUNE_FILE, levels_manifest(result, play) | {"complete": complete})
+        study.save(levels_content(result, play), complete)
 
     def saver(level: Level) -> Callable[[TuneResult], None]:
         def save_level(searched: TuneResult) -> None:
@@ -536,7 +555,7 @@ class TuneRequest:
     def saved(cls, out: Path) -> TuneRequest:
         """The request of the tune in `out`, to resume it (TourneyError: none to resume;
         RunFinished: it is complete)."""
-        return saved_request(out, TUNE_FILE, "request", "tune", lambda values: cls(**values))
+        return tune_folder(out).saved(lambda content: cls(**content["request"]))
 
 
 def run_request(request: TuneRequest, out: Path, execution: Execution,
@@ -555,7 +574,7 @@ def run_request(request: TuneRequest, out: Path, execution: Execution,
     return tune_lines(result, out, request.seed), result.stopped
 
 
-def levels_manifest(result: LevelsResult, play: Play) -> dict:
+def levels_content(result: LevelsResult, play: Play) -> dict:
     return play_dict(play) | {
         "levels_wanted": result.count, "spacing": "evenly in Elo from easy (dial 0) to insane "
         "(dial 1), Elo from the built-in levels' steps head to head",

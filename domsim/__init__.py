@@ -1,5 +1,6 @@
 """domsim: dominoes tournaments and simulation. The Python API (domsim.api): `tourney`,
-`compare`, `play` and `load`, with results as pandas DataFrames.
+`compare`, `play` and `load`, with results as pandas DataFrames; `DomsimError`, the base of every
+error domsim raises to a user (domsim.errors).
 
 The API's names load on first use (PEP 562), so `import domsim` and a bot's process
 (`python -m domsim.seat.host`) import neither the runner nor numpy, pandas or pyarrow. Rule ids
@@ -12,18 +13,23 @@ from typing import TYPE_CHECKING
 
 from .version import __version__
 
-__all__ = ["Comparison", "Results", "__version__", "compare", "load", "play", "tourney"]
+__all__ = ["Comparison", "DomsimError", "Results", "__version__", "compare", "load", "play",
+           "tourney"]
 
 if TYPE_CHECKING:
     from .api import Comparison, Results, compare, load, play, tourney
+    from .errors import DomsimError
 
 
 def __getattr__(name: str):
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import api
+    if name == "DomsimError":  # catching it needs the core, not the API and its libraries
+        from .errors import DomsimError as value
+    else:
+        from . import api
 
-    value = getattr(api, name)
+        value = getattr(api, name)
     globals()[name] = value
     return value
 

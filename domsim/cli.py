@@ -23,36 +23,35 @@ from .audit import replayed
 from .clock import TimeControl, TimeControlError
 from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .dialcurve import DEFAULT_SETTINGS
+from .errors import DomsimError
 from .game import STAND_IN, LoneSeeds
 from .human import is_human
 from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .pages.gamepage import write_page
-from .plan.config import ConfigError
 from .plan.pairings import FORMATS
 from .printable import PrintableFormatter, printable
-from .record import FAULT_POLICIES, RecordError
+from .record import FAULT_POLICIES
 from .results.atomic import strict_json
-from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY, RunError
+from .results.folder import OUTPUT_FORMATS, RECORDS, SUMMARY
 from .results.run import load_run
 from .results.summary import summary_table
 from .rules import (
     HIGHEST_OPTION,
     OPTION_SPECS,
     VARIANTS,
-    RulesError,
     make_rules,
     parse_options,
 )
 from .runner.local import default_workers
-from .runner.scenario import ScenarioError, load_scenario
+from .runner.scenario import load_scenario
 from .runner.session import BACKENDS, default_out, resume_hint
-from .runner.tourney import RunFinished, TourneyError
+from .runner.tourney import RunFinished
 from .seat.logs import BOTS_LOGGER
 from .seat.process import Confinement, check_spec
 from .seat.trace import traced
 from .spec import Spec
 from .stats import ELO_MODELS
-from .strategy import StrategyError, strategy_catalog
+from .strategy import strategy_catalog
 from .studies import spsa
 from .studies.calibrate import calibration_variants
 from .studies.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
@@ -199,9 +198,6 @@ STOP_ON_FAULTS = click.option(
     "--stop-on-faults", is_flag=True,
     help="Stop the run (resumably) instead of warning when --max-fault-rate is passed.")
 
-USER_ERRORS = (RulesError, StrategyError, RecordError, TourneyError, ConfigError, ScenarioError,
-               RunError, TimeControlError)
-
 
 def _time_control(ctx, param, value: str | None) -> str | None:
     if value is not None:
@@ -225,7 +221,7 @@ def user_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except USER_ERRORS as exc:  # a bot's words among them: made printable
+        except DomsimError as exc:  # a bot's words among them: made printable
             raise click.ClickException(printable(str(exc))) from None
         except BrokenPipeError:  # `domsim stats RUN | head`: click ends quietly, as Unix tools do
             raise

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .errors import DomsimError
+
 #: BASE or BASE+INC, in seconds (decimals allowed).
 PATTERN = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(?:\+\s*(\d+(?:\.\d*)?|\.\d+)\s*)?$")
 #: The decisions a search level plans to spread the rest of its clock over.
@@ -22,7 +24,7 @@ MOVES_TO_GO = 25
 INCREMENT_SHARE = 0.8
 
 
-class TimeControlError(ValueError):
+class TimeControlError(DomsimError):
     """A time control that cannot be read; the message is one line."""
 
 

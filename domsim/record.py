@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .engine import HandResult, State, by_lot, first_lead, next_leader, start_next_hand
 from .engine.state import DRAW, PLAY, Action
+from .errors import DomsimError
 from .rules import Rules, RulesError, make_rules
 from .seeding import deal_rng, game_seed
 from .tiles import N_TILES, TILE_A, TILE_B, parse_tile, tile_id, tile_name, tiles_of
@@ -30,7 +31,7 @@ LEFT_THE_TABLE = "the player left the table"
 FAULT_KINDS = {"timeouts": "timeout", "errors": "exception", "illegal": "illegal move"}
 
 
-class RecordError(ValueError):
+class RecordError(DomsimError):
     """A record that is malformed or breaks the rules; the message names where, in one line."""
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .clock import ClockReading
+from .errors import DomsimError
 from .rules import Rules
 from .spec import SESSION_PREFIX, Spec
 from .suggest import did_you_mean
@@ -51,7 +52,7 @@ BOOLEANS = {"true": True, "yes": True, "on": True, "1": True,
             "false": False, "no": False, "off": False, "0": False}
 
 
-class StrategyError(ValueError):
+class StrategyError(DomsimError):
     """A strategy spec that cannot be resolved; the message is one line."""
 
 

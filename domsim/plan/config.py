@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..clock import TimeControl, is_time_control
 from ..deals import ORDERS
+from ..errors import DomsimError
 from ..limits import MOVE_TIME_LIMIT, ON_FAULT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from ..record import FAULT_POLICIES
 from ..rules import Rules, make_rules
@@ -20,7 +21,7 @@ from .pairings import FORMATS, builtin_levels
 OUTPUT_FORMATS = ("parquet", "csv")
 
 
-class ConfigError(ValueError):
+class ConfigError(DomsimError):
     """A setting no run can use; the message is one line naming the setting and what it allows."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import DomsimError
 from ..plan.config import OUTPUT_FORMATS
 
 MANIFEST = "manifest.json"
@@ -18,7 +19,7 @@ RECORDS = "records.jsonl"
 PARTS = "parts"
 
 
-class RunError(ValueError):
+class RunError(DomsimError):
     """A folder that holds no readable run; the message is one line."""
 
 

@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..errors import DomsimError
+
 HOLDER = ".writer"
 
 
-class LockedError(ValueError):
+class LockedError(DomsimError):
     """The folder is in use by another writer; the message is one line naming it."""
 
 

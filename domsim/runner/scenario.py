@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import DomsimError
 from ..limits import MAX_WORKERS
 from ..plan.config import (
     SETTINGS,
@@ -41,7 +42,7 @@ RUN_SETTINGS: dict[str, Check] = {
 }
 
 
-class ScenarioError(ValueError):
+class ScenarioError(DomsimError):
     """A scenario file that cannot be run; the message is one line and names the file."""
 
 

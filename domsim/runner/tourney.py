@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..deals import Deal
+from ..errors import DomsimError
 from ..plan.config import TourneyConfig
 from ..plan.games import Plan
 from ..plan.pairings import Entrant, parse_entrants
@@ -59,7 +60,7 @@ MAX_BATCH = 100
 DEALS_PER_BATCH = 10
 
 
-class TourneyError(ValueError):
+class TourneyError(DomsimError):
     """An output folder or resume request that cannot be honoured; the message is one line."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from ..engine import DRAW, PASS, PLAY, Action, HandResult
+from ..errors import DomsimError
 from ..rules import OPTION_SPECS, Rules, find_variant, make_rules
 from ..tiles import TILES, Tile, tile_id
 from ..view import Event, Move, PlayerView
@@ -24,7 +25,7 @@ MAX_BRACKETS = 256
 RULE_OPTIONS = tuple(OPTION_SPECS)
 
 
-class ProtocolError(ValueError):
+class ProtocolError(DomsimError):
     """A line that is not a protocol message; the message is one line."""
 
 

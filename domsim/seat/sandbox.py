@@ -41,6 +41,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import DomsimError
 from . import seccomp
 
 TOOL = "bwrap"
@@ -76,7 +77,7 @@ _DROP = ("import os,sys;u=int(sys.argv[1]);os.setgroups([]);os.setresgid(u,u,u);
 _bot_uids = itertools.count()
 
 
-class SandboxError(Exception):
+class SandboxError(DomsimError):
     """The sandbox cannot start here; the message is one line that says what to do."""
 
 

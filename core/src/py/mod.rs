@@ -16,8 +16,14 @@ mod view;
 
 create_exception!(
     domsim._core,
-    RulesError,
+    DomsimError,
     PyValueError,
+    "The base of every error domsim raises to a user (domsim.errors); the message is one line."
+);
+create_exception!(
+    domsim._core,
+    RulesError,
+    DomsimError,
     "A variant, option, deal, position or action the rules do not allow; the message is one line."
 );
 create_exception!(
@@ -150,6 +156,7 @@ pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("DomsimError", py.get_type::<DomsimError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
     m.add("IllegalMove", py.get_type::<IllegalMove>())?;
     m.add("IllegalDraw", py.get_type::<IllegalDraw>())?;

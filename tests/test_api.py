@@ -141,8 +141,8 @@ def test_the_cli_tourney_and_run_commands_are_calls_of_the_api(tmp_path, monkeyp
 
 def test_an_interrupted_run_is_partial_when_kept_and_resumes_else_says_how_to_keep_it(
         tmp_path, monkeypatch):
+    from domsim.runner import play as tourney_module
     from domsim.runner import session
-    from domsim.runner import tourney as tourney_module
 
     monkeypatch.setattr(tourney_module, "MAX_BATCH", 2)
     calls = []

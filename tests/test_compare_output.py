@@ -13,7 +13,8 @@ from types import SimpleNamespace
 from clitools import invoke
 
 from domsim.plan.config import TourneyConfig
-from domsim.runner.tourney import Tourney, games_to_play
+from domsim.runner.play import games_to_play
+from domsim.runner.tourney import Tourney
 from domsim.stats import elo_estimate
 from domsim.studies.compare import elo_error, elo_line, ptnml
 

@@ -14,7 +14,7 @@ import domsim
 #: Exceptions that never reach a user, with their kinds: a seat's fault (recorded in the games,
 #: not raised) and what ends a run's stream early (turned into the run's `stopped`).
 INTERNAL = {"domsim.seat.process.BotFault", "domsim.runner.console.FaultRateExceeded",
-            "domsim.runner.tourney.Decided"}
+            "domsim.runner.play.Decided"}
 
 
 def error_classes() -> dict[str, type]:

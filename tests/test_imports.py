@@ -177,7 +177,7 @@ def test_the_run_folder_package_imports_nothing_above_it_and_both_sides_go_throu
     assert not {t for t in runner if t.startswith(("domsim.analysis", "domsim.studies"))}
     assert not {t for t in graph["domsim.analysis"] if t.startswith("domsim.runner")}
     assert {"domsim.results.parts", "domsim.results.manifest",
-            "domsim.results.finish"} <= graph["domsim.runner.tourney"]
+            "domsim.results.finish"} <= graph["domsim.runner.play"]
     assert "domsim.results.run" in graph["domsim.analysis"]
 
 

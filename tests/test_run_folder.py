@@ -25,8 +25,8 @@ from domsim.plan.config import TourneyConfig
 from domsim.plan.schedule import Schedule
 from domsim.results import finish as finish_module
 from domsim.results import parts
+from domsim.runner import play as tourney_module
 from domsim.runner import session
-from domsim.runner import tourney as tourney_module
 from domsim.runner.lock import RunLock
 
 FAST = ["--variant", "classic", "-p", "easy", "-p", "medium", "--seed", "5", "--silent"]

@@ -35,7 +35,8 @@ from domsim.plan.config import TourneyConfig
 from domsim.plan.pairings import default_name
 from domsim.record import verify
 from domsim.rules import VARIANTS, make_rules
-from domsim.runner.tourney import Tourney, stream
+from domsim.runner.stream import stream
+from domsim.runner.tourney import Tourney
 from domsim.seat import seats as seat_module
 from domsim.seat.command import BotCommand, bot_command
 from domsim.seat.pool import BotPool

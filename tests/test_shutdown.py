@@ -194,7 +194,7 @@ def test_a_second_stop_signal_abandons_the_running_games_and_the_run_ends(tmp_pa
 
 @pytest.mark.slow
 def test_a_run_whose_worker_is_killed_twice_ends(tmp_path, start):
-    """The first death has the rest of the run isolated (domsim.runner.tourney.stream), the
+    """The first death has the rest of the run isolated (domsim.runner.stream), the
     second ends it. Each worker is killed while its process floods the log: the queue that
     carries workers' records is then likely left locked, or half written."""
     games = 600

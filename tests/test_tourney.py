@@ -20,8 +20,8 @@ from domsim.plan.schedule import Schedule, batches
 from domsim.results import table as table_module
 from domsim.results.sides import Sides, per_side
 from domsim.rules import make_rules
+from domsim.runner import play as tourney_module
 from domsim.runner import session
-from domsim.runner import tourney as tourney_module
 from domsim.seeding import game_seed
 from domsim.strategy import StrategyError
 

@@ -23,15 +23,10 @@ from ..seeding import run_seed
 from ..strategy import one_line
 from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging, say
 from .local import local_executor
+from .opening import open_tourney, resume_manifest
+from .play import Watch, run_tourney
 from .signals import stops_interrupt
-from .tourney import (
-    Tourney,
-    TourneyError,
-    Watch,
-    open_tourney,
-    resume_manifest,
-    run_tourney,
-)
+from .tourney import Tourney, TourneyError
 
 if TYPE_CHECKING:
     from .dask import DaskCluster

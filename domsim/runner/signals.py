@@ -1,6 +1,6 @@
 """What the stop signals do to a session: SIGINT (Ctrl-C), SIGTERM and SIGHUP all interrupt it
 the same way (running batches finish and are written, the run stays resumable; a second one
-meanwhile gives up the running batches: domsim.runner.tourney.stream), and none may break off
+meanwhile gives up the running batches: domsim.runner.stream), and none may break off
 the writing of the result files once it has begun.
 
 Handlers can only be set from the main thread; elsewhere (a session run in a thread through the

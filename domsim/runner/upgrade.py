@@ -22,7 +22,8 @@ from ..results.legacy import legacy_games, legacy_problem
 from ..results.manifest import Outcome, manifest_config, now, read_manifest
 from ..results.parts import write_part
 from ..version import __version__
-from .tourney import Tourney, TourneyError, open_tourney
+from .opening import open_tourney
+from .tourney import Tourney, TourneyError
 
 BATCH = 1000
 

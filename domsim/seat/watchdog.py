@@ -11,7 +11,7 @@ class Watchdog:
     """Kills this worker process when an in-process strategy call overruns its limit by far
     (C code that holds the interpreter, SIGALRM ignored, MoveTimeout caught): the runner then
     plays the worker's games again with the strategy in its own process, where the hang is a
-    fault of its seat (domsim.runner.tourney.stream). Off unless `enable`d (pool workers).
+    fault of its seat (domsim.runner.stream). Off unless `enable`d (pool workers).
 
     faulthandler's timer thread needs no interpreter lock, so it fires whatever the strategy
     does. Re-arming it costs ~25 us, so `allow(now, seconds)` re-arms it, for twice `seconds`,

@@ -10,8 +10,9 @@ from ..dialcurve import dial_spec, strength_of
 from ..plan.config import TourneyConfig
 from ..plan.games import whole_deal_sets
 from ..plan.pairings import builtin_levels, default_name
+from ..results.manifest import Outcome
 from ..rules import VARIANTS, RulesError, make_rules
-from ..runner.tourney import Outcome, TourneyError
+from ..runner.tourney import TourneyError
 from ..suggest import did_you_mean
 
 

@@ -32,8 +32,9 @@ from ..results.ratings import open_end
 from ..results.sides import sides_of
 from ..results.summary import ALL, Tally, sweep_text
 from ..results.table import read_games
+from ..runner.opening import resume_manifest
 from ..runner.session import Execution, run_session
-from ..runner.tourney import RunFinished, Tourney, TourneyError, resume_manifest
+from ..runner.tourney import RunFinished, Tourney, TourneyError
 from ..stats import EloEstimate, Sprt
 
 #: The comparison's figures, as the API's Comparison.figures holds them.
@@ -74,7 +75,7 @@ class StopRule(Protocol):
 class PairProgress:
     """Entrant 0's score against entrant 1, deal by deal, fed games in game-id order; a deal
     counts once every seating of it is in, and the test (if any) looks after every deal. It is
-    the run's watch (runner.tourney.Watch): the run ends with the deal that decided."""
+    the run's watch (runner.play.Watch): the run ends with the deal that decided."""
 
     tourney: Tourney
     sprt: Sprt | None

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..results.atomic import write_json
+from ..runner.opening import new_folder, take_lock
 from ..runner.session import default_out
-from ..runner.tourney import RunFinished, TourneyError, new_folder, take_lock
+from ..runner.tourney import RunFinished, TourneyError
 
 T = TypeVar("T")
 

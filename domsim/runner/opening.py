@@ -1,0 +1,118 @@
+"""A run folder taken for a session: a new one made (refused if it exists) or a resumable one
+checked against the settings given, and locked for this writer alone (runner.lock)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from ..plan.config import TourneyConfig
+from ..plan.pairings import parse_entrants
+from ..results.folder import MANIFEST, PARTS
+from ..results.legacy import legacy_problem
+from ..results.manifest import deals_info, manifest_config, read_manifest
+from ..results.parts import clean_parts
+from ..seat.command import bot_command
+from ..seeding import run_key
+from .lock import LockedError, RunLock
+from .tourney import RunFinished, Tourney, TourneyError
+
+
+def open_tourney(config: TourneyConfig, out: Path, resume: bool,
+                 command: Sequence[str] = (), keep_seeds: bool = False) -> Tourney:
+    """Take the folder (new, or a resumable run with the same settings) for this writer alone;
+    the caller closes the tourney to let it go. A new run with bots in their own process gets a
+    secret key unless it has one or `keep_seeds` (an old run upgraded keeps its games' seeds)."""
+    named = replace(config, entrants=tuple(config.entrant_names()))
+    if not (resume or keep_seeds) and config.run_key is None:
+        named = replace(named, run_key=run_key(None, bots_out_of_process(named)))
+    # A new run's settings are checked before its folder is made: a bad one writes nothing.
+    tourney = None if resume else Tourney(named, out)
+    lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
+    try:
+        if resume:
+            tourney = Tourney(resumable_config(out, named), out)
+        tourney.lock = lock
+        (out / PARTS).mkdir(exist_ok=True)
+        tourney.damaged = clean_parts(out) if resume else []
+    except BaseException:
+        lock.release()
+        raise
+    return tourney
+
+
+def bots_out_of_process(config: TourneyConfig) -> bool:
+    """Whether any strategy of the run plays in its own process: then the run gets a secret
+    key, so that no bot can work out the deals from a guessed seed (domsim.seeding)."""
+    return any(bot_command(spec, config.isolate) is not None
+               for entrant in parse_entrants(config.entrant_names(), config.rules())
+               for spec in entrant.members)
+
+
+def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:
+    """Create the folder (refused if it exists: only one run can make it) and lock it."""
+    new_folder(out, "run")
+    return take_lock(out, command)
+
+
+def new_folder(out: Path, what: str) -> None:
+    """Create the `--out` folder of a new run or study (`what`), refused if it exists."""
+    try:
+        out.mkdir(parents=True)
+    except FileExistsError:
+        raise TourneyError(f"{out} already exists: choose another --out, or add --resume to "
+                           f"finish the {what} in it") from None
+    except OSError as exc:
+        raise TourneyError(f"cannot create --out {out}: {exc.strerror}: choose another "
+                           "folder") from None
+
+
+def resume_lock(out: Path, command: Sequence[str]) -> RunLock:
+    if not out.is_dir():
+        raise TourneyError(f"--resume: {out} is not a folder: give the --out of the run to "
+                           "finish")
+    return take_lock(out, command)
+
+
+def take_lock(out: Path, command: Sequence[str]) -> RunLock:
+    try:
+        return RunLock.acquire(out, command)
+    except LockedError as exc:
+        raise TourneyError(str(exc)) from None
+    except OSError as exc:
+        raise TourneyError(f"cannot lock {out}: {exc.strerror}") from None
+
+
+def resumable_config(out: Path, config: TourneyConfig) -> TourneyConfig:
+    """`config` for going on with the run in `out`, which must have these settings (its secret
+    key is kept where none is given: a study resuming its runs never saw their keys) and not
+    be finished (RunFinished: every game played, or its test decided)."""
+    manifest = resume_manifest(out)
+    if problem := legacy_problem(manifest, out):
+        raise TourneyError(problem)
+    saved = TourneyConfig.from_dict(manifest_config(manifest, out))
+    if config.run_key is None:
+        config = replace(config, run_key=saved.run_key)
+    if saved != config:
+        raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
+                           f"{describe_difference(saved, config)}")
+    if config.deals and deals_info(config, 0)["sha256"] != manifest.get("deals", {}).get("sha256"):
+        raise TourneyError(f"--resume: {config.deals} changed since the run in {out} began: "
+                           "restore it, or start a new run")
+    if manifest.get("partial") is False:
+        raise RunFinished(f"{out} is already complete ({manifest.get('games_completed')} "
+                          "games): nothing to resume, nothing changed")
+    return config
+
+
+def resume_manifest(out: Path) -> dict:
+    """The manifest of the run `--resume` goes on with (TourneyError: there is none)."""
+    if not (out / MANIFEST).is_file():
+        raise TourneyError(f"--resume: {out} holds no {MANIFEST}: nothing to resume")
+    return read_manifest(out)
+
+
+def describe_difference(saved: TourneyConfig, given: TourneyConfig) -> str:
+    return "; ".join(f"{key} was {old!r}, now {new!r}"
+                     for key, old, new in saved.differences(given))

@@ -155,7 +155,7 @@ def ratings(run: Run, games: Outcomes, samples: int = SAMPLES, seed: int = SEED,
             centre: tuple[int, ...] | None = None) -> RatingIntervals:
     """Joint ratings of every entrant (the mean of the `centre` entrants at 0: by default the
     anchor's, `anchor_indices`), bootstrapped over whole deals."""
-    return rate_outcomes(games, run.names, run.manifest, samples, seed, centre)
+    return rate_outcomes(games, run.entrants, run.manifest, samples, seed, centre)
 
 
 def ratings_dict(run: Run, fitted: RatingIntervals) -> dict:
@@ -356,7 +356,7 @@ def run_statistics(run: Run, samples: int = 1000, seed: int = 0) -> dict:
     games = outcomes(run)
     # The anchor's mean is 0, so the weakest level has an interval like every other (Ordo's
     # and BayesElo's choice).
-    anchor = anchor_indices(run.names, run.manifest)
+    anchor = anchor_indices(run.entrants, run.manifest)
     fitted = ratings(run, games, samples, seed, tuple(anchor))
     rating = ratings_dict(run, fitted)
     manifest = run.manifest

@@ -35,12 +35,6 @@ def strength_of(name: str) -> float | None:
     return factory(random.Random(0)).strength
 
 
-def level_indices(names: list[str]) -> list[int]:
-    """The entrants that are not dial settings (every entrant if all are)."""
-    levels = [i for i, name in enumerate(names) if strength_of(name) is None]
-    return levels or list(range(len(names)))
-
-
 def split_dial(rating: dict) -> tuple[list[dict], list[dict]]:
     """(the built-in levels' rating lines, the dial's lines with their strength, weakest first);
     a sweep's line placed at its bound (`shown_elo`), where a curve can use it."""

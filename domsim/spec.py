@@ -22,9 +22,11 @@ FILES_PARAMETER = "files"
 BUILT_IN_LEVELS = ("easy", "medium", "hard", "insane")
 #: Longest spec a log line names in full (a long `exec:` command line is cut: `Spec.label`).
 LABEL_LENGTH = 120
+#: The dial: one strength from easy to insane (strategies/dial.py).
+DIAL = "dial"
 #: Specs that always stay in process, with or without parameters: the built-in levels and the
 #: dial between them (domsim's own strategies, trusted).
-TRUSTED = (*BUILT_IN_LEVELS, "dial")
+TRUSTED = (*BUILT_IN_LEVELS, DIAL)
 
 
 @dataclass(frozen=True, order=True)

@@ -130,3 +130,19 @@ def test_an_entrant_seated_on_two_sides_is_said_and_rated_per_side(tmp_path):
     expected = 400 * __import__("math").log10(rate / (1 - rate)) if 0 < rate < 1 else None
     assert expected is None or abs(float(row["elo"]) - expected) < 200
     assert stats["seated_twice"].startswith("fewer entrants than sides")
+
+
+def test_the_elo_zero_is_read_off_the_plan_not_by_loading_entrant_names():
+    """Issue 50: summary.csv's zero (the levels' mean, a dial setting left out) comes from the
+    plan's entrants, their specs, not from loading a strategy by each entrant's name: a named
+    dial setting is one too."""
+    from domsim.plan.pairings import level_indices, parse_entrants
+    from domsim.results.ratings import anchor_indices
+    from domsim.rules import make_rules
+
+    entrants = parse_entrants(["easy", "mine=dial?strength=0.3", "dial", "medium"],
+                              make_rules("block"))
+    assert level_indices(entrants) == [0, 3]
+    assert anchor_indices(entrants, {}) == [0, 3]
+    assert anchor_indices(entrants, {"levels": ["medium"]}) == [3]
+    assert level_indices(entrants[1:3]) == [0, 1]  # all dial settings: every one

@@ -9,12 +9,13 @@ deal is played when the run is duplicate, so deal luck cancels."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
 from ..rules import Rules
-from ..spec import BUILT_IN_LEVELS, SESSION_PREFIX, Spec
+from ..spec import BUILT_IN_LEVELS, DIAL, SESSION_PREFIX, Spec
 from ..strategy import StrategyError, entry_points
 
 FORMATS = ("round-robin", "gauntlet")
@@ -33,6 +34,19 @@ class Entrant:
 
     def spec_at(self, member: int) -> Spec:
         return self.members[member % len(self.members)]
+
+    @property
+    def plays_dial(self) -> bool:
+        """Whether it is a dial setting (a team: its first member; the partner may be a level),
+        read off its spec: nothing is loaded."""
+        first = self.members[0]
+        return first.kind == "name" and first.target == DIAL
+
+
+def level_indices(entrants: Sequence[Entrant]) -> list[int]:
+    """The entrants that are not dial settings (every entrant if all are)."""
+    levels = [i for i, entrant in enumerate(entrants) if not entrant.plays_dial]
+    return levels or list(range(len(entrants)))
 
 
 def builtin_levels() -> list[str]:

@@ -39,5 +39,5 @@ def rated_summary(run: Planned, manifest: dict, tally: Tally, finished: bool) ->
     plan = run.plan
     games = outcomes_of(plan.rules, plan.entrants, plan.pairings,  # no more columns than it reads
                         read_games(run.out, run.schema, finished, SHARE_COLUMNS))
-    fitted = rate_outcomes(games, [entrant.name for entrant in plan.entrants], manifest)
+    fitted = rate_outcomes(games, plan.entrants, manifest)
     return summary_lines(tally, plan.pairings, plan.schedule.seatings_per_deal, games, fitted)

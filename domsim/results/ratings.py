@@ -12,8 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from ..dialcurve import level_indices
-from ..plan.pairings import Entrant
+from ..plan.pairings import Entrant, level_indices
 from ..rules import Rules
 from ..stats import ELO_CLAMP, EloEstimate, RatingIntervals, bootstrap_ratings, elo_estimate
 from .sides import shares_of
@@ -43,22 +42,24 @@ def outcomes_of(rules: Rules, entrants: list[Entrant], pairings: list[tuple[int,
 SAMPLES, SEED = 1000, 0
 
 
-def anchor_indices(names: list[str], manifest: dict) -> list[int]:
+def anchor_indices(entrants: list[Entrant], manifest: dict) -> list[int]:
     """The entrants whose mean rating is Elo 0, the one convention of every surface: a
     calibration's levels (as its manifest lists them), else the entrants that are not dial
     settings (so the zero is the same whichever settings a run played), else all."""
+    names = [entrant.name for entrant in entrants]
     levels = manifest.get("levels")
     if isinstance(levels, list) and levels and set(levels) <= set(names):
         return [names.index(name) for name in levels]
-    return level_indices(names)
+    return level_indices(entrants)
 
 
-def rate_outcomes(games: Outcomes, names: list[str], manifest: dict, samples: int = SAMPLES,
-                  seed: int = SEED, centre: tuple[int, ...] | None = None) -> RatingIntervals:
+def rate_outcomes(games: Outcomes, entrants: list[Entrant], manifest: dict,
+                  samples: int = SAMPLES, seed: int = SEED,
+                  centre: tuple[int, ...] | None = None) -> RatingIntervals:
     """`ratings` of the games of a run with these entrants and manifest."""
     if centre is None:
-        centre = tuple(anchor_indices(names, manifest))
-    return bootstrap_ratings(games.deal_id, games.side_entrants, games.shares, len(names),
+        centre = tuple(anchor_indices(entrants, manifest))
+    return bootstrap_ratings(games.deal_id, games.side_entrants, games.shares, len(entrants),
                              samples, seed, centre=centre)
 
 

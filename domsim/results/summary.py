@@ -22,9 +22,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..dialcurve import level_indices
 from ..plan.config import TourneyConfig
-from ..plan.pairings import Entrant, pairing_label
+from ..plan.pairings import Entrant, level_indices, pairing_label
 from ..rules import Rules
 from ..stats import (
     ELO_CLAMP,
@@ -210,7 +209,7 @@ class Tally:
                                    np.frombuffer(self.on_sides, dtype=np.int64).reshape(
                                        -1, self.rules.sides),
                                    np.frombuffer(self.shares).reshape(-1, self.rules.sides),
-                                   len(names), samples=0, centre=level_indices(names))
+                                   len(names), samples=0, centre=level_indices(self.entrants))
         order = sorted(range(len(names)), key=lambda e: (-fitted.ratings.elo[e],
                                                          -self.lines[ALL, e].share))
         rows = [("#", "entrant", "games", "W-L-S", "points", "score", "Elo", "faults")]

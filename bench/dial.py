@@ -24,11 +24,11 @@ from pathlib import Path
 
 from ladder import fair_share, play_pair, seatings
 
-from domsim.dialcurve import DEFAULT_SETTINGS, dial_spec
 from domsim.rules import VARIANTS, make_rules
 from domsim.runner.session import Execution
 from domsim.stats import elo_from_score, wilson_interval
 from domsim.studies.compare import run_compare
+from domsim.studies.dialcurve import DEFAULT_SETTINGS, dial_spec
 from domsim.studies.tune import Play, TuneTarget, fitted_setting, run_tune
 
 FRESH_DEALS = 1_000_000  # fresh deals start at this deal index: no tune step plays them

@@ -20,9 +20,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from domsim.dialcurve import strength_of
 from domsim.runner.session import Execution
 from domsim.studies import tune as tune_module
+from domsim.studies.dialcurve import strength_of
 from domsim.studies.tune import Play, TuneTarget, run_tune
 
 TARGET = 0.65

@@ -22,7 +22,6 @@ from .analysis import run_statistics, statistics_lines
 from .audit import replayed
 from .clock import TimeControl, TimeControlError
 from .deals import ORDERS, deal_line, run_deals, seed_deals
-from .dialcurve import DEFAULT_SETTINGS
 from .errors import DomsimError
 from .game import STAND_IN, LoneSeeds
 from .human import is_human
@@ -55,6 +54,7 @@ from .strategy import strategy_catalog
 from .studies import spsa
 from .studies.calibrate import calibration_variants
 from .studies.compare import COMPARE_LIMIT, DEFAULT_BOUNDS, check_bounds
+from .studies.dialcurve import DEFAULT_SETTINGS
 from .studies.steps import DEFAULT_MAX_GAMES
 from .studies.steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
 from .studies.tune import (

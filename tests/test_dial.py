@@ -1,5 +1,5 @@
 """The dial (strategies/dial.py): its ends are easy and insane move for move, it replays from a
-seed, a stronger setting wins more; its fitted curve and recommendations (domsim.dialcurve);
+seed, a stronger setting wins more; its fitted curve and recommendations (domsim.studies.dialcurve);
 `domsim calibrate --dial` and `domsim tune`."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from domsim.strategies.dial import Dial
 from domsim.strategies.easy import Easy
 from domsim.strategies.insane import Insane
 
-from domsim.dialcurve import band, monotone_fit, recommendations, setting_for, strength_of
 from domsim.engine import State, start_next_hand
 from domsim.game import play_game, play_hand
 from domsim.rules import make_rules
@@ -26,6 +25,7 @@ from domsim.stats import Z95, fieller_interval, fit_score_line, logit, score_fro
 from domsim.strategy import Strategy
 from domsim.studies import tune as tune_module
 from domsim.studies.calibrate import calibration_entrants
+from domsim.studies.dialcurve import band, monotone_fit, recommendations, setting_for, strength_of
 from domsim.studies.tune import Gap, Play, TuneTarget, level_targets, run_tune
 from domsim.view import ViewBuilder
 

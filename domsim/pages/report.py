@@ -21,12 +21,12 @@ from matplotlib.ticker import NullFormatter
 
 from ..analysis import MIN_DEALS, verdict_text, zero_label
 from ..analysis import ladder as ladder_of
-from ..dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from ..plan.games import round_up
 from ..results.atomic import write_json
 from ..results.summary import signed_elo
 from ..rules import VARIANTS
 from ..stats import TIE_ELO, score_from_elo, shown_elo
+from ..studies.dialcurve import DEFAULT_SPACING, curve, recommendations, split_dial
 from ..studies.steps import interval_words
 from ..version import __version__
 from .stepgames import GAMES_FOLDER, step_pages

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..dialcurve import dial_spec, strength_of
 from ..plan.config import TourneyConfig
 from ..plan.games import whole_deal_sets
 from ..plan.pairings import builtin_levels, default_name
@@ -14,6 +13,7 @@ from ..results.manifest import Outcome
 from ..rules import VARIANTS, RulesError, make_rules
 from ..runner.tourney import TourneyError
 from ..suggest import did_you_mean
+from .dialcurve import dial_spec, strength_of
 
 
 def calibration_variants(variants: tuple[str, ...], every: bool) -> list[str]:

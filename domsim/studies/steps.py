@@ -23,7 +23,6 @@ from itertools import pairwise
 from pathlib import Path
 from statistics import NormalDist
 
-from ..dialcurve import strength_of
 from ..plan.config import TourneyConfig
 from ..plan.games import round_up
 from ..plan.pairings import default_name, split_name
@@ -34,6 +33,7 @@ from ..rules import make_rules
 from ..seeding import derive_seed
 from ..stats import EloEstimate, elo_estimate
 from .compare import CompareResult
+from .dialcurve import strength_of
 
 #: The report's level: its intervals are 95% ones, its steps significant at 5%.
 ALPHA = 0.05

@@ -10,9 +10,9 @@ import math
 import random
 from itertools import pairwise
 
-from .stats import Z95, score_from_elo, shown_elo
-from .strategies.dial import Dial
-from .strategy import StrategyError, load_strategy
+from ..stats import Z95, score_from_elo, shown_elo
+from ..strategies.dial import Dial
+from ..strategy import StrategyError, load_strategy
 
 #: The dial settings `domsim calibrate --dial` plays by default: both ends and three between.
 DEFAULT_SETTINGS = (0.0, 0.25, 0.5, 0.75, 1.0)

@@ -25,7 +25,7 @@ from .human import Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, SEAT_MEMORY_MB
 from .pages import notebook
 from .plan.config import TourneyConfig
-from .plan.games import every_deal_once, games_for_pairings, whole_deal_sets
+from .plan.games import Plan
 from .results.folder import MANIFEST, SUMMARY, RunError
 from .results.legacy import legacy_problem
 from .results.manifest import read_manifest
@@ -224,37 +224,28 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
         return resume_compare(out, workers=workers, progress=progress, command=command,
                               faults=faults, given=given, backend=backend, scheduler=scheduler,
                               debug=debug)
-    notes = settle_games(given, games_per_pairing, resume)
+    if games_per_pairing is not None and ("games" in given or "variant" not in given or resume):
+        raise TourneyError("--games-per-pairing needs --variant, no --games and a new run (not "
+                           "--resume): drop one or the other")
     with _folder(out, resume) as (folder, kept):
         config, folder = resolve_config(given, folder, resume)
+        every_deal = "deals" in given and "games" not in given and not resume
+        plan, note = Plan.settle(config, games_per_pairing, every_deal)
+        notes = [note] if note else []
         if not resume:  # every pairing plays every deal in every seating, so deal luck cancels
-            config, rounded = whole_deal_sets(config)
+            plan, rounded = plan.in_whole_deal_sets()
             notes += [rounded] if rounded else []
         execution = Execution(workers or default_workers(), backend, scheduler, not progress,
                               tuple(command), faults,
                               Standings(standings_every, standings_seconds, not progress),
                               game_lines, debug)
-        outcome = run_session(config, folder, execution, resume=resume, notes=notes)
+        outcome = run_session(plan, folder, execution, resume=resume, notes=notes)
         if outcome.partial and not kept:
             raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
                                f"{outcome.total} games; give out= to keep a run that can be "
                                "resumed")
         results = Results(folder, read_manifest(folder), kept, outcome.stopped)
         return results if kept else results.read_all()
-
-
-def settle_games(given: dict, per_pairing: int | None, resume: bool) -> list[str]:
-    """Turn `per_pairing` (or fixed deals without a count) into the total of games, in place;
-    returns what was rounded, to say."""
-    if per_pairing is not None:
-        if "games" in given or "variant" not in given or resume:
-            raise TourneyError("--games-per-pairing needs --variant, no --games and a new run "
-                               "(not --resume): drop one or the other")
-        given["games"], note = games_for_pairings({**given, "seed": 0}, per_pairing)
-        return [note] if note else []
-    if "deals" in given and "games" not in given and not resume:
-        given["games"] = every_deal_once({**given, "seed": 0})
-    return []
 
 
 def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUNDS[0],

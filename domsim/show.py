@@ -52,7 +52,7 @@ def run_game(run: Run, game_id: int) -> ShownGame:
             return ShownGame(record, 0, f"game id {game_id} of {run.path}", f"from {stored.name}")
     config = dataclasses.replace(run.config, records=True)
     with _faults_untold():
-        result = play_batch(Tourney(config, run.path).batch([game_id]))
+        result = play_batch(Tourney.of(config, run.path).batch([game_id]))
     record = json.loads(result.records[0])
     problems = tuple(f"played again, {key} is {claimed(record, key)!r}, but the run has "
                      f"{value!r}" for key, value in expected_record(run, found[0]).items()

@@ -45,7 +45,7 @@ def test_the_final_block_adds_up_and_the_bounds_follow_alpha_and_beta(tmp_path):
 
 
 def test_watched_batches_start_with_single_deals_then_ten():
-    tourney = Tourney(TourneyConfig("classic", games=30, entrants=("easy", "medium")), Path())
+    tourney = Tourney.of(TourneyConfig("classic", games=30, entrants=("easy", "medium")), Path())
     watch = SimpleNamespace(decided=False, deal_games=2)
     sizes = [len(batch.game_ids) for batch in games_to_play(tourney, set(), 2, watch)]
     assert sizes == [2, 2, 20, 6]

@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from domsim.cli import main
 from domsim.plan.config import TourneyConfig
+from domsim.plan.games import Plan
 from domsim.plan.schedule import Schedule
 from domsim.results import finish as finish_module
 from domsim.results import parts
@@ -157,7 +158,7 @@ def test_a_session_runs_outside_the_main_thread(tmp_path):
     outcomes = []
 
     def run():
-        outcomes.append(session.run_session(config, tmp_path / "run",
+        outcomes.append(session.run_session(Plan.of(config), tmp_path / "run",
                                             session.Execution(command=("api",)), resume=False))
 
     thread = threading.Thread(target=run)

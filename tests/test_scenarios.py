@@ -21,7 +21,7 @@ SHIPPED = sorted((ROOT / "scenarios").glob("*.toml"))
 
 
 def shipped_tourney(path: Path) -> Tourney:
-    return Tourney(TourneyConfig.from_dict(load_scenario(path).settings), Path())
+    return Tourney.of(TourneyConfig.from_dict(load_scenario(path).settings), Path())
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)

@@ -570,7 +570,7 @@ class BreakingExecutor:
 
 def test_a_pool_found_broken_at_submit_is_replaced_and_nothing_is_lost_or_doubled(tmp_path):
     config = TourneyConfig("block", games=6, entrants=("easy", "medium"), seed=2, isolate=False)
-    tourney = Tourney(config, tmp_path)
+    tourney = Tourney.of(config, tmp_path)
     submitted, kept = [], []
     executors = iter([BreakingExecutor(submitted, fail_at=2), BreakingExecutor(submitted, None)])
     stream(lambda: next(executors), (tourney.batch([g]) for g in range(6)), 3, kept.append)

@@ -15,6 +15,8 @@ from click.testing import CliRunner
 from clitools import invoke
 
 from domsim.cli import main
+from domsim.plan.config import TourneyConfig
+from domsim.plan.games import Plan
 from domsim.plan.pairings import make_pairings, parse_entrants, seat_specs
 from domsim.plan.schedule import Schedule, batches
 from domsim.results import table as table_module
@@ -364,3 +366,21 @@ def test_existing_folder_is_refused_and_resume_checks_settings(tmp_path):
     assert result.exit_code == 0, result.output
     assert "already complete (2 games): nothing to resume, nothing changed" in result.stdout
     assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+
+
+def test_the_plan_settles_the_game_count_once(tmp_path):
+    """Issue 50: --games-per-pairing is settled by the plan (Plan.settle), which the runner then
+    plays as it is: rounded up to whole deals, the note says so, and the run plays that many."""
+    config = TourneyConfig("block", entrants=("easy", "medium", "hard"), seed=1)
+    plan, note = Plan.settle(config, per_pairing=5)
+    assert (plan.config.games, plan.schedule.games) == (18, 18)  # 3 pairings x 3 deals x 2
+    assert note == "5 games per pairing rounded up to 6: whole deals, each in 2 seatings"
+    assert Plan.settle(config, per_pairing=4)[0].config.games == 12
+    assert Plan.settle(config, per_pairing=4)[1] is None
+    assert Plan.settle(config)[0].config.games == 1000
+    result = invoke("tourney", "--variant", "block", "-p", "easy", "-p", "medium", "-p", "hard",
+                    "--games-per-pairing", "1", "--seed", "1", "--out", str(tmp_path / "run"),
+                    "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert "1 games per pairing rounded up to 2" in result.stderr
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["config"]["games"] == 6

@@ -4,11 +4,10 @@ checked against the settings given, and locked for this writer alone (runner.loc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from ..plan.config import TourneyConfig
-from ..plan.pairings import parse_entrants
+from ..plan.games import Plan
 from ..results.folder import MANIFEST, PARTS
 from ..results.legacy import legacy_problem
 from ..results.manifest import deals_info, manifest_config, read_manifest
@@ -19,20 +18,19 @@ from .lock import LockedError, RunLock
 from .tourney import RunFinished, Tourney, TourneyError
 
 
-def open_tourney(config: TourneyConfig, out: Path, resume: bool,
-                 command: Sequence[str] = (), keep_seeds: bool = False) -> Tourney:
+def open_tourney(plan: Plan, out: Path, resume: bool, command: Sequence[str] = (),
+                 keep_seeds: bool = False) -> Tourney:
     """Take the folder (new, or a resumable run with the same settings) for this writer alone;
     the caller closes the tourney to let it go. A new run with bots in their own process gets a
     secret key unless it has one or `keep_seeds` (an old run upgraded keeps its games' seeds)."""
-    named = replace(config, entrants=tuple(config.entrant_names()))
-    if not (resume or keep_seeds) and config.run_key is None:
-        named = replace(named, run_key=run_key(None, bots_out_of_process(named)))
+    if not (resume or keep_seeds) and plan.config.run_key is None:
+        plan = plan.keyed(run_key(None, bots_out_of_process(plan)))
     # A new run's settings are checked before its folder is made: a bad one writes nothing.
-    tourney = None if resume else Tourney(named, out)
+    tourney = None if resume else Tourney(plan, out)
     lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
     try:
         if resume:
-            tourney = Tourney(resumable_config(out, named), out)
+            tourney = Tourney(resumable_plan(out, plan), out)
         tourney.lock = lock
         (out / PARTS).mkdir(exist_ok=True)
         tourney.damaged = clean_parts(out) if resume else []
@@ -42,12 +40,11 @@ def open_tourney(config: TourneyConfig, out: Path, resume: bool,
     return tourney
 
 
-def bots_out_of_process(config: TourneyConfig) -> bool:
+def bots_out_of_process(plan: Plan) -> bool:
     """Whether any strategy of the run plays in its own process: then the run gets a secret
     key, so that no bot can work out the deals from a guessed seed (domsim.seeding)."""
-    return any(bot_command(spec, config.isolate) is not None
-               for entrant in parse_entrants(config.entrant_names(), config.rules())
-               for spec in entrant.members)
+    return any(bot_command(spec, plan.config.isolate) is not None
+               for entrant in plan.entrants for spec in entrant.members)
 
 
 def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:
@@ -84,16 +81,17 @@ def take_lock(out: Path, command: Sequence[str]) -> RunLock:
         raise TourneyError(f"cannot lock {out}: {exc.strerror}") from None
 
 
-def resumable_config(out: Path, config: TourneyConfig) -> TourneyConfig:
-    """`config` for going on with the run in `out`, which must have these settings (its secret
-    key is kept where none is given: a study resuming its runs never saw their keys) and not
-    be finished (RunFinished: every game played, or its test decided)."""
+def resumable_plan(out: Path, plan: Plan) -> Plan:
+    """`plan` for going on with the run in `out`, which must have its settings (its secret key
+    is kept where none is given: a study resuming its runs never saw their keys) and not be
+    finished (RunFinished: every game played, or its test decided)."""
     manifest = resume_manifest(out)
     if problem := legacy_problem(manifest, out):
         raise TourneyError(problem)
     saved = TourneyConfig.from_dict(manifest_config(manifest, out))
-    if config.run_key is None:
-        config = replace(config, run_key=saved.run_key)
+    if plan.config.run_key is None:
+        plan = plan.keyed(saved.run_key)
+    config = plan.config
     if saved != config:
         raise TourneyError(f"--resume: the settings differ from those of the run in {out}: "
                            f"{describe_difference(saved, config)}")
@@ -103,7 +101,7 @@ def resumable_config(out: Path, config: TourneyConfig) -> TourneyConfig:
     if manifest.get("partial") is False:
         raise RunFinished(f"{out} is already complete ({manifest.get('games_completed')} "
                           "games): nothing to resume, nothing changed")
-    return config
+    return plan
 
 
 def resume_manifest(out: Path) -> dict:

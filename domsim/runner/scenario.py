@@ -118,4 +118,4 @@ def _entrant_from(folder: Path, text: str) -> str:
 def check_tourney(settings: dict) -> None:
     """Build the tourney from the settings (nothing is written): rules, entrants and strategies
     load."""
-    Tourney(TourneyConfig.from_dict({"seed": 0, **settings}), Path())
+    Tourney.of(TourneyConfig.from_dict({"seed": 0, **settings}), Path())

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..limits import MAX_WORKERS
 from ..plan.config import TourneyConfig
+from ..plan.games import Plan
 from ..plan.pairings import seated_twice
 from ..results.manifest import Outcome, manifest_config
 from ..results.parts import done_game_ids
@@ -93,16 +94,17 @@ class Execution:
                                f"its bots), got {self.workers}")
 
 
-def run_session(config: TourneyConfig, out: Path, execution: Execution, *, resume: bool,
+def run_session(plan: Plan, out: Path, execution: Execution, *, resume: bool,
                 purpose: str = "tourney", notes: Sequence[str] = (), said: Sequence[str] = (),
                 about: dict | None = None, watch: Callable[[Tourney], Watch] | None = None,
                 rated: bool = True) -> Outcome:
-    """Run the tourney as `execution` says; `notes` (what was rounded) go to run.log and, as
-    plain lines, the terminal, and those the caller `said` itself to run.log alone; `about`
-    joins a new run's manifest; `watch` makes what may end the run early (compare's test) for
-    the opened tourney; `rated`: the summary has its ratings (an SPSA round's many nudged
-    entrants need none). With `execution.debug`, every line of the seat protocol, with the bot
-    and the game, goes to PROTOCOL_TRACE in the run folder."""
+    """Run the tourney `plan` plans (its game count settled: Plan.settle) as `execution` says;
+    `notes` (what was rounded) go to run.log and, as plain lines, the terminal, and those the
+    caller `said` itself to run.log alone; `about` joins a new run's manifest; `watch` makes
+    what may end the run early (compare's test) for the opened tourney; `rated`: the summary has
+    its ratings (an SPSA round's many nudged entrants need none). With `execution.debug`, every
+    line of the seat protocol, with the bot and the game, goes to PROTOCOL_TRACE in the run
+    folder."""
     execution.check()
     command = list(execution.command)
     cluster = connect_dask(execution.scheduler) if execution.backend == "dask" else None
@@ -110,7 +112,8 @@ def run_session(config: TourneyConfig, out: Path, execution: Execution, *, resum
     try:
         workers = cluster.threads if cluster else execution.workers
         with traced("-" if execution.debug else None):  # a bot failing its check: before any folder
-            tourney = open_tourney(config, out, resume, command)
+            tourney = open_tourney(plan, out, resume, command)
+        config = tourney.config
         with closing(tourney), run_logging(out / "run.log", execution.silent), \
                 traced(str(out / PROTOCOL_TRACE) if execution.debug else None), \
                 executors(tourney, workers, cluster) as factory, stops_interrupt():

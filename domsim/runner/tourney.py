@@ -44,21 +44,28 @@ class Tourney:
     """A tourney's plan (domsim.plan) bound to its folder, with the strategies checked for how
     they run and the games table's schema."""
 
-    config: TourneyConfig
+    plan: Plan
     out: Path
-    plan: Plan = field(init=False)
     schema: pa.Schema = field(init=False)
     lock: RunLock | None = field(default=None, repr=False, compare=False)
     damaged: list[str] = field(default_factory=list)  # parts a resume found damaged, dropped
 
     def __post_init__(self) -> None:
-        self.plan = Plan.of(self.config)
         for entrant in self.plan.entrants:
             for spec in entrant.members:
                 check_spec(spec, self.config.isolate, run_confinement(self.config))
                 if command := bot_command(spec, self.config.isolate):
                     command.check_not_holding(self.out, "this run's folder (--out)")
         self.schema = games_schema(self.plan.rules)
+
+    @classmethod
+    def of(cls, config: TourneyConfig, out: Path) -> Tourney:
+        """The tourney these settings plan, bound to `out`."""
+        return cls(Plan.of(config), out)
+
+    @property
+    def config(self) -> TourneyConfig:
+        return self.plan.config
 
     @property
     def rules(self) -> Rules:

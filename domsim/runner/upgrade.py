@@ -14,6 +14,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..plan.config import TourneyConfig
+from ..plan.games import Plan
 from ..record import seal
 from ..results.columns import TIMING_PREFIX, Place, winning_names
 from ..results.finish import finish
@@ -36,8 +37,8 @@ def upgrade_run(old: Path, new: Path, command: Sequence[str]) -> Outcome:
     if legacy_problem(manifest, old) is None:
         raise TourneyError(f"{old} is not a run of an older format (domsim "
                            f"{manifest.get('domsim_version')}): nothing to upgrade")
-    tourney = open_tourney(TourneyConfig.from_dict(manifest_config(manifest, old)), new, False,
-                           command, keep_seeds=True)
+    tourney = open_tourney(Plan.of(TourneyConfig.from_dict(manifest_config(manifest, old))), new,
+                           False, command, keep_seeds=True)
     with closing(tourney):
         done = 0
         for rows, records in _batches(legacy_games(old, manifest)):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..plan.config import TourneyConfig
-from ..plan.games import whole_deal_sets
+from ..plan.games import Plan
 from ..plan.pairings import builtin_levels, default_name
 from ..results.manifest import Outcome
 from ..rules import VARIANTS, RulesError, make_rules
@@ -50,7 +50,7 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                     run_key: str | None = None,
                     players: int | None, levels: tuple[str, ...], dial: tuple[float, ...],
                     on_fault: str,
-                    run: Callable[[TourneyConfig, Path, list[str], list[str]], Outcome],
+                    run: Callable[[Plan, Path, list[str], list[str]], Outcome],
                     min_deals: int = 1,
                     steps: Callable[[TourneyConfig, Path], bool] | None = None,
                     time_control: str | None = None) -> tuple[list[Path], Outcome]:
@@ -68,9 +68,10 @@ def run_calibration(variants: list[str], out: Path, *, games: int, seed: int,
                                                                     dial)),
                                seed=seed, on_fault=on_fault, time_control=time_control,
                                run_key=run_key)
-        config, note = whole_deal_sets(config, min_deals)
+        plan, note = Plan.of(config).in_whole_deal_sets(min_deals)
+        config = plan.config
         ladder = [default_name(spec) for spec in config.entrants[:len(levels or builtin_levels())]]
-        outcome = run(config, out / variant, [note] if note else [], ladder)
+        outcome = run(plan, out / variant, [note] if note else [], ladder)
         done.append(out / variant)
         if outcome.partial or (steps is not None and not steps(config, out)):
             break

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..analysis import MIN_DEALS, SAMPLES
 from ..plan.config import TourneyConfig
+from ..plan.games import Plan
 from ..results.manifest import Outcome
 from ..runner.session import Execution, run_session
 from ..runner.tourney import RunFinished
@@ -98,16 +99,15 @@ def play_study(request: Request, study: StudyFolder, execution: Execution,
                say: Callable[[str], None]) -> Calibrated:
     out = study.path
 
-    def overview(config: TourneyConfig, folder: Path, notes: list[str],
-                 ladder: list[str]) -> Outcome:
+    def overview(plan: Plan, folder: Path, notes: list[str], ladder: list[str]) -> Outcome:
         if not folder.exists():
             for note in notes:
-                say(f"{config.variant}: {note}")
+                say(f"{plan.config.variant}: {note}")
         try:
-            return run_session(config, folder, execution, resume=folder.exists(),
+            return run_session(plan, folder, execution, resume=folder.exists(),
                                purpose="calibration", said=notes, about={"levels": ladder})
         except RunFinished:
-            return Outcome(config.games, config.games, 0)
+            return Outcome(plan.config.games, plan.config.games, 0)
 
     def step(config: TourneyConfig, folder: Path, rule) -> CompareResult:
         return compare_in(config, folder, None, execution, rule=rule, purpose="calibration")

@@ -25,6 +25,7 @@ from ..analysis import (
     pair_scores,
 )
 from ..plan.config import TourneyConfig
+from ..plan.games import Plan
 from ..results.atomic import write_json
 from ..results.folder import MANIFEST
 from ..results.manifest import manifest_config, read_manifest
@@ -203,7 +204,8 @@ def run_compare(config: TourneyConfig, out: Path, sprt: Sprt | None, execution: 
         watches.append(PairProgress(tourney, sprt, rule))
         return watches[-1]
 
-    outcome = run_session(config, out, execution, resume=resume, purpose=purpose, watch=watch)
+    outcome = run_session(Plan.of(config), out, execution, resume=resume, purpose=purpose,
+                          watch=watch)
     result = CompareResult(out, config, watches[0], outcome.stopped)
     write_json(out / COMPARE_FILE, compare_figures(result))
     return result
@@ -225,7 +227,7 @@ def finished_comparison(out: Path, sprt: Sprt | None,
     """The result of the comparison in `out` (finished or stopped early), its test read again
     from its games; a stopped one says why, as its last session does."""
     manifest = read_manifest(out)
-    tourney = Tourney(TourneyConfig.from_dict(manifest_config(manifest, out)), out)
+    tourney = Tourney.of(TourneyConfig.from_dict(manifest_config(manifest, out)), out)
     progress = PairProgress(tourney, sprt, rule)
     finished = manifest.get("partial") is False
     progress.take(read_games(out, tourney.schema, finished=finished))

@@ -34,6 +34,7 @@ from tqdm.auto import tqdm
 
 from ..analysis import elo_text, faults_forfeit
 from ..plan.config import TourneyConfig
+from ..plan.games import Plan
 from ..plan.pairings import parse_entrants
 from ..results.run import load_run
 from ..results.sides import sides_of
@@ -331,7 +332,7 @@ def play_round(request: SpsaRequest, state: SpsaState, batches: int, folder: Pat
     (None: it did not)."""
     config = round_config(request, state, batches, len(state.rounds) + 1)
     try:
-        outcome = run_session(config, folder, replace(execution, silent=True),
+        outcome = run_session(Plan.of(config), folder, replace(execution, silent=True),
                               resume=folder.exists(), purpose="spsa round", rated=False)
         if outcome.partial:
             return np.zeros(0), outcome.stopped or "stopped"

@@ -25,9 +25,10 @@ from .deals import ORDERS, deal_line, run_deals, seed_deals
 from .errors import DomsimError
 from .game import STAND_IN, LoneSeeds
 from .human import is_human
-from .limits import MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
+from .limits import BACKENDS, MAX_WORKERS, MOVE_TIME_LIMIT, SEAT_MEMORY_MB, SEAT_MEMORY_RANGE
 from .pages.gamepage import write_page
 from .plan.pairings import FORMATS
+from .plan.scenario import load_scenario
 from .printable import PrintableFormatter, printable
 from .record import FAULT_POLICIES
 from .results.atomic import strict_json
@@ -42,9 +43,8 @@ from .rules import (
     parse_options,
 )
 from .runner.local import default_workers
-from .runner.scenario import load_scenario
-from .runner.session import BACKENDS, default_out, resume_hint
-from .runner.tourney import RunFinished
+from .runner.session import default_out, resume_hint
+from .runner.tourney import RunFinished, check_config
 from .seat.logs import BOTS_LOGGER
 from .seat.process import Confinement, check_spec
 from .seat.trace import traced
@@ -612,7 +612,7 @@ def run(scenario, games, seed, workers, out, resume, silent, backend, scheduler,
 
     Example: domsim run scenarios/block-levels.toml --games 1200
     """
-    loaded = load_scenario(scenario)
+    loaded = load_scenario(scenario, check_config)
     given = loaded.settings | {key: value for key, value in (("games", games), ("seed", seed))
                                if value is not None}
     backend = backend or loaded.backend or "local"
@@ -659,7 +659,7 @@ def upgrade(old_dir, new_dir) -> None:
 
     Example: domsim upgrade results/block-20261101 results/block-20261101-v2
     """
-    from .runner.upgrade import upgrade_run
+    from .upgrade import upgrade_run
 
     outcome = upgrade_run(old_dir, new_dir, ["domsim", *sys.argv[1:]])
     written = f"{outcome.done} of {outcome.total} games written to {new_dir}"

@@ -14,3 +14,5 @@ SEAT_MEMORY_RANGE = (32, 1 << 20)
 MAX_WORKERS = 256
 #: What a fault costs by default (domsim.record.FAULT_POLICIES).
 ON_FAULT = "substitute"
+#: Where a run plays its games: local worker processes, or a Dask cluster (runner.dask).
+BACKENDS = ("local", "dask")

@@ -20,12 +20,12 @@ from domsim.analysis import run_statistics
 from domsim.cli import main
 from domsim.game import play_game
 from domsim.plan.config import ConfigError
+from domsim.plan.scenario import ScenarioError, load_scenario
 from domsim.record import RecordError, read_records, verify
 from domsim.results.checksums import checksum_path, file_digest
 from domsim.results.folder import RunError
 from domsim.results.run import load_run
 from domsim.rules import OPTION_SPECS, RulesError, make_rules, parse_options
-from domsim.runner.scenario import ScenarioError, load_scenario
 from domsim.strategy import StrategyError, load_strategy
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,

@@ -11,8 +11,8 @@ from clitools import invoke
 from test_tourney import table
 
 from domsim.plan.config import TourneyConfig
+from domsim.plan.scenario import load_scenario
 from domsim.rules import VARIANTS
-from domsim.runner.scenario import load_scenario
 from domsim.runner.tourney import Tourney
 from domsim.spec import BUILT_IN_LEVELS
 

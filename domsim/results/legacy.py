@@ -1,4 +1,4 @@
-"""Run folders of domsim 0.1, read as 0.1 wrote them, for `domsim upgrade` (domsim.runner.upgrade)
+"""Run folders of domsim 0.1, read as 0.1 wrote them, for `domsim upgrade` (domsim.upgrade)
 to rewrite in this version's format; every other reader refuses them with `legacy_problem`.
 
 0.1 wrote `winners` as text ("0,2"), `hand_points` and the time histograms as JSON text, no

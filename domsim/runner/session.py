@@ -32,7 +32,6 @@ from .tourney import Tourney, TourneyError
 if TYPE_CHECKING:
     from .dask import DaskCluster
 
-BACKENDS = ("local", "dask")
 #: `--debug`'s file in the run folder: every line of the seat protocol (domsim.seat.trace).
 PROTOCOL_TRACE = "protocol.log"
 #: What a fault costs in a new tourney unless told: a loss, as fastchess and cutechess score a

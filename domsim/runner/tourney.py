@@ -111,6 +111,12 @@ class Tourney:
                      tuple(self.plan.fixed_deal(g) for g in game_ids if self.deals))
 
 
+def check_config(config: TourneyConfig) -> None:
+    """Build the tourney these settings make, writing nothing: the rules, the entrants and
+    every strategy load (ConfigError, RulesError, StrategyError: one line)."""
+    Tourney.of(config, Path())
+
+
 def how_it_runs(spec: Spec, config: TourneyConfig) -> str:
     """In process or in its own (sandboxed) process, for the manifest and the run's header."""
     if bot_command(spec, config.isolate) is None:

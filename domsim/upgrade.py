@@ -13,18 +13,18 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from ..plan.config import TourneyConfig
-from ..plan.games import Plan
-from ..record import seal
-from ..results.columns import TIMING_PREFIX, Place, winning_names
-from ..results.finish import finish
-from ..results.folder import MANIFEST
-from ..results.legacy import legacy_games, legacy_problem
-from ..results.manifest import Outcome, manifest_config, now, read_manifest
-from ..results.parts import write_part
-from ..version import __version__
-from .opening import open_tourney
-from .tourney import Tourney, TourneyError
+from .plan.config import TourneyConfig
+from .plan.games import Plan
+from .record import seal
+from .results.columns import TIMING_PREFIX, Place, winning_names
+from .results.finish import finish
+from .results.folder import MANIFEST
+from .results.legacy import legacy_games, legacy_problem
+from .results.manifest import Outcome, manifest_config, now, read_manifest
+from .results.parts import write_part
+from .runner.opening import open_tourney
+from .runner.tourney import Tourney, TourneyError
+from .version import __version__
 
 BATCH = 1000
 

@@ -2,8 +2,9 @@
 
 The keys mirror `domsim tourney`'s options (`entrants` is the list of `-p` specs, `options` a table
 of rule options). The tourney's settings are checked by the same table as those of the command
-line and of a resumed run (`config.SETTINGS`), the rules and strategies by building the tourney,
-and every error names the file: `scenarios/x.toml: games must be a positive integer, got 0`.
+line and of a resumed run (`config.SETTINGS`), the rules and entrants by the plan and the
+strategies by the check the command line passes (runner.tourney.check_config), and every error
+names the file: `scenarios/x.toml: games must be a positive integer, got 0`.
 Paths in the file (strategy files, `deals`, `out`) are taken from the file's folder, so a scenario
 runs the same from any folder."""
 
@@ -11,12 +12,16 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DomsimError
-from ..limits import MAX_WORKERS
-from ..plan.config import (
+from ..limits import BACKENDS, MAX_WORKERS
+from ..rules import RulesError
+from ..spec import Spec
+from ..strategy import StrategyError
+from .config import (
     SETTINGS,
     Check,
     ConfigError,
@@ -25,12 +30,8 @@ from ..plan.config import (
     is_integer,
     is_positive_integer,
 )
-from ..plan.pairings import split_name, team_members
-from ..rules import RulesError
-from ..spec import Spec
-from ..strategy import StrategyError
-from .session import BACKENDS
-from .tourney import Tourney
+from .games import Plan
+from .pairings import split_name, team_members
 
 #: Keys that say how a scenario runs, not what it plays (`target` joins the rule options).
 RUN_SETTINGS: dict[str, Check] = {
@@ -58,8 +59,11 @@ class Scenario:
     scheduler: str | None
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read and check a scenario: its keys and values, its rules and its strategies."""
+def load_scenario(path: Path,
+                  check: Callable[[TourneyConfig], object] = Plan.of) -> Scenario:
+    """Read and check a scenario: its keys and values, then what `check` builds of its settings
+    (by default the plan: its rules and entrants; the command line passes the runner's check,
+    which also loads every strategy), every error naming the file."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -70,7 +74,7 @@ def load_scenario(path: Path) -> Scenario:
         raise ScenarioError(f"{path}: nested too deeply to be a scenario") from None
     try:
         scenario = _scenario(data, path.parent)
-        check_tourney(scenario.settings)
+        check(TourneyConfig.from_dict({"seed": 0, **scenario.settings}))
     except (ConfigError, RulesError, StrategyError) as exc:
         raise ScenarioError(f"{path}: {exc}") from None
     return scenario
@@ -113,9 +117,3 @@ def _entrant_from(folder: Path, text: str) -> str:
     moved = [member if file is None else _path_from(folder, file) + member[len(file):]
              for member, file in zip(members, files, strict=True)]
     return (f"{name}=" if name else "") + "+".join(moved)
-
-
-def check_tourney(settings: dict) -> None:
-    """Build the tourney from the settings (nothing is written): rules, entrants and strategies
-    load."""
-    Tourney.of(TourneyConfig.from_dict({"seed": 0, **settings}), Path())

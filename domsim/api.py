@@ -431,6 +431,9 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
     `lines` are the steps as told (each also to `say` as it is); a study that stopped early
     says why in `stopped`. `backend` and `scheduler` as `tourney`'s: every run of the study
     plays there, to the same results."""
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command), FaultWatch(max_fault_rate, stop_on_faults))
+    execution.check()  # before a new study's folder is made
     study_folder = calibration_folder(out, resume)
     if resume:
         request = resumed_request(study_folder)
@@ -449,8 +452,6 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
         if say is not None:
             say(line)
 
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command), FaultWatch(max_fault_rate, stop_on_faults))
     study = run_study(request, study_folder, execution, told)
     folder = study_folder.path
     page = report(study.folders, folder, request.samples, study.calibration, study.partial)
@@ -485,6 +486,9 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
     `against`, or (`levels`) that many levels evenly spaced in Elo from easy to insane; in
     `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
     `backend` and `scheduler` as `tourney`'s."""
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command))
+    execution.check()  # before a new study's folder is made
     folder = tune_folder(out, resume).path
     if resume:
         request = TuneRequest.saved(folder)
@@ -498,8 +502,6 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
         config.rules()  # a bad variant, player count or option fails here, before any game
         request = TuneRequest(variant, config.seed, players, config.options, on_fault, against,
                               win_rate, tolerance, steps, games, levels, gap_games)
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command))
     lines, stopped = run_request(request, folder, execution, resume)
     return Study(folder, lines, tune_folder(folder).content(), stopped=stopped)
 
@@ -521,6 +523,9 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
     where the gains end (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in
     `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
     `backend` and `scheduler` as `tourney`'s."""
+    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
+                          tuple(command))
+    execution.check()  # before a new study's folder is made
     folder = spsa.spsa_folder(out, resume).path
     if resume:
         request, state = spsa.saved(folder)
@@ -536,8 +541,6 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
             {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end)
         spsa.begin(request, folder)
         state = spsa.SpsaState(request.start)
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command))
     with spsa.progress_bar(request, state, progress) as bar:
         result = spsa.run_spsa(request, state, folder, execution, bar)
     return Study(folder, spsa.spsa_lines(result, folder), spsa.spsa_folder(folder).content(),

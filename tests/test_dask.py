@@ -270,3 +270,15 @@ def test_the_dial_and_spsa_tune_on_the_cluster_to_the_local_values(scheduler, tm
         assert dask.exit_code == 0, dask.output
         assert [untimed(line) for line in dask.stdout.splitlines()[:-1]] == [
             untimed(line) for line in local.stdout.splitlines()[:-1]]
+
+
+@pytest.mark.parametrize("study", [
+    ["calibrate", "--variant", "block"], ["tune", "--variant", "block"],
+    ["tune", "--variant", "block", "--strategy", "hard", "--param", "block=0:10"]])
+def test_a_study_on_dask_without_a_scheduler_is_one_line_and_makes_no_folder(tmp_path, study):
+    out = tmp_path / "study"
+    result = invoke(*study, "--backend", "dask", "--out", str(out), "--silent")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("Error: --backend dask needs --scheduler ADDRESS (e.g. "
+                                     "tcp://host:8786)")
+    assert not out.exists()

@@ -18,7 +18,7 @@ from domsim.seat.alarm import MoveAlarm
 from domsim.seat.command import bot_command
 from domsim.seat.host import Host, serve
 from domsim.seat.pool import BotPool, deal_keys
-from domsim.seat.process import Replay
+from domsim.seat.process import BotFault
 from domsim.seat.protocol import decode, encode, game_message
 from domsim.seat.tables import current_hub, play_at_once
 from domsim.spec import Spec
@@ -87,18 +87,27 @@ def test_games_at_once_play_exactly_as_one_after_another(variant, specs, round_t
     ("late", "how=late&delay=0.4&share=0.01"),
     ("flood", "how=flood&share=0.01"),
 ])
-def test_a_bot_that_fails_in_one_game_faults_that_game_alone(how, query, caplog):
-    """Whether the bot dies, hangs, answers late or floods in one game of a round trip, only that
-    game's seat has the fault: every game plays as it would one at a time. The log says the
-    games were played again."""
+def test_a_bot_that_fails_in_a_round_trip_faults_every_game_it_was_asked_in(how, query, caplog):
+    """Whether the bot dies, hangs, answers late or floods in one game of a round trip, the
+    failure is its own in every game it was asked in (issue 47): each game whose process was
+    lost has a fault, a late reply is a late move of each game it made late, and no game is
+    played again from its start (a replay would hand the bot a second look at the deal); a game
+    with no fault plays as it would alone."""
     rules, specs = make_rules("block"), [f"{UNLUCKY}?{query}", "easy"]
     seeds = range(12)
     alone = played(rules, specs, seeds, 1, limit=0.3)
-    faulted = [seed for seed, game in zip(seeds, alone, strict=True) if game[2][0]["first"]]
+    faulted = {seed for seed, game in zip(seeds, alone, strict=True) if game[2][0]["first"]}
     assert 0 < len(faulted) < len(seeds) // 2
+    together = played(rules, specs, seeds, 12, limit=0.3)
+    faulted_together = {seed for seed, game in zip(seeds, together, strict=True)
+                        if game[2][0]["first"]}
+    assert faulted <= faulted_together
+    if how != "late":  # the process lost: every game it was playing faults
+        assert len(faulted_together) > len(faulted)
+        assert "a fault in each of the" in caplog.text
+    assert all(game == alone[seed] for seed, game in zip(seeds, together, strict=True)
+               if seed not in faulted_together)
     assert "played again" not in caplog.text
-    assert played(rules, specs, seeds, 12, limit=0.3) == alone
-    assert "are played again, and this bot is asked one move at a time" in caplog.text
 
 
 def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):
@@ -158,7 +167,7 @@ class FakeBot:
         self.sizes.append(len(asks))
         if self.fail:
             self.closed = True
-            return [RuntimeError("gone"), *(Replay() for _ in asks[1:])]
+            return [BotFault("gone") for _ in asks]
         return [(2 * ask, 0.0) for ask in asks]
 
 
@@ -175,22 +184,25 @@ def test_play_at_once_gives_each_games_result_in_order_asking_together():
     assert current_hub() is None  # outside the games, none
 
 
-def test_a_lost_bot_replays_the_games_it_did_not_fault_and_an_error_ends_all():
+@pytest.mark.parametrize("batch", [8, 1])
+def test_a_lost_bot_faults_every_game_waiting_on_it_and_an_error_ends_all(batch):
+    """Asked together (8) or one after another (1: the others wait on the lost process), each
+    game gets the fault; none is played again."""
     bot, starts, closed = FakeBot(fail=True), [], []
+    bot.batch_cap = batch
 
     def game(n):
         starts.append(n)
-        if starts.count(n) > 1:  # the replay, with a fresh bot
-            bot.fail = bot.closed = False
         try:
             return current_hub().ask(bot, n)[0]
-        except RuntimeError:
+        except BotFault:
             return "fault"
         finally:
             closed.append(n)
 
-    assert play_at_once([functools.partial(game, n) for n in range(3)], 3) == ["fault", 2, 4]
-    assert sorted(starts) == [0, 1, 1, 2, 2]  # the faulted game is not played again
+    assert play_at_once([functools.partial(game, n) for n in range(3)], 3) == ["fault"] * 3
+    assert sorted(starts) == [0, 1, 2]
+    assert bot.sizes == [min(batch, 3)]
 
     def broken():
         raise ValueError("a bug")

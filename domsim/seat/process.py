@@ -16,7 +16,6 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
 
 from .._core import Pipes, State
 from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
@@ -74,17 +73,17 @@ PIPE_ERRORS = (OSError, EOFError, ValueError)
 _asked_alone: set[BotCommand] = set()
 
 
-class Replay(BaseException):
-    """Thrown into a game whose bot process was lost to another game's fault: the game is
-    played again from its start (domsim.seat.tables). A BaseException: no seat's
-    `except Exception` takes it."""
-
-
 class BotFault(Exception):
     """The bot broke the protocol, died or stopped answering; the message is one line.
     `seconds`: how long the bot had had its ask, when it was one of several games'."""
 
     seconds: float | None = None
+
+    def again(self) -> BotFault:
+        """The same fault, for another game the bot was asked in."""
+        fault = type(self)(*self.args)
+        fault.seconds = self.seconds
+        return fault
 
 
 @dataclass(slots=True)
@@ -173,7 +172,7 @@ class BotProcess:
     def __init__(self, command: BotCommand, confinement: Confinement) -> None:
         self.command = command
         self.label = command.spec.label
-        self._cgroups: tuple[Path, ...] = ()
+        self._cgroups = sandbox.Cgroups()
         self._closed = False
         self._sandboxed = confinement.sandboxed
         argv, memory_mb, passed, env = command.argv, confinement.memory_mb, (), None
@@ -188,6 +187,7 @@ class BotProcess:
                                                 wrapped.cgroups)
             renames = wrapped.renames
             memory_mb = 0  # set inside, by prlimit
+        self._cpu = sandbox.CpuShare(self._cgroups.cpu_weight)
         _keep_to_home_cpu()
         try:
             self.process = subprocess.Popen(
@@ -195,7 +195,8 @@ class BotProcess:
                 stderr=subprocess.PIPE, start_new_session=True, bufsize=0, pass_fds=passed,
                 env=env)
         except OSError as exc:
-            sandbox.remove_cgroups(self._cgroups)
+            self._cpu.close()
+            sandbox.remove_cgroups(self._cgroups.groups)
             raise BotFault(f"cannot start {argv[0]}: {exc.strerror}") from None
         finally:
             for fd in passed:
@@ -282,16 +283,20 @@ class BotProcess:
         time equally (none more than the time to its own). How many the next round trip may
         ask follows `SLOW_SHARE`.
 
-        One ask gets its BotFault, or its reply however late (the seat judges it). Of several,
-        a fault, or a reply read after its `limit`, cannot be told to be one game's: the bot is
-        killed, those not answered in time get Replay (their games are played again from the
-        start), and this command's bots are asked one move at a time in this process from then
-        on, where each fault is its seat's own as if no game shared the bot."""
+        Each ask gets its reply however late (its seat judges it), or a BotFault: when the bot
+        dies, stops answering, floods or breaks the protocol, every ask not answered yet gets
+        the fault, the bot is killed at once (no process of it outlives a game it was asked
+        in), and this command's bots are asked one move at a time in this process from then
+        on, where a fault costs one game."""
         waits = [ask.wait for ask in asks]
         if None in waits:
             watchdog.stop()  # no limit: a bot may think as long as it likes
         else:
             watchdog.allow(time.perf_counter(), max(waits) + GRACE_SECONDS)
+        with self._cpu.asked():
+            return self._round_trip(asks)
+
+    def _round_trip(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BaseException]:
         started = time.monotonic()
         read: list[tuple[dict | int, float]] = []
         try:
@@ -309,25 +314,19 @@ class BotProcess:
                 self._read_replies(asks, started, read)
         except BotFault as exc:
             return self._gone_wrong(asks, read, exc, started)
-        in_time = [ask.limit is None or at <= ask.limit for (_, at), ask in zip(read, asks,
-                                                                              strict=True)]
-        if len(asks) > 1 and not all(in_time):
-            return self._gone_wrong(asks, read[:in_time.index(False)], None, started)
         return self._shared_times(asks, read)
 
-    def _gone_wrong(self, asks: list[Ask], read: list, fault: BotFault | None,
-                    started: float) -> list:
+    def _gone_wrong(self, asks: list[Ask], read: list, fault: BotFault, started: float) -> list:
         """`exchange`'s answers when the round trip went wrong after `read`: see there."""
+        fault.seconds = time.monotonic() - started
         if len(asks) == 1:
-            fault.seconds = time.monotonic() - started
             return [fault]
         self.close()
         _asked_alone.add(self.command)
-        why = str(fault) if fault else "a reply came after its move's time limit"
-        log.warning("%s: %s in a round trip of %d games' asks: killed; the %d games not answered "
-                    "in time are played again, and this bot is asked one move at a time in this "
-                    "worker from now on", self.label, why, len(asks), len(asks) - len(read))
-        return [*read, *(Replay() for _ in asks[len(read):])]
+        log.warning("%s: %s in a round trip of %d games' asks: killed; a fault in each of the %d "
+                    "not answered, and this bot is asked one move at a time in this worker from "
+                    "now on", self.label, fault, len(asks), len(asks) - len(read))
+        return [*read, *(fault.again() for _ in asks[len(read):])]
 
     def _read_replies(self, asks: list[Ask], started: float, read: list) -> None:
         """Read on from the reply to `asks[len(read)]`: the compact replies that answer their
@@ -382,20 +381,22 @@ class BotProcess:
         `seconds` (None: no limit): for a state, the bare index of its move when the bot names
         it so. BotFault if none comes, or if the bot dies."""
         deadline = None if seconds is None else time.monotonic() + seconds
-        if type(message) is State:  # the hot path: the whole round trip in one call
-            try:
-                line = self._pipes.ask_state(message, request, table, STARTUP_SECONDS, seconds)
-            except PIPE_ERRORS as exc:
-                raise self._fault(exc, STARTUP_SECONDS) from None
-            if type(line) is int:
-                return line
-        else:
-            if type(message) is dict:
-                request = message.get("id")
-                message = encode(message)
-            self.tell(message if table is None else b"T %d %s" % (table, message))
-            line = self._read_line(deadline)
-        return self._await(line, deadline, seconds, reply_type, request)
+        with self._cpu.asked():
+            if type(message) is State:  # the hot path: the whole round trip in one call
+                try:
+                    line = self._pipes.ask_state(message, request, table, STARTUP_SECONDS,
+                                                 seconds)
+                except PIPE_ERRORS as exc:
+                    raise self._fault(exc, STARTUP_SECONDS) from None
+                if type(line) is int:
+                    return line
+            else:
+                if type(message) is dict:
+                    request = message.get("id")
+                    message = encode(message)
+                self.tell(message if table is None else b"T %d %s" % (table, message))
+                line = self._read_line(deadline)
+            return self._await(line, deadline, seconds, reply_type, request)
 
     def _await(self, line: bytes | tuple[int, int] | None, deadline: float | None,
                seconds: float | None, reply_type: str, request: int | None) -> dict:
@@ -481,7 +482,8 @@ class BotProcess:
         self._pipes.close()
         self.process.stdin.close()
         self.process.stdout.close()
-        sandbox.remove_cgroups(self._cgroups)
+        self._cpu.close()
+        sandbox.remove_cgroups(self._cgroups.groups)
 
 
 def _quoted(text: str) -> str:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import importlib.util
 import itertools
 import os
 import re
@@ -60,6 +61,8 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: alternatives behind /usr/bin's links); not the rest (passwords, keys, the host's settings).
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "passwd", "group",
        "nsswitch.conf", "alternatives")
+#: domsim's package folder (found without importing the package's face).
+PACKAGE = Path(__file__).parents[1]
 #: Where a bot's own files appear inside.
 BOT_FOLDER = "/bot"
 #: The host uids bots get when domsim runs as root: a range no real user has, one uid a bot
@@ -152,6 +155,9 @@ def weaker_here(memory_mb: int) -> list[str]:
         weaker.append("memory capped per process only (domsim may make no memory cgroup here)")
     if "pids" not in can:
         weaker.append("processes counted by RLIMIT_NPROC (domsim may make no pids cgroup here)")
+    if "cpu" not in can:
+        weaker.append("no CPU share per bot (domsim may make no cpu cgroup here): a bot's "
+                      "processes may slow the moves of others")
     if not _as_root():
         weaker.append("the bot runs as your user (in a user namespace): it may read what your "
                       "user may of the files shown to it")
@@ -178,12 +184,12 @@ class Wrapped:
     """A bot's command in the sandbox: `argv`, to start with the environment `env` and the
     descriptors `fds` passed (pipes bubblewrap reads its options and seccomp filter from, so
     that no command line a bot can read shows them: close them once started), and the cgroups
-    it joins (empty: rlimits alone hold it)."""
+    it joins (none: rlimits alone hold it)."""
 
     argv: list[str]
     env: dict[str, str]
     fds: tuple[int, ...]
-    cgroups: tuple[Path, ...]
+    cgroups: Cgroups
     #: (path inside, path here) of each of the bot's own files, to name them in its log lines
     renames: tuple[tuple[str, str], ...] = ()
 
@@ -212,15 +218,15 @@ def wrap(argv: tuple[str, ...], cwd: str, files: tuple[str, ...], memory_mb: int
         fds.append(_pipe_holding(seccomp.program()))
     filtered = ["--seccomp", str(fds[1])] if len(fds) > 1 else []
     bwrap = [found[0], "--args", str(fds[0]), *filtered, "--", *command]
-    cgroups, controllers = _make_cgroups(memory_mb)
-    limits = _limits(memory_mb, "pids" not in controllers)
+    cgroups = _make_cgroups(memory_mb)
+    limits = _limits(memory_mb, "pids" not in cgroups.controllers)
     renames = tuple((inside.of(path), str(path)) for path in inside.host)
-    if cgroups:
+    if cgroups.groups:
         # The shell joins the cgroups before it becomes prlimit and bwrap: nothing escapes them.
-        join = " && ".join(f'echo $$ > "{group / "cgroup.procs"}"' for group in cgroups)
+        join = " && ".join(f'echo $$ > "{group / "cgroup.procs"}"' for group in cgroups.groups)
         return Wrapped(["/bin/sh", "-c", f'{join} && exec "$@"', "sh", *limits, *bwrap],
-                       _HOST_ENV, tuple(fds), tuple(cgroups), renames)
-    return Wrapped([*limits, *bwrap], _HOST_ENV, tuple(fds), (), renames)
+                       _HOST_ENV, tuple(fds), cgroups, renames)
+    return Wrapped([*limits, *bwrap], _HOST_ENV, tuple(fds), cgroups, renames)
 
 
 class Inside:
@@ -299,12 +305,9 @@ def _absolute(program: str, cwd: str) -> str:
 def _python_and_domsim() -> tuple[Path, ...]:
     """What every bot may read besides the system: Python (its prefixes and site folders) and
     domsim (its package and the built-in strategies), each at its own path."""
-    import domsim
-    import domsim.strategies
-
-    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix),
-             Path(domsim.__file__).parent, Path(domsim.strategies.__file__).parent,
-             Path(sys.executable).parent}
+    levels = importlib.util.find_spec("domsim.strategies").submodule_search_locations
+    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix), PACKAGE,
+             *map(Path, levels), Path(sys.executable).parent}
     paths |= {Path(entry) for entry in sys.path if entry.endswith(("-packages", ".zip"))}
     found = sorted({p.resolve() for p in paths if p.exists()} | {p for p in paths if p.exists()})
     return tuple(p for p in found if not any(p != q and p.is_relative_to(q) for q in found))
@@ -349,14 +352,12 @@ def _binds(inside: Inside) -> list[str]:
 
 
 def _environment(python_path: list[str]) -> list[str]:
-    import domsim
-
     path = os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin",
                             "/bin"])
     env = {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1"}
     site = [str(p) for p in _python_and_domsim() if p.name.endswith("-packages")]
-    python_path = [*python_path, str(Path(domsim.__file__).parent.parent), *site]
+    python_path = [*python_path, str(PACKAGE.parent), *site]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(python_path))
     return [arg for key, value in env.items() for arg in ("--setenv", key, value)]
 
@@ -371,57 +372,97 @@ def _limits(memory_mb: int, count_processes: bool) -> list[str]:
 
 
 # -- cgroups (v1 controllers mounted one a folder, or v2's unified tree) -----------------------
+#: A bot's CPU weight while domsim waits for its answer, and while not (v1 cpu.shares: 1024 is
+#: every process's own; v2 cpu.weight: 100). A bot not asked, and whatever it left running,
+#: then gets the CPU only when no one else wants it: not while another bot or a strategy in
+#: domsim's process thinks.
+CPU_WEIGHTS = {"cpu.shares": ("1024", "2"), "cpu.weight": ("100", "1")}
+CONTROLLERS = ("pids", "memory", "cpu")
+
+
 def _cgroup_settings(memory_mb: int) -> dict[str, dict[str, str]]:
     """Per controller, the files a bot's cgroup sets (v1 names; `_v2` renames them)."""
-    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}}
+    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}, "cpu": {"cpu.shares": "2"}}
     if memory_mb:
         settings["memory"] = {"memory.limit_in_bytes": str(memory_mb << 20)}
     return settings
 
 
+def _v2() -> bool:
+    return (CGROUP_ROOT / "cgroup.controllers").exists()
+
+
+def _own_cgroups() -> dict[str, Path]:
+    """Per controller (v2: "unified"), the cgroup domsim runs in, under which its bots' go: the
+    run's accounting of CPU and memory includes its bots."""
+    own = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, names, path = line.split(":", 2)
+        for name in names.split(",") if names else ["unified"]:
+            own[name] = Path(path.lstrip("/"))
+    if _v2():
+        return {"unified": CGROUP_ROOT / own.get("unified", Path())}
+    return {c: CGROUP_ROOT / c / own.get(c, Path()) for c in CONTROLLERS}
+
+
 @functools.cache
 def _cgroup_controllers() -> frozenset[str]:
     """The controllers under which domsim may make a bot's cgroup here."""
-    if (CGROUP_ROOT / "cgroup.controllers").exists():  # v2
-        if not os.access(CGROUP_ROOT, os.W_OK):
-            return frozenset()
-        enabled = (CGROUP_ROOT / "cgroup.subtree_control").read_text().split()
-        return frozenset(c for c in ("pids", "memory") if c in enabled)
-    return frozenset(c for c in ("pids", "memory") if os.access(CGROUP_ROOT / c, os.W_OK))
+    with contextlib.suppress(OSError, ValueError):
+        parents = _own_cgroups()
+        if _v2():
+            parent = parents["unified"]
+            if not os.access(parent, os.W_OK):
+                return frozenset()
+            enabled = (parent / "cgroup.subtree_control").read_text().split()
+            return frozenset(c for c in CONTROLLERS if c in enabled)
+        return frozenset(c for c in CONTROLLERS if os.access(parents[c], os.W_OK))
+    return frozenset()
 
 
-_V2_NAMES = {"pids.max": "pids.max", "memory.limit_in_bytes": "memory.max"}
+_V2_NAMES = {"pids.max": "pids.max", "memory.limit_in_bytes": "memory.max",
+             "cpu.shares": "cpu.weight"}
 
 
-def _make_cgroups(memory_mb: int) -> tuple[list[Path], frozenset[str]]:
-    """A fresh cgroup set to the bot's limits (v1: one per controller), where domsim may make
-    one, and the controllers limiting it."""
-    v2 = (CGROUP_ROOT / "cgroup.controllers").exists()
+@dataclass(frozen=True)
+class Cgroups:
+    """A bot's cgroups (v1: one per controller), and the file of its CPU weight (None: no cpu
+    controller here)."""
+
+    groups: tuple[Path, ...] = ()
+    cpu_weight: Path | None = None
+    controllers: frozenset[str] = frozenset()
+
+
+def _make_cgroups(memory_mb: int) -> Cgroups:
+    """Fresh cgroups set to the bot's limits, under domsim's own, where domsim may make them."""
     name = f"{CGROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    made: list[Path] = []
     settings = _cgroup_settings(memory_mb)
     wanted = [c for c in settings if c in _cgroup_controllers()]
     if not wanted:
-        return made, frozenset()
+        return Cgroups()
     _sweep_cgroups()
+    parents, v2 = _own_cgroups(), _v2()
+    made: list[Path] = []
+    weight = None
     try:
         for controller in (["unified"] if v2 else wanted):
-            group = CGROUP_ROOT / name if v2 else CGROUP_ROOT / controller / name
+            group = parents[controller] / name
             group.mkdir()
             made.append(group)
             for c in (wanted if v2 else [controller]):
                 for file, value in settings[c].items():
-                    (group / (_V2_NAMES[file] if v2 else file)).write_text(value)
+                    path = group / (_V2_NAMES[file] if v2 else file)
+                    path.write_text(CPU_WEIGHTS[path.name][1] if c == "cpu" else value)
+                    weight = path if c == "cpu" else weight
     except OSError:
         remove_cgroups(tuple(made))
-        return [], frozenset()
-    return made, frozenset(wanted)
+        return Cgroups()
+    return Cgroups(tuple(made), weight, frozenset(wanted))
 
 
 def _cgroup_parents() -> list[Path]:
-    if (CGROUP_ROOT / "cgroup.controllers").exists():
-        return [CGROUP_ROOT]
-    return [CGROUP_ROOT / c for c in ("pids", "memory")]
+    return list(dict.fromkeys(_own_cgroups().values()))
 
 
 @functools.cache
@@ -441,3 +482,36 @@ def remove_cgroups(groups: tuple[Path, ...]) -> None:
     for group in groups:
         with contextlib.suppress(OSError):
             group.rmdir()
+
+
+class CpuShare:
+    """A bot's CPU weight, raised while domsim waits for its answer (`asked`) and lowered
+    after, so that no other bot's processes, nor its own between asks, take the CPU from
+    whoever thinks (CPU_WEIGHTS). Without a cpu cgroup, nothing."""
+
+    def __init__(self, weight: Path | None) -> None:
+        self._fd = None if weight is None else os.open(weight, os.O_WRONLY | os.O_CLOEXEC)
+        self._asked, self._idle = (b"", b"") if weight is None else \
+            (value.encode() for value in CPU_WEIGHTS[weight.name])
+
+    @contextlib.contextmanager
+    def asked(self):
+        if self._fd is None:
+            yield
+            return
+        self._set(self._asked)
+        try:
+            yield
+        finally:
+            self._set(self._idle)
+
+    def _set(self, weight: bytes) -> None:
+        if self._fd is None:  # the bot killed during its ask
+            return
+        with contextlib.suppress(OSError):
+            os.pwrite(self._fd, weight, 0)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -4,9 +4,10 @@
 Each game runs in a greenlet until one of its bots must answer (`ask`), and the next game runs.
 When every game waits, each bot process is sent everything asked of it in one write and reads
 its replies in order (`BotProcess.exchange`). Games share nothing else: each plays exactly as it
-would alone. A bot process lost to one game's fault (it died, or stopped answering) is the
-fault of that game's seat alone: the other games waiting on it are played again from their
-start (`Replay`), with a fresh process."""
+would alone. A bot process lost to a fault (it died, stopped answering, flooded or broke the
+protocol) is the fault of every game it was playing: each asked in the round trip gets the
+fault, and so does each later ask of the killed process. No game is played again for anything
+a bot did."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
-from .process import Replay
+from .process import BotFault
 
 if TYPE_CHECKING:
     from .process import Ask, BotProcess
@@ -54,7 +55,7 @@ def current_hub() -> Hub | None:
 def answer(bot: BotProcess, ask: Ask) -> tuple[dict | int, float]:
     """`bot`'s reply to `ask` (as `BotProcess.ask` gives it) and the seconds it took. Asked from
     one of several games played at once, in one round trip with what they ask of it too;
-    BotFault (or, when another game's fault lost the process, Replay)."""
+    BotFault (also when another of its games' fault lost the process)."""
     hub = current_hub() if bot.tables > 1 else None
     if hub is not None:
         return hub.ask(bot, ask)
@@ -76,7 +77,7 @@ def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
     def start_next() -> None:
         index = next(queue, None)
         if index is not None:
-            game = greenlet(lambda *_: _until_played(games[index], results, index))
+            game = greenlet(lambda *_: _play_into(results, index, games[index]))
             playing.add(game)
             ready.append((game, None, None))
 
@@ -105,21 +106,16 @@ def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
     return results
 
 
-def _until_played(game: Callable[[], T], results: list, index: int) -> None:
-    while True:
-        try:
-            results[index] = game()
-            return
-        except Replay:
-            continue
+def _play_into(results: list, index: int, game: Callable[[], T]) -> None:
+    results[index] = game()
 
 
 def _exchange_all(hub: Hub, ready: deque) -> None:
     """Each waiting bot answers what it may be asked at once; its games are made ready."""
     for bot in list(hub.waiting):
         waiting = hub.waiting.pop(bot)
-        if bot.closed:  # lost to a fault of another game since these asked
-            ready.extend((game, None, Replay()) for game, _ in waiting)
+        if bot.closed:  # lost to a fault of another of its games since these asked
+            ready.extend((game, None, _lost()) for game, _ in waiting)
             continue
         now, later = waiting[:bot.batch_cap], waiting[bot.batch_cap:]
         answers = bot.exchange([ask for _, ask in now])
@@ -129,6 +125,10 @@ def _exchange_all(hub: Hub, ready: deque) -> None:
             lost = lost or failed
             ready.append((game, None, answer) if failed else (game, answer, None))
         if lost:
-            ready.extend((game, None, Replay()) for game, _ in later)
+            ready.extend((game, None, _lost()) for game, _ in later)
         elif later:
             hub.waiting[bot] = later
+
+
+def _lost() -> BotFault:
+    return BotFault("its process was killed for a fault in another of its games")

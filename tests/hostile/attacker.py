@@ -21,8 +21,9 @@ that a run with it can be compared with one with that honest twin.
 - cpus: reports the CPUs it may run on, `attacker: cpus [...]` (not an attack);
 - probe [FILE...]: tries what a bot never may: read /etc/shadow, each FILE and any process's
   environment, write a sysctl, see a file beside its own, connect to any Unix socket it can
-  find, ptrace, make a user namespace; reports `attacker: probe ...` for each that worked, then
-  its uid and its mounts as `attacker: uid N` and `attacker: mount ROOT POINT`;
+  find, open a vsock socket, lock a file, set its CPUs, ask whether a file's pages are cached
+  (RWF_NOWAIT), ptrace, make a user namespace; reports `attacker: probe ...` for each that
+  worked, then its uid and its mounts as `attacker: uid N` and `attacker: mount ROOT POINT`;
 - remember: remembers the hand it held at the start of every hand it played, and at each
   decision looks among them for the one the opponent holds (a duplicate deal's mirror: the hand
   it held there, disjoint from its own, holding every tile the opponent has played); reports
@@ -39,11 +40,23 @@ that a run with it can be compared with one with that honest twin.
 - deep: answers every `choose` with a line of 300,000 `[` (json.loads would run out of
   recursion), then its move;
 - hog N MIB: starts N children that each fill MIB MiB of memory and hold it for two seconds,
-  and reports how many held theirs at once: `attacker: held K`."""
+  and reports how many held theirs at once: `attacker: held K`;
+- locks: every process of the bot publishes the hand it holds as byte-range read locks
+  (F_OFD_SETLK) on its own read-only file, and at each decision reads the others' with
+  F_OFD_GETLK (any process of the bot, across workers and sandboxes), looking for the hand of
+  another seat of its game: one disjoint from its own that holds every tile the others have
+  played; reports `attacker: claim MINE THEIRS` or `attacker: claim none` as `remember` does,
+  and `attacker: locks refused` once if it cannot lock;
+- spinners N: at its first game's start, starts N children that burn CPU without end, each in
+  a session of its own (on the CPU its worker keeps to with its bots, the victim's), and plays
+  on."""
 
+import contextlib
+import fcntl
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -177,6 +190,18 @@ def probe(files: list[str]) -> None:
                 done.append(f"connected to {path}")
             except OSError:
                 pass
+    mine = Locks.file
+    attempts = {
+        "opened a vsock socket": lambda: socket.socket(40).close(),  # AF_VSOCK
+        "locked a file": lambda: fcntl.flock(mine, fcntl.LOCK_SH),
+        "set its CPUs": lambda: os.sched_setaffinity(0, os.sched_getaffinity(0)),
+        "asked if a file's pages are cached": lambda: os.preadv(mine.fileno(), [bytearray(1)], 0,
+                                                                os.RWF_NOWAIT),
+    }
+    for name, attempt in attempts.items():
+        with contextlib.suppress(OSError):
+            attempt()
+            done.append(name)
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.ptrace(0, 0, None, None) == 0:  # PTRACE_TRACEME
         done.append("ptrace worked")
@@ -252,6 +277,95 @@ def brute(game: dict, choose: dict) -> None:
     report("brute " + ("found " + " ".join(map(str, found)) if found else "nothing"))
 
 
+class Locks:
+    """What `locks` publishes: for each hand it has held, a slot (a lock on an even byte of the
+    slots' range) and, under the slot, a lock per tile of the hand (even bytes too: one owner's
+    touching locks would merge)."""
+
+    SLOTS, STRIDE, TILE = 1 << 14, 128, 7  # a tile (a, b) is the byte 2 * (a * TILE + b)
+    file = open(__file__, "rb")  # noqa: SIM115 (held for the process's life)
+    key: tuple | None = None
+    start: frozenset = frozenset()
+    refused = False
+    published: list[list[int]] = []  # the bytes locked for each hand, oldest first
+    KEPT = 3
+
+    @classmethod
+    def base(cls, slot: int) -> int:
+        return 2 * cls.SLOTS + slot * cls.STRIDE
+
+    @classmethod
+    def lock(cls, start: int, kind: int = fcntl.F_RDLCK) -> None:
+        fcntl.fcntl(cls.file, fcntl.F_OFD_SETLK, struct.pack("hhqqi", kind, 0, start, 1, 0))
+
+    @classmethod
+    def held(cls, start: int, end: int) -> list[int]:
+        """The bytes in [start, end) another process holds a lock on (the kernel names any one
+        lock in a range: the ranges either side of it are asked in turn)."""
+        if start >= end:
+            return []
+        query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, start, end - start, 0)
+        kind, _, at, length, _ = struct.unpack("hhqqi", fcntl.fcntl(cls.file, fcntl.F_OFD_GETLK,
+                                                                    query))
+        if kind == fcntl.F_UNLCK:
+            return []
+        first, last = max(at, start), min(at + length, end)
+        return [*cls.held(start, first), *range(first, last), *cls.held(last, end)]
+
+    @classmethod
+    def publish(cls, hand: frozenset) -> None:
+        """Its latest hands only (each query walks every lock on the file)."""
+        slot = int.from_bytes(os.urandom(2)) % cls.SLOTS
+        cls.published.append([cls.base(slot) + 2 * (a * cls.TILE + b) for a, b in hand]
+                             + [2 * slot])
+        for byte in cls.published[-1]:
+            cls.lock(byte)
+        if len(cls.published) > cls.KEPT:
+            for byte in cls.published.pop(0):
+                cls.lock(byte, fcntl.F_UNLCK)
+
+    @classmethod
+    def hands(cls) -> list[frozenset]:
+        return [frozenset(divmod((byte - cls.base(marker // 2)) // 2, cls.TILE)
+                          for byte in cls.held(cls.base(marker // 2), cls.base(marker // 2 + 1)))
+                for marker in cls.held(0, 2 * cls.SLOTS)]
+
+    @classmethod
+    def claim(cls, message: dict) -> None:
+        if cls.refused:
+            report("claim none")
+            return
+        try:
+            key = (len(received_games), message["hand_number"])
+            if key != cls.key:
+                cls.key, cls.start = key, frozenset(tuple(sorted(t)) for t in message["hand"])
+                cls.publish(cls.start)
+            played: dict[int, set] = {}
+            for e in message["history"]:
+                if e["kind"] == "play" and e["seat"] != message["seat"]:
+                    played.setdefault(e["seat"], set()).add(tuple(sorted(e["tile"])))
+            fits = [h for h in cls.hands() if h.isdisjoint(cls.start)
+                    and any(tiles <= h for tiles in played.values())]
+        except OSError:
+            cls.refused = True
+            report("locks refused")
+            fits = []
+        if len(fits) == 1:
+            mine, theirs = (",".join(f"{a}-{b}" for a, b in sorted(h))
+                            for h in (cls.start, fits[0]))
+            report(f"claim {mine} {theirs}")
+        else:
+            report("claim none")
+
+
+def spinners(count: int) -> None:
+    for _ in range(count):
+        if os.fork() == 0:
+            os.setsid()  # a session, so a scheduler autogroup, of its own: weighs as a process
+            while True:
+                pass
+
+
 def spin(marker: str) -> None:
     subprocess.Popen([sys.executable, "-c", "while True: pass", marker],
                      start_new_session=True)
@@ -272,6 +386,9 @@ for line in sys.stdin:
         say({"type": "hello", "protocol": 2})
     elif kind == "game":
         received_games.append(line)
+        if how == "spinners" and not attacked:  # before the opponent's first move
+            attacked = True
+            spinners(int(args[0]))
         say({"type": "ready"})
     elif kind == "game_over":
         say({"type": "done"})
@@ -284,6 +401,8 @@ for line in sys.stdin:
             brute(json.loads(received_games[-1]), message)
         if how == "remember":
             Memory.claim(message)
+        if how == "locks":
+            Locks.claim(message)
         if how == "deep":
             print("[" * 300_000, flush=True)
         if how == "stderr":

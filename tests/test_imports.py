@@ -162,6 +162,27 @@ def test_no_module_imports_one_from_a_layer_above_it():
     assert upward == []
 
 
+def imports_the_face(node: ast.stmt, module: str, is_package: bool, modules) -> bool:
+    """`import domsim`, or `from domsim import X` (`from .. import X`) for an X not a module."""
+    names = imported_names(node, module, is_package)
+    if isinstance(node, ast.Import):
+        return "domsim" in names
+    return names[0] == "domsim" and any(name not in modules and name != "domsim._core"
+                                        for name in names[1:])
+
+
+def test_no_module_imports_the_face_from_inside_the_package():
+    """The face (`domsim/__init__.py`) is for users: a module of the package imports what it
+    needs from the module that has it (issue 50)."""
+    modules = package_modules()
+    through_face = [f"{module}: {ast.unparse(node)}"
+                    for module, (path, is_package) in modules.items() if module != "domsim"
+                    for node in ast.walk(ast.parse(path.read_text(), str(path)))
+                    if isinstance(node, ast.Import | ast.ImportFrom)
+                    and imports_the_face(node, module, is_package, modules)]
+    assert through_face == []
+
+
 def test_the_run_folder_package_imports_nothing_above_it_and_both_sides_go_through_it():
     """domsim.results owns the run folder (issue 23, item 3): it imports no module above it (not
     the game, the bots, the runner, the analysis); the runner writes the folder through it and

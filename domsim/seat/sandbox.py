@@ -17,11 +17,16 @@ brings), as Flatpak and judges for untrusted programs use it. Inside, a bot has:
 - writable: /tmp (also its HOME and working folder) and /dev/shm, in memory, capped, gone with
   the sandbox; / is read-only;
 - a clean environment in every process inside, pid 1 (bubblewrap) included;
-- a seccomp filter (domsim.seat.seccomp) refusing ptrace, mount, namespaces, kernel keys, BPF, perf;
+- a seccomp filter (domsim.seat.seccomp) refusing ptrace, mount, namespaces, kernel keys, BPF,
+  perf, every file lock and look at the page cache (the channels between a bot's processes),
+  widening its CPU set, and sockets but Unix, IP and netlink;
 - limits: the whole sandbox's memory (`--seat-memory`, through a memory cgroup where domsim may
   make one) and each process's address space, CPU time (`CPU_SECONDS`), file size, no core
   dumps, and `MAX_PROCESSES` processes (a pids cgroup where domsim may make one, else
-  RLIMIT_NPROC).
+  RLIMIT_NPROC);
+- a CPU share (a cpu cgroup where domsim may make one): next to nothing but while domsim waits
+  for the bot's answer (`CpuShare`), so that no bot takes the CPU from whoever thinks.
+  Its cgroups are made under domsim's own, so the run's accounting includes its bots.
 
 `check()` says, in one line, why the sandbox cannot start here; `weaker_here()` names the
 protections this machine cannot give (the run says so, and the manifest records it)."""

@@ -1,0 +1,124 @@
+"""What isolation costs a tourney as users run it (issue 47), beside bench/seat.py's games: a
+four-entrant round robin with duplicate deals (two strategy files and two built-in levels named
+by module, so that every one plays in its own process, in the sandbox, and the processes the
+schedule starts are counted) against the same four in domsim's process (`--in-process`); the
+CPU of the whole run, every bot's included (the run and all it starts are held in a cgroup of
+their own), median of `--repeats`, the two ways interleaved. Then the headline tourney
+(`domsim tourney --variant block --games N`: the built-in levels, in process) with this
+checkout's domsim and with `--against`'s.
+
+    python bench/seat_tourney.py [--games 600] [--repeats 3] [--headline-games 10000]
+                                 [--against /work/main/.venv/bin/domsim]
+
+Targets (issue 47): isolated <= 2.2x in process; the headline no slower than --against's."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOMSIM = str(Path(sys.executable).with_name("domsim"))
+ENTRANTS = [str(ROOT / "strategies" / "example_greedy.py"),
+            str(ROOT / "strategies" / "example_counter.py"),
+            "domsim.strategies.easy:Easy", "domsim.strategies.medium:Medium"]
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")  # cgroup v1; v2: the unified tree's cpu.stat
+UNIFIED = Path("/sys/fs/cgroup")
+
+
+def _group() -> tuple[Path, str] | None:
+    """A fresh cgroup that counts CPU (its folder, the file to read), where this user may make
+    one: the run and every process it starts stay in it (domsim's bots' cgroups are made in
+    other controllers, or under it)."""
+    name = f"domsim-bench-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    for parent, usage in ((CPUACCT, "cpuacct.usage"), (UNIFIED, "cpu.stat")):
+        if (parent / usage).exists() and os.access(parent, os.W_OK):
+            with contextlib.suppress(OSError):
+                (parent / name).mkdir()
+                return parent / name, usage
+    return None
+
+
+def _cpu_of(group: tuple[Path, str]) -> float:
+    folder, usage = group
+    text = (folder / usage).read_text()
+    if usage == "cpuacct.usage":
+        return int(text) / 1e9
+    return int(dict(line.split() for line in text.splitlines())["usage_usec"]) / 1e6
+
+
+def run_cpu(command: list[str]) -> tuple[float, float]:
+    """(CPU seconds of the run and all it started, wall seconds)."""
+    group = _group()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    join = None if group is None else \
+        (lambda: (group[0] / "cgroup.procs").write_text(str(os.getpid())))
+    try:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, preexec_fn=join)
+        wall = time.perf_counter() - started
+        if group is not None:
+            return _cpu_of(group), wall
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # misses what no one reaped
+        return (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime), wall
+    finally:
+        if group is not None:
+            for _ in range(50):  # the last processes of the run may still be leaving
+                with contextlib.suppress(OSError):
+                    group[0].rmdir()
+                    break
+                time.sleep(0.1)
+
+
+def tourney(domsim: str, out: Path, *args: str) -> list[str]:
+    return ["nice", domsim, "tourney", "--variant", "block", "--silent", "--out", str(out),
+            *args]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--headline-games", type=int, default=10000)
+    parser.add_argument("--against", default="/work/main/.venv/bin/domsim")
+    args = parser.parse_args()
+    players = [arg for spec in ENTRANTS for arg in ("-p", spec)]
+    ways = {"isolated, in the sandbox": ["--isolate"], "in process": ["--in-process"]}
+    cpu: dict[str, list[float]] = {way: [] for way in ways}
+    headline: dict[str, list[tuple[float, float]]] = {DOMSIM: [], args.against: []}
+    with tempfile.TemporaryDirectory() as scratch:
+        for repeat in range(args.repeats):  # interleaved: a drift of the machine hits all
+            for way, flag in ways.items():
+                out = Path(scratch, f"{way[:8]}-{repeat}")
+                cpu[way].append(run_cpu(tourney(DOMSIM, out, *players, "--games",
+                                                str(args.games), *flag))[0])
+            for domsim in headline:
+                out = Path(scratch, f"headline-{len(headline[domsim])}-{uuid.uuid4().hex[:6]}")
+                headline[domsim].append(run_cpu(tourney(domsim, out, "--games",
+                                                        str(args.headline_games))))
+    isolated, in_process = (statistics.median(cpu[way]) for way in ways)
+    print(f"block, a round robin of 4 entrants (2 files, 2 levels by module), {args.games} "
+          f"games with duplicate deals; CPU of the run, bots' included, median of "
+          f"{args.repeats}:")
+    for way in ways:
+        print(f"  {way:<26} {statistics.median(cpu[way]):8.2f} s  "
+              f"({', '.join(f'{c:.2f}' for c in cpu[way])})")
+    print(f"  isolated / in process: {isolated / in_process:.2f}x (target <= 2.2x)")
+    print(f"the headline tourney (block, {args.headline_games} games, built-in levels in "
+          f"process), median of {args.repeats}:")
+    for domsim, runs in headline.items():
+        print(f"  {domsim:<40} CPU {statistics.median(c for c, _ in runs):7.2f} s, wall "
+              f"{statistics.median(w for _, w in runs):7.2f} s")
+
+
+if __name__ == "__main__":
+    main()

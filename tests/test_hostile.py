@@ -664,13 +664,15 @@ def test_the_current_folder_or_one_above_is_never_a_bots_file(tmp_path, monkeypa
 
 
 def test_a_protection_this_machine_lacks_is_said_in_one_line_and_recorded(monkeypatch, caplog):
-    """Without a memory cgroup (not root, say) the memory cap is per process only: the manifest's
-    `runs` says so, and the run's header warns in one line."""
+    """Without a memory cgroup (not root, say) the memory cap is per process only, and without a
+    cpu cgroup no bot has a CPU share of its own: the manifest's `runs` says so, and the run's
+    header warns in one line."""
     from domsim.runner.console import log_header
 
     monkeypatch.setattr(sandbox, "_cgroup_controllers", lambda: frozenset())
     runs = process_module.Confinement(memory_mb=512).about()
     assert "; weaker here: memory capped per process only" in runs
+    assert "no CPU share per bot (domsim may make no cpu cgroup here)" in runs
     with caplog.at_level("WARNING", logger="domsim.runner"):
         log_header(["domsim"], 1, ["bot", "easy"], {"bot.py": runs, "easy": "in process"})
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

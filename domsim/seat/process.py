@@ -277,7 +277,7 @@ class BotProcess:
     def closed(self) -> bool:
         return self._closed
 
-    def exchange(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BaseException]:
+    def exchange(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BotFault]:
         """What `answer` gives for each of `asks`, sent in one write and their replies read in
         order, each within its `wait` of the write; the in-time replies share the round trip's
         time equally (none more than the time to its own). How many the next round trip may
@@ -296,7 +296,7 @@ class BotProcess:
         with self._cpu.asked():
             return self._round_trip(asks)
 
-    def _round_trip(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BaseException]:
+    def _round_trip(self, asks: list[Ask]) -> list[tuple[dict | int, float] | BotFault]:
         started = time.monotonic()
         read: list[tuple[dict | int, float]] = []
         try:

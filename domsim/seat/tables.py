@@ -121,7 +121,7 @@ def _exchange_all(hub: Hub, ready: deque) -> None:
         answers = bot.exchange([ask for _, ask in now])
         lost = False  # a fault: the bot is closed when its game goes on
         for (game, _), answer in zip(now, answers, strict=True):
-            failed = isinstance(answer, BaseException)
+            failed = isinstance(answer, BotFault)
             lost = lost or failed
             ready.append((game, None, answer) if failed else (game, answer, None))
         if lost:

@@ -229,6 +229,15 @@ def hog(children: int, mib: int) -> None:
     report(f"held {held}")
 
 
+def report_claim(mine: frozenset, fits: list[frozenset]) -> None:
+    """`attacker: claim MINE THEIRS` when one hand fits, else `attacker: claim none`."""
+    if len(fits) == 1:
+        held, theirs = (",".join(f"{a}-{b}" for a, b in sorted(h)) for h in (mine, fits[0]))
+        report(f"claim {held} {theirs}")
+    else:
+        report("claim none")
+
+
 class Memory:
     """What `remember` keeps: every hand it started, and the current one's."""
 
@@ -248,12 +257,7 @@ class Memory:
         played = {tuple(sorted(e["tile"])) for e in message["history"]
                   if e["kind"] == "play" and e["seat"] != message["seat"]}
         fits = [h for h in cls.seen if h.isdisjoint(cls.start) and played <= h]
-        if len(fits) == 1:
-            mine, theirs = (",".join(f"{a}-{b}" for a, b in sorted(h))
-                            for h in (cls.start, fits[0]))
-            report(f"claim {mine} {theirs}")
-        else:
-            report("claim none")
+        report_claim(cls.start, fits)
 
 
 received_games: list[str] = []
@@ -333,7 +337,7 @@ class Locks:
     @classmethod
     def claim(cls, message: dict) -> None:
         if cls.refused:
-            report("claim none")
+            report_claim(cls.start, [])
             return
         try:
             key = (len(received_games), message["hand_number"])
@@ -350,12 +354,7 @@ class Locks:
             cls.refused = True
             report("locks refused")
             fits = []
-        if len(fits) == 1:
-            mine, theirs = (",".join(f"{a}-{b}" for a, b in sorted(h))
-                            for h in (cls.start, fits[0]))
-            report(f"claim {mine} {theirs}")
-        else:
-            report("claim none")
+        report_claim(cls.start, fits)
 
 
 def spinners(count: int) -> None:

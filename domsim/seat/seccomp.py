@@ -79,21 +79,21 @@ _X32_BIT = 0x40000000
 _NEW_NAMESPACES = 0x7E020000
 #: fcntl's F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE,
 #: F_GETLEASE, F_NOTIFY.
-LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+_LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 #: madvise's MADV_COLD and MADV_PAGEOUT (they evict a file's pages from the page cache).
 _EVICTING_ADVICE = (20, 21)
-RWF_NOWAIT = 0x8
+_RWF_NOWAIT = 0x8
 #: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK.
-SOCKET_FAMILIES = (1, 2, 10, 16)
+_SOCKET_FAMILIES = (1, 2, 10, 16)
 #: (call, argument, test, values, errno): refused when the argument is `one of` the values,
 #: `none of` them, or has `any bit` of them set.
 _BY_ARGUMENT = (
-    ("fcntl", 1, "one of", LOCK_COMMANDS, errno.EPERM),
+    ("fcntl", 1, "one of", _LOCK_COMMANDS, errno.EPERM),
     ("madvise", 2, "one of", _EVICTING_ADVICE, errno.EPERM),
-    ("preadv2", 5, "any bit", (RWF_NOWAIT,), errno.EPERM),
-    ("pwritev2", 5, "any bit", (RWF_NOWAIT,), errno.EPERM),
-    ("socket", 0, "none of", SOCKET_FAMILIES, errno.EAFNOSUPPORT),
-    ("socketpair", 0, "none of", SOCKET_FAMILIES, errno.EAFNOSUPPORT),
+    ("preadv2", 5, "any bit", (_RWF_NOWAIT,), errno.EPERM),
+    ("pwritev2", 5, "any bit", (_RWF_NOWAIT,), errno.EPERM),
+    ("socket", 0, "none of", _SOCKET_FAMILIES, errno.EAFNOSUPPORT),
+    ("socketpair", 0, "none of", _SOCKET_FAMILIES, errno.EAFNOSUPPORT),
     ("clone", 0, "any bit", (_NEW_NAMESPACES,), errno.EPERM),
 )
 

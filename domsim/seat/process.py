@@ -470,6 +470,7 @@ class BotProcess:
         if self._closed:
             return
         self._closed = True
+        self._cpu.ending()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGSTOP)  # nothing in the group forks now
         for pid in [*stopped_tree(self.process.pid), self.process.pid]:

@@ -510,6 +510,10 @@ class CpuShare:
         finally:
             self._set(self._idle)
 
+    def ending(self) -> None:
+        """The bot is being killed: its processes get their weight back, to exit at once."""
+        self._set(self._asked)
+
     def _set(self, weight: bytes) -> None:
         if self._fd is None:  # the bot killed during its ask
             return

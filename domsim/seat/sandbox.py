@@ -385,11 +385,12 @@ CPU_WEIGHTS = {"cpu.shares": ("1024", "2"), "cpu.weight": ("100", "1")}
 CONTROLLERS = ("pids", "memory", "cpu")
 
 
-def _cgroup_settings(memory_mb: int) -> dict[str, dict[str, str]]:
-    """Per controller, the files a bot's cgroup sets (v1 names; `_v2` renames them)."""
-    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}, "cpu": {"cpu.shares": "2"}}
+def _cgroup_settings(memory_mb: int, v2: bool) -> dict[str, dict[str, str]]:
+    """Per controller, the files a bot's cgroup sets (v1's names, or v2's), and their values."""
+    weight = "cpu.weight" if v2 else "cpu.shares"
+    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}, "cpu": {weight: CPU_WEIGHTS[weight][1]}}
     if memory_mb:
-        settings["memory"] = {"memory.limit_in_bytes": str(memory_mb << 20)}
+        settings["memory"] = {"memory.max" if v2 else "memory.limit_in_bytes": str(memory_mb << 20)}
     return settings
 
 
@@ -425,10 +426,6 @@ def _cgroup_controllers() -> frozenset[str]:
     return frozenset()
 
 
-_V2_NAMES = {"pids.max": "pids.max", "memory.limit_in_bytes": "memory.max",
-             "cpu.shares": "cpu.weight"}
-
-
 @dataclass(frozen=True)
 class Cgroups:
     """A bot's cgroups (v1: one per controller), and the file of its CPU weight (None: no cpu
@@ -442,12 +439,13 @@ class Cgroups:
 def _make_cgroups(memory_mb: int) -> Cgroups:
     """Fresh cgroups set to the bot's limits, under domsim's own, where domsim may make them."""
     name = f"{CGROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    settings = _cgroup_settings(memory_mb)
+    v2 = _v2()
+    settings = _cgroup_settings(memory_mb, v2)
     wanted = [c for c in settings if c in _cgroup_controllers()]
     if not wanted:
         return Cgroups()
     _sweep_cgroups()
-    parents, v2 = _own_cgroups(), _v2()
+    parents = _own_cgroups()
     made: list[Path] = []
     weight = None
     try:
@@ -457,9 +455,8 @@ def _make_cgroups(memory_mb: int) -> Cgroups:
             made.append(group)
             for c in (wanted if v2 else [controller]):
                 for file, value in settings[c].items():
-                    path = group / (_V2_NAMES[file] if v2 else file)
-                    path.write_text(CPU_WEIGHTS[path.name][1] if c == "cpu" else value)
-                    weight = path if c == "cpu" else weight
+                    (group / file).write_text(value)
+                weight = group / next(iter(settings[c])) if c == "cpu" else weight
     except OSError:
         remove_cgroups(tuple(made))
         return Cgroups()

@@ -92,27 +92,30 @@ def main() -> None:
     parser.add_argument("--against", default="/work/main/.venv/bin/domsim")
     args = parser.parse_args()
     players = [arg for spec in ENTRANTS for arg in ("-p", spec)]
-    ways = {"isolated, in the sandbox": ["--isolate"], "in process": ["--in-process"]}
+    ways = {"isolated, in the sandbox": (DOMSIM, "--isolate"),
+            "in process": (DOMSIM, "--in-process"),
+            "isolated, --against's": (args.against, "--isolate")}
     cpu: dict[str, list[float]] = {way: [] for way in ways}
     headline: dict[str, list[tuple[float, float]]] = {DOMSIM: [], args.against: []}
     with tempfile.TemporaryDirectory() as scratch:
         for repeat in range(args.repeats):  # interleaved: a drift of the machine hits all
-            for way, flag in ways.items():
-                out = Path(scratch, f"{way[:8]}-{repeat}")
-                cpu[way].append(run_cpu(tourney(DOMSIM, out, *players, "--games",
-                                                str(args.games), *flag))[0])
-            for domsim in headline:
-                out = Path(scratch, f"headline-{len(headline[domsim])}-{uuid.uuid4().hex[:6]}")
-                headline[domsim].append(run_cpu(tourney(domsim, out, "--games",
-                                                        str(args.headline_games))))
-    isolated, in_process = (statistics.median(cpu[way]) for way in ways)
+            for way, (domsim, flag) in ways.items():
+                out = Path(scratch, f"{len(cpu[way])}-{uuid.uuid4().hex[:6]}")
+                cpu[way].append(run_cpu(tourney(domsim, out, *players, "--games",
+                                                str(args.games), flag))[0])
+                print(f"  round {repeat + 1}: {way}: CPU {cpu[way][-1]:.2f} s", flush=True)
+            for domsim, runs in headline.items():
+                out = Path(scratch, f"headline-{len(runs)}-{uuid.uuid4().hex[:6]}")
+                runs.append(run_cpu(tourney(domsim, out, "--games", str(args.headline_games))))
+                print(f"  round {repeat + 1}: headline, {domsim}: CPU {runs[-1][0]:.2f} s, "
+                      f"wall {runs[-1][1]:.2f} s", flush=True)
+    in_process = statistics.median(cpu["in process"])
     print(f"block, a round robin of 4 entrants (2 files, 2 levels by module), {args.games} "
           f"games with duplicate deals; CPU of the run, bots' included, median of "
           f"{args.repeats}:")
-    for way in ways:
-        print(f"  {way:<26} {statistics.median(cpu[way]):8.2f} s  "
-              f"({', '.join(f'{c:.2f}' for c in cpu[way])})")
-    print(f"  isolated / in process: {isolated / in_process:.2f}x (target <= 2.2x)")
+    for way, runs in cpu.items():
+        print(f"  {way:<26} {statistics.median(runs):8.2f} s  "
+              f"{statistics.median(runs) / in_process:5.2f}x in process (target <= 2.2x)")
     print(f"the headline tourney (block, {args.headline_games} games, built-in levels in "
           f"process), median of {args.repeats}:")
     for domsim, runs in headline.items():

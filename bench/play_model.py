@@ -30,7 +30,7 @@ from domsim import playfit, playmodel
 from domsim._core import seat_role
 from domsim.engine.state import Action
 from domsim.game import play_game
-from domsim.record import replay_steps
+from domsim.record import replay_steps, rules_of
 from domsim.rules import make_rules
 from domsim.search import move_features
 from domsim.seeding import game_seed
@@ -40,11 +40,15 @@ SEED = 20261205
 
 
 def game_decisions(job: tuple[str, int, list[str], int]) -> list[tuple[int, list, int]]:
-    """One game's decisions: (deciding seat, the legal moves' features, the chosen move's
-    index)."""
+    """One game's decisions, the game played from the log's seeds."""
     variant, players, specs, index = job
     rules = make_rules(variant, players)
-    record = play_game(rules, specs, game_seed(SEED, index), move_time_limit=None)
+    return record_decisions(play_game(rules, specs, game_seed(SEED, index), move_time_limit=None))
+
+
+def record_decisions(record: dict) -> list[tuple[int, list, int]]:
+    """A game record's decisions: (deciding seat, the legal moves' features, the chosen move's
+    index)."""
     out, pending = [], None
     for kind, _, _, state, _ in replay_steps(record, 0):
         if kind == "action" and pending is not None:
@@ -63,12 +67,19 @@ def game_decisions(job: tuple[str, int, list[str], int]) -> list[tuple[int, list
 
 
 def log(args) -> None:
-    rules = make_rules(args.variant, args.players)
-    players = rules.players
-    specs = [args.seat[s % len(args.seat)] for s in range(players)]
-    jobs = [(args.variant, players, specs, i) for i in range(args.first, args.first + args.games)]
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        games = pool.map(game_decisions, jobs, chunksize=2)
+    if args.records:
+        records = [json.loads(line) for line in Path(args.records).read_text().splitlines()]
+        rules = rules_of(records[0], args.records)
+        specs = records[0]["seats"]
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            games = pool.map(record_decisions, records, chunksize=2)
+    else:
+        rules = make_rules(args.variant, args.players)
+        specs = [args.seat[s % len(args.seat)] for s in range(rules.players)]
+        jobs = [(args.variant, rules.players, specs, i)
+                for i in range(args.first, args.first + args.games)]
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            games = pool.map(game_decisions, jobs, chunksize=2)
     features, decision, chosen, roles = [], [], [], []
     for game in games:
         for seat, rows, pick in game:
@@ -77,22 +88,27 @@ def log(args) -> None:
             decision += [d] * len(rows)
             chosen += [i == pick for i in range(len(rows))]
             roles.append([seat_role(rules, o, seat) if o != seat else -1
-                          for o in range(players)])
+                          for o in range(rules.players)])
     np.savez_compressed(args.out, features=np.array(features, np.float32),
                         decision=np.array(decision, np.int32), chosen=np.array(chosen),
                         roles=np.array(roles, np.int8), specs=np.array(specs),
-                        variant=np.array(args.variant))
-    print(f"{args.out}: {len(roles)} decisions, {len(decision)} moves, {args.games} games")
+                        variant=np.array(rules.variant.name), names=np.array(playmodel.FEATURES))
+    print(f"{args.out}: {len(roles)} decisions, {len(decision)} moves, {len(games)} games")
 
 
 def fit(args) -> None:
-    fitted = playfit.fit([playfit.read_log(path) for path in args.logs], args.observer)
+    logs = [playfit.read_log(path) for path in args.logs]
+    names = [str(n) for n in logs[0]["names"]]
+    if any([str(n) for n in log["names"]] != names for log in logs):
+        raise SystemExit("the logs hold different features: fit them apart")
+    fitted = playfit.fit(logs, args.observer, args.hidden)
     out = args.out or playmodel.FILE
     try:
         model = json.loads(Path(out).read_text())
     except FileNotFoundError:
-        model = {"features": list(playmodel.FEATURES), "roles": list(playmodel.ROLES),
-                 "variants": {}}
+        model = {"features": names, "roles": list(playmodel.ROLES), "variants": {}}
+    if model["features"] != names:
+        raise SystemExit(f"{out} holds a model of other features: write another file")
     model["variants"].update(fitted)
     Path(out).write_text(json.dumps(model, indent=1, sort_keys=True) + "\n")
     for variant, entry in fitted.items():
@@ -104,8 +120,10 @@ def fit(args) -> None:
 
 def score(args) -> None:
     log = playfit.read_log(args.log)
-    pips = np.zeros(len(playmodel.FEATURES))
-    pips[playmodel.FEATURES.index("pips")] = 0.4
+    names = [str(n) for n in log["names"]]
+    pips = np.zeros(len(names))
+    pips[names.index("pips")] = 0.4
+    first = [names.index(n) for n in playfit.FIRST_FEATURES]
     for r, role in enumerate(playmodel.ROLES):
         decisions = playfit.role_decisions(log, r, args.observer)
         if not len(decisions):
@@ -113,16 +131,22 @@ def score(args) -> None:
         cut = int(len(decisions) * 0.7)
         train, test = (playfit.rows_of(log, d) for d in (decisions[:cut], decisions[cut:]))
         n = len(decisions) - cut
-        for name, weights in (("logit", playfit.fit_rows(train)), ("heavy", pips),
-                              ("uniform", pips * 0)):
-            nats = playfit.log_likelihood(weights, test)[0] / n
+        models = {"uniform": {"weights": pips * 0}, "heavy": {"weights": pips},
+                  "logit-12": {"weights": np.zeros(len(names))},
+                  "logit": {"weights": playfit.fit_rows(train)}}
+        models["logit-12"]["weights"][first] = playfit.fit_rows(
+            {**train, "features": train["features"][:, first]})
+        if args.hidden:
+            models["net"] = playfit.fit_net(train, args.hidden)
+        for name, model in models.items():
+            nats = playfit.net_log_likelihood(model, test) / n
+            score, _ = playfit.net_scores(model, test["features"])
             print(f"{log['variant']} {role:<9} {name:<8} {n:>6} held out: {nats:+.3f} nats, "
-                  f"top-1 {top_share(weights, test):.3f}")
+                  f"top-1 {top_share(score, test):.3f}", flush=True)
 
 
-def top_share(weights: np.ndarray, rows: dict[str, np.ndarray]) -> float:
+def top_share(score: np.ndarray, rows: dict[str, np.ndarray]) -> float:
     """How often the likeliest move (ties shared) was the one chosen."""
-    score = rows["features"] @ weights
     group = rows["decision"]
     top = np.full(group.max() + 1, -np.inf)
     np.maximum.at(top, group, score)
@@ -135,8 +159,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("log")
-    p.add_argument("variant")
-    p.add_argument("--seat", action="append", required=True)
+    p.add_argument("variant", nargs="?")
+    p.add_argument("--seat", action="append")
+    p.add_argument("--records", default=None,
+                   help="log the games of this file of records (one JSON a line) instead")
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--players", type=int, default=None)
@@ -146,10 +172,13 @@ def main() -> None:
     p.add_argument("logs", nargs="+")
     p.add_argument("--observer", default=None,
                    help="fit on the decisions seats with this spec saw (default: every seat's)")
+    p.add_argument("--hidden", type=int, default=0,
+                   help="fit a net with this many hidden units (default: the logit)")
     p.add_argument("--out", default=None)
     p = sub.add_parser("score")
     p.add_argument("log")
     p.add_argument("--observer", default=None)
+    p.add_argument("--hidden", type=int, default=0, help="score a net of this many units too")
     args = parser.parse_args()
     {"log": log, "fit": fit, "score": score}[args.command](args)
 

@@ -4,7 +4,7 @@ duplicate deals (each deal played twice with the seats swapped), with 95% interv
     python bench/strength.py [--games 400] [--variant V ...] [--insane 'insane?samples=24']
                              [--baseline 'insane?samples=64'] [--cheater-games 0]
     python bench/strength.py --versus 'insane?preset=v0.2' [--insane insane] [--games N]
-                             [--reseed]
+                             [--reseed] [--first DEAL]
 
 Prints per variant: insane's game win rate over hard (Wilson interval) and points margin per
 hand (interval over deal pairs), the cheater's win rate and margin over hard, the fraction
@@ -157,6 +157,8 @@ def main() -> None:
     parser.add_argument("--reseed", action="store_true",
                         help="--versus: that side searches other deals than its seeds give (with "
                              "the same spec as --insane, an A/A duel: the margin's chance spread)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="--versus: the first deal's index (a later run adds other deals)")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes (the machine is shared: 1)")
     args = parser.parse_args()
@@ -193,7 +195,7 @@ def duel(args) -> None:
             started = time.perf_counter()
             rival = timed(args.versus, "ReseededRival" if args.reseed else "TimedRival")
             jobs = [(variant, players, timed(args.insane), rival, i)
-                    for i in range(games // 2)]
+                    for i in range(args.first, args.first + games // 2)]
             pairs = pool.map(play_duel, jobs, chunksize=4)
             report_duel(variant, players, pairs, time.perf_counter() - started)
 

@@ -3,7 +3,10 @@ cannot hold, samples deals consistent with all of it uniformly, and plays every 
 the end of the hand on each before choosing (the search runs in the core: domsim.search).
 
 A `preset` names a whole search (`PRESETS`): `model`, the default, lean reading the other seats'
-plays through the learned play model (issue 39); `lean` (commit 60428d1's insane, whose games
+plays through the learned play model (issue 39; commit 455ac6a's insane, whose games
+`insane?preset=model` replays move for move); `history`, the same reading them through issue 51's
+model (domsim/play_model_history.json: the seats' history too, and hidden units; issue 39's model
+in the variants it does not cover); `lean` (commit 60428d1's insane, whose games
 `insane?preset=lean` replays move for move), and `v0.2`, insane as it was before it learnt to stop
 early (commit 541f5f4; `insane?preset=v0.2` replays its games move for move). Any parameter given
 explicitly overrides the preset's:
@@ -37,7 +40,10 @@ domsim/play_model.json (domsim.playmodel, fitted per variant and role on insane'
 the heavy-tile model (`beta`) and the uniform one, so that a seat the learned model predicts badly
 is read by the others; 0: not; negative: the preset's, on in `model`) and `model_share` (the
 learned model's prior share of that mixture, the rest split evenly) and `model_scale` (its weights
-times this: above 1 a sharper filter of the deals, below 1 a softer one). With a game clock
+times this: above 1 a sharper filter of the deals, below 1 a softer one) and `resample` (deals
+drawn for each one searched, picked among them by weight and weighted by their mean, so that the
+playouts go where the weighting puts its weight; 0: the preset's, 1: each deal drawn is
+searched). With a game clock
 (`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
 seed and fixed parameters without a budget or a clock."""
 
@@ -76,6 +82,8 @@ class Preset:
     tunings: dict[str, Tuning] = field(default_factory=dict)
     keyed_stream: bool = False
     model: bool = False
+    model_file: str = "play_model"
+    resample: int = 1
 
     def tuning(self, variant: str) -> Tuning:
         return self.tunings.get(variant, Tuning())
@@ -101,7 +109,9 @@ LEAN = {
 SAMPLES = {2: 512, 3: 2048, 4: 2048}
 PRESETS = {"v0.2": Preset(samples=SAMPLES),
            "lean": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True),
-           "model": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True, model=True)}
+           "model": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True, model=True),
+           "history": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True, model=True,
+                             model_file="play_model_history")}
 #: The learned model's prior share in each seat's mixture (the rest split evenly between the
 #: heavy-tile and uniform models).
 MODEL_SHARE = 0.6
@@ -119,7 +129,8 @@ class Insane(Strategy):
                  random_share: float = 0.1, block: float = 4.0, follow: float = 2.0,
                  beta: float = -1.0, against_cap: int = -1, drop: float = -1.0,
                  merge_mirrors: int = -1, keyed_stream: int = -1, model: int = -1,
-                 model_share: float = MODEL_SHARE, model_scale: float = 1.0) -> None:
+                 model_share: float = MODEL_SHARE, model_scale: float = 1.0,
+                 resample: int = 0) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
@@ -140,6 +151,7 @@ class Insane(Strategy):
         rest = (1 - model_share) / 2
         self.prior = (model_share, rest, rest)
         self.model_scale = model_scale
+        self.resample = resample
 
     def choose(self, view: PlayerView) -> Move:
         seed = self.rng.getrandbits(64)
@@ -160,12 +172,14 @@ class Insane(Strategy):
         exact = self.exact_tiles if self.exact_tiles >= 0 else tuning.exact_tiles
         keyed = self.preset.keyed_stream if self.keyed_stream < 0 else bool(self.keyed_stream)
         learned = self.preset.model if self.model < 0 else bool(self.model)
-        weights = model_weights(view.rules.variant.name) if learned else None
-        model = {} if weights is None else dict(
-            model=[w * self.model_scale for w in weights], prior=self.prior)
+        variant = view.rules.variant.name
+        weights = (model_weights(variant, self.preset.model_file, self.model_scale)
+                   or model_weights(variant, scale=self.model_scale)) if learned else None
+        model = {} if weights is None else dict(model=weights, prior=self.prior)
+        resample = self.resample or self.preset.resample
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     drop=drop, merge_mirrors=merge, exact_tiles=exact, keyed_stream=keyed,
-                    **model, **self.options_now())
+                    resample=resample, **model, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

@@ -1,28 +1,40 @@
-//! A learned model of how a seat plays (issue 39): a conditional logit over the legal moves of a
-//! decision, on features of each move read from the seat's own view (R-VIEW), and the likelihood
-//! of the other seats' observed plays on a sampled deal under a per-seat mixture of that model,
-//! the heavy-tile model and the uniform one.
+//! A learned model of how a seat plays (issues 39 and 51): a score of each legal move of a
+//! decision (a `Net`: linear in the move's features, plus rectified hidden units for what a
+//! linear score cannot express), a softmax over the moves, on features read from the seat's own
+//! view (R-VIEW); and the likelihood of the other seats' observed plays on a sampled deal under a
+//! per-seat mixture of that model, the heavy-tile model and the uniform one.
 //!
-//! The features of a move, in `FEATURES` order: its pips; whether it is a double; follow (the
-//! mover's other tiles that fit the ends afterwards); own_x (the mover's other tiles holding x,
-//! the number the move newly exposes: the other half of the tile, a double's own number);
-//! unseen_x (tiles holding x the mover has not seen: neither laid nor its own); x_dead (none
-//! unseen); next_void_x (the next seat is known to lack x, R-MUST); next_blocked (the next seat
-//! is known to lack every number open afterwards); partner_void_x; partner_exposed_x and
-//! opponent_exposed_x (the first seat to expose x this hand was the partner, an opponent);
-//! covers_partner (the end played on was exposed by the partner). Four (follow, own_x, unseen_x,
-//! x_dead) depend on the mover's hand; the rest are public. A lead opens no end and has no x:
-//! leads are no evidence. Numbers are read off the line as `Line::after` follows it: a
+//! The features of a move, in `FEATURES` order, x the number the move newly exposes (the other
+//! half of the tile, a double's own number) and e the number it covers: its pips; whether it is a
+//! double; follow (the mover's other tiles that fit the ends afterwards); own_x (the mover's other
+//! tiles holding x); unseen_x (tiles holding x the mover has not seen: neither laid nor its own);
+//! x_dead (none unseen); next_void_x (the next seat is known to lack x, R-MUST); next_blocked
+//! (the next seat is known to lack every number open afterwards); partner_void_x;
+//! partner_exposed_x and opponent_exposed_x (the first seat to expose x this hand was the
+//! partner, an opponent); covers_partner (the end played on was exposed by the partner). Issue
+//! 51 adds the seats' history and more of the hand: own_exposed_x (the mover first exposed x);
+//! covers_own, covers_next (the end was exposed by the mover, the next seat); next_void_e,
+//! partner_void_e; previous_void_x (the seat before the mover lacks x); partner_led_x (the
+//! partner led this hand with a tile holding x); declined_x, declined_e (the mover laid a tile
+//! elsewhere this hand while x, e showed on an end); x_twice (x shows on two ends afterwards);
+//! e_still_open; partner_blocked (the partner is known to lack every number open afterwards);
+//! late_pips (the pips when the mover holds `LATE_TILES` or fewer); own_e (the mover's other
+//! tiles holding e); own_double_x (it holds the double of x); heaviest (no tile it could lay is
+//! heavier); longest_x (x is its longest number among its other tiles); no_follow. Those of
+//! `HAND_FEATURES` depend on the mover's hand; the rest are public. A lead opens no end and has
+//! no x: leads are no evidence. Numbers are read off the line as `Line::after` follows it: a
 //! spinner's short sides count once they show on the table.
 
 use crate::action::{Action, Kind};
 use crate::belief::{note_void, plays_since_draw};
 use crate::rules::Rules;
 use crate::state::Line;
-use crate::tiles::{fitting, is_double, other_number, tiles_of, NUMBER_MASK, PIPS};
+use crate::tiles::{
+    fitting, is_double, other_number, tile_id, tiles_of, NUMBER_MASK, PIPS, TILE_A, TILE_B,
+};
 use crate::view::View;
 
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 30;
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "pips",
     "double",
@@ -36,11 +48,49 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "partner_exposed_x",
     "opponent_exposed_x",
     "covers_partner",
+    "own_exposed_x",
+    "covers_own",
+    "covers_next",
+    "next_void_e",
+    "partner_void_e",
+    "previous_void_x",
+    "partner_led_x",
+    "declined_x",
+    "declined_e",
+    "x_twice",
+    "e_still_open",
+    "partner_blocked",
+    "late_pips",
+    "own_e",
+    "own_double_x",
+    "heaviest",
+    "longest_x",
+    "no_follow",
 ];
 const FOLLOW: usize = 2;
 const OWN_X: usize = 3;
 const UNSEEN_X: usize = 4;
 const X_DEAD: usize = 5;
+const OWN_E: usize = 25;
+const OWN_DOUBLE_X: usize = 26;
+const HEAVIEST: usize = 27;
+const LONGEST_X: usize = 28;
+const NO_FOLLOW: usize = 29;
+/// The features that depend on the mover's hand, worked out on each deal (`Candidate::features`);
+/// the others are public, worked out once (`Candidate::public`).
+const HAND_FEATURES: [usize; 9] = [
+    FOLLOW,
+    OWN_X,
+    UNSEEN_X,
+    X_DEAD,
+    OWN_E,
+    OWN_DOUBLE_X,
+    HEAVIEST,
+    LONGEST_X,
+    NO_FOLLOW,
+];
+/// The mover's hand counts as late from this many tiles down (`late_pips`).
+const LATE_TILES: u8 = 3;
 
 /// How a seat stands to the one that models it: its partner, the next seat, the previous one, or
 /// another opponent (the only other seat in 2-player games, the seat across in 4-player games
@@ -64,8 +114,9 @@ pub fn role(rules: &Rules, observer: u8, seat: u8) -> usize {
 const NOBODY: u8 = u8::MAX;
 
 /// What every seat sees before an action: the line, the numbers each seat is known to lack, the
-/// tiles laid, who first exposed each number this hand and who exposed each open end, and the
-/// seat to act.
+/// tiles laid, who first exposed each number this hand and who exposed each open end, who led
+/// and the numbers of the lead, the numbers each seat left open on another end when it played
+/// (declined), the seat to act and how many tiles it holds.
 #[derive(Clone, Copy, Debug)]
 pub struct Moment {
     pub seat: u8,
@@ -74,8 +125,13 @@ pub struct Moment {
     laid: u32,
     next: u8,
     partner: u8,
+    previous: u8,
     first_exposer: [u8; 7],
     end_exposer: [u8; 4],
+    leader: u8,
+    lead_numbers: u8,
+    declined: [u8; 4],
+    hand_count: u8,
 }
 
 /// A move's public features and what its hand-dependent ones need.
@@ -83,7 +139,9 @@ pub struct Moment {
 pub struct Candidate {
     pub mv: u8,
     x: u8,
-    /// Tiles that fit the ends once the move is laid.
+    e: u8,
+    /// Tiles that fit the ends before the move is laid, and once it is.
+    now_fit: u32,
     after_fit: u32,
     laid: u32,
     public: [f64; FEATURES],
@@ -96,28 +154,54 @@ impl Moment {
             return None;
         }
         let (tile, end) = (mv >> 2, (mv & 3) as usize);
-        let x = other_number(tile, self.line.ends[end]);
+        let e = self.line.ends[end];
+        let x = other_number(tile, e);
         let after = self.line.after(mv);
-        let open = after.ends[..after.n as usize]
-            .iter()
-            .fold(0u8, |m, &e| m | 1 << e);
-        let has = |mask: u8| f64::from(mask >> x & 1);
-        let by = |seat: u8| f64::from(seat != NOBODY && seat == self.partner);
+        let open_ends = &after.ends[..after.n as usize];
+        let open = open_ends.iter().fold(0u8, |m, &n| m | 1 << n);
+        let has = |mask: u8, number: u8| f64::from(mask >> number & 1);
+        let void_of = |seat: u8| {
+            if seat == NOBODY {
+                0
+            } else {
+                self.voids[seat as usize]
+            }
+        };
+        let is = |seat: u8, who: u8| f64::from(seat != NOBODY && seat == who);
         let first = self.first_exposer[x as usize];
+        let by_end = self.end_exposer[end];
         let mut public = [0.0; FEATURES];
         public[0] = PIPS[tile as usize] as f64;
         public[1] = f64::from(is_double(tile));
-        public[6] = has(self.voids[self.next as usize]);
-        public[7] = f64::from(open & !self.voids[self.next as usize] == 0);
-        if self.partner != NOBODY {
-            public[8] = has(self.voids[self.partner as usize]);
-        }
-        public[9] = by(first);
+        public[6] = has(void_of(self.next), x);
+        public[7] = f64::from(open & !void_of(self.next) == 0);
+        public[8] = has(void_of(self.partner), x);
+        public[9] = is(first, self.partner);
         public[10] = f64::from(first != NOBODY && first != self.seat && first != self.partner);
-        public[11] = by(self.end_exposer[end]);
+        public[11] = is(by_end, self.partner);
+        public[12] = is(first, self.seat);
+        public[13] = is(by_end, self.seat);
+        public[14] = is(by_end, self.next);
+        public[15] = has(void_of(self.next), e);
+        public[16] = has(void_of(self.partner), e);
+        public[17] = has(void_of(self.previous), x);
+        public[18] = is(self.leader, self.partner) * has(self.lead_numbers, x);
+        public[19] = has(self.declined[self.seat as usize], x);
+        public[20] = has(self.declined[self.seat as usize], e);
+        public[21] = f64::from(open_ends.iter().filter(|&&n| n == x).count() > 1);
+        public[22] = has(open, e);
+        public[23] = f64::from(self.partner != NOBODY && open & !void_of(self.partner) == 0);
+        if self.hand_count <= LATE_TILES {
+            public[24] = public[0];
+        }
+        let now = self.line.ends[..self.line.n as usize]
+            .iter()
+            .fold(0u8, |m, &n| m | 1 << n);
         Some(Candidate {
             mv,
             x,
+            e,
+            now_fit: fitting(now),
             after_fit: fitting(open),
             laid: self.laid,
             public,
@@ -145,13 +229,28 @@ impl Candidate {
     /// All its features for a mover holding `hand` (the tile among them).
     pub fn features(&self, hand: u32) -> [f64; FEATURES] {
         let mut f = self.public;
-        let others = hand & !(1 << self.tile());
+        let tile = self.tile();
+        let others = hand & !(1 << tile);
         let x_tiles = NUMBER_MASK[self.x as usize];
         let unseen = (x_tiles & !(self.laid | hand)).count_ones();
-        f[FOLLOW] = (others & self.after_fit).count_ones() as f64;
-        f[OWN_X] = (others & x_tiles).count_ones() as f64;
+        let follow = (others & self.after_fit).count_ones();
+        let own_x = (others & x_tiles).count_ones();
+        let longest = NUMBER_MASK
+            .iter()
+            .map(|&m| (others & m).count_ones())
+            .max()
+            .unwrap_or(0);
+        let heaviest =
+            tiles_of(hand & self.now_fit).all(|t| PIPS[t as usize] <= PIPS[tile as usize]);
+        f[FOLLOW] = follow as f64;
+        f[OWN_X] = own_x as f64;
         f[UNSEEN_X] = unseen as f64;
         f[X_DEAD] = f64::from(unseen == 0);
+        f[OWN_E] = (others & NUMBER_MASK[self.e as usize]).count_ones() as f64;
+        f[OWN_DOUBLE_X] = f64::from(others >> tile_id(self.x, self.x) & 1 == 1);
+        f[HEAVIEST] = f64::from(heaviest);
+        f[LONGEST_X] = f64::from(own_x > 0 && own_x == longest);
+        f[NO_FOLLOW] = f64::from(follow == 0);
         f
     }
 }
@@ -168,10 +267,20 @@ pub fn moments(view: &View, lines: &[Line]) -> Vec<Moment> {
             NOBODY
         }
     };
+    let previous_of = |seat: u8| {
+        if players > 2 {
+            (seat + players - 1) % players
+        } else {
+            NOBODY
+        }
+    };
+    let mut counts = hand_counts_at_start(view);
     let mut voids = [0u8; 4];
     let mut laid = 0u32;
     let mut first_exposer = [NOBODY; 7];
     let mut end_exposer = [NOBODY; 4];
+    let (mut leader, mut lead_numbers) = (NOBODY, 0u8);
+    let mut declined = [0u8; 4];
     let mut out = Vec::with_capacity(view.actions.len() + 1);
     let now = view.line();
     for (i, line) in lines.iter().chain(std::iter::once(&now)).enumerate() {
@@ -183,18 +292,52 @@ pub fn moments(view: &View, lines: &[Line]) -> Vec<Moment> {
             laid,
             next: (seat + 1) % players,
             partner: partner_of(seat),
+            previous: previous_of(seat),
             first_exposer,
             end_exposer,
+            leader,
+            lead_numbers,
+            declined,
+            hand_count: counts[seat as usize],
         });
         let Some(&a) = view.actions.get(i) else { break };
         note_void(&mut voids, a);
-        if a.kind() == Kind::Play {
-            laid |= 1 << a.tile();
-            let after = lines.get(i + 1).unwrap_or(&now);
-            expose(a, line, after, &mut first_exposer, &mut end_exposer);
+        match a.kind() {
+            Kind::Play => {
+                let tile = a.tile();
+                let numbers = 1 << TILE_A[tile as usize] | 1 << TILE_B[tile as usize];
+                if line.n == 0 {
+                    (leader, lead_numbers) = (seat, numbers);
+                }
+                let open = line.ends[..line.n as usize]
+                    .iter()
+                    .fold(0u8, |m, &n| m | 1 << n);
+                declined[seat as usize] |= open & !numbers;
+                counts[seat as usize] -= 1;
+                laid |= 1 << tile;
+                let after = lines.get(i + 1).unwrap_or(&now);
+                expose(a, line, after, &mut first_exposer, &mut end_exposer);
+            }
+            Kind::Draw => counts[seat as usize] += 1,
+            Kind::Pass => {}
         }
     }
     out
+}
+
+/// How many tiles each seat held when the hand's first action was made: what it holds now,
+/// with what it laid since and less what it drew.
+fn hand_counts_at_start(view: &View) -> [u8; 4] {
+    let mut counts = view.hand_counts;
+    for a in &view.actions {
+        let seat = a.seat() as usize;
+        match a.kind() {
+            Kind::Play => counts[seat] += 1,
+            Kind::Draw => counts[seat] -= 1,
+            Kind::Pass => {}
+        }
+    }
+    counts
 }
 
 /// Who exposed what once play `a` turned line `before` into `after`: the lead both ends, a
@@ -218,22 +361,87 @@ fn expose(a: Action, before: &Line, after: &Line, first: &mut [u8; 7], ends: &mu
     }
 }
 
-/// The models mixed for each seat: the logit's weights by role, the heavy-tile model's strength
-/// (`beta`: a logit on pips alone) and the uniform model, with their prior shares.
+/// Hidden units of a seat's net at most.
+pub const HIDDEN: usize = 8;
+/// A net's parameters as Python passes them: its linear weights, then each hidden unit's input
+/// weights, bias and output weight.
+pub const NET_SIZE: usize = FEATURES + HIDDEN * (FEATURES + 2);
+
+/// One hidden unit: a rectified linear function of the features, `out` times it added to the
+/// move's score.
+#[derive(Clone, Copy, Debug)]
+pub struct Unit {
+    pub input: [f64; FEATURES],
+    pub bias: f64,
+    pub out: f64,
+}
+
+/// How a seat's move is scored (issue 51): a linear function of its features (the logit of
+/// issue 39 when that is all) plus its hidden units, which express interactions the logit
+/// cannot. A unit whose output weight is 0 is not worked out.
+#[derive(Clone, Copy, Debug)]
+pub struct Net {
+    pub linear: [f64; FEATURES],
+    pub units: [Unit; HIDDEN],
+    pub live: usize,
+}
+
+impl Net {
+    /// A net from `NET_SIZE` parameters (`NET_SIZE` above); its live units first.
+    pub fn of(params: &[f64]) -> Net {
+        let mut linear = [0.0; FEATURES];
+        linear.copy_from_slice(&params[..FEATURES]);
+        let empty = Unit {
+            input: [0.0; FEATURES],
+            bias: 0.0,
+            out: 0.0,
+        };
+        let mut units = [empty; HIDDEN];
+        let mut live = 0;
+        for chunk in params[FEATURES..].chunks(FEATURES + 2) {
+            if chunk[FEATURES + 1] == 0.0 {
+                continue;
+            }
+            units[live].input.copy_from_slice(&chunk[..FEATURES]);
+            units[live].bias = chunk[FEATURES];
+            units[live].out = chunk[FEATURES + 1];
+            live += 1;
+        }
+        Net {
+            linear,
+            units,
+            live,
+        }
+    }
+
+    fn live_units(&self) -> &[Unit] {
+        &self.units[..self.live]
+    }
+}
+
+/// The models mixed for each seat: the net by role, the heavy-tile model's strength (`beta`: a
+/// logit on pips alone) and the uniform model, with their prior shares.
 #[derive(Clone, Copy, Debug)]
 pub struct Mixture {
-    pub logit: [[f64; FEATURES]; ROLES],
+    pub nets: [Net; ROLES],
     pub beta: f64,
-    /// The prior shares of the logit, heavy and uniform models.
+    /// The prior shares of the net, heavy and uniform models.
     pub prior: [f64; 3],
 }
 
+/// A candidate with what its score needs: its public part of the linear score and of each live
+/// unit's input.
+struct Scored {
+    candidate: Candidate,
+    linear: f64,
+    hidden: [f64; HIDDEN],
+}
+
 /// One observed play that was a choice: its seat (by location), its candidates (every move the
-/// seat might have held then), which was chosen, each candidate's public score under the seat's
-/// logit, and the seat's tiles played from then on.
+/// seat might have held then), which was chosen, and the seat's tiles played from then on.
 struct Evidence {
     location: usize,
-    candidates: Vec<(Candidate, f64)>,
+    candidates: Vec<Scored>,
     chosen: u8,
     later: u32,
 }
@@ -246,7 +454,7 @@ struct Evidence {
 /// present), and the first hand's named lead was no choice (leads are no evidence anyway).
 pub struct PlayInference {
     mixture: Mixture,
-    logit: Vec<[f64; FEATURES]>,
+    nets: Vec<Net>,
     evidence: Vec<Evidence>,
     seats: Vec<u8>,
 }
@@ -262,9 +470,9 @@ impl PlayInference {
         mixture: Mixture,
     ) -> PlayInference {
         let moments = moments(view, lines);
-        let logit: Vec<_> = seats
+        let nets: Vec<Net> = seats
             .iter()
-            .map(|&s| mixture.logit[role(&view.rules, view.seat, s)])
+            .map(|&s| mixture.nets[role(&view.rules, view.seat, s)])
             .collect();
         let mut evidence = Vec::new();
         for (index, a, later) in plays_since_draw(view) {
@@ -275,10 +483,21 @@ impl PlayInference {
             if moment.candidate(a.mv()).is_none() {
                 continue;
             }
+            let net = &nets[location];
             let candidates = moment
                 .candidates(fits[index] & !moment.laid)
                 .into_iter()
-                .map(|c| (c, dot(&logit[location], &c.public)))
+                .map(|c| {
+                    let mut hidden = [0.0; HIDDEN];
+                    for (h, unit) in hidden.iter_mut().zip(net.live_units()) {
+                        *h = unit.bias + dot(&unit.input, &c.public);
+                    }
+                    Scored {
+                        candidate: c,
+                        linear: dot(&net.linear, &c.public),
+                        hidden,
+                    }
+                })
                 .collect();
             evidence.push(Evidence {
                 location,
@@ -289,7 +508,7 @@ impl PlayInference {
         }
         PlayInference {
             mixture,
-            logit,
+            nets,
             evidence,
             seats: seats.to_vec(),
         }
@@ -301,22 +520,19 @@ impl PlayInference {
         let mut scores = Vec::with_capacity(32);
         for e in &self.evidence {
             let hand = hands[self.seats[e.location] as usize] | e.later;
-            let w = &self.logit[e.location];
+            let net = &self.nets[e.location];
             scores.clear();
             let mut chosen = usize::MAX;
-            for (c, public) in &e.candidates {
+            for s in &e.candidates {
+                let c = &s.candidate;
                 if hand >> c.tile() & 1 == 0 {
                     continue;
                 }
                 let f = c.features(hand);
-                let own = w[FOLLOW] * f[FOLLOW]
-                    + w[OWN_X] * f[OWN_X]
-                    + w[UNSEEN_X] * f[UNSEEN_X]
-                    + w[X_DEAD] * f[X_DEAD];
                 if c.mv == e.chosen {
                     chosen = scores.len();
                 }
-                scores.push([public + own, self.mixture.beta * f[0], 0.0]);
+                scores.push([net_score(net, s, &f), self.mixture.beta * f[0], 0.0]);
             }
             if scores.len() < 2 || chosen == usize::MAX {
                 continue;
@@ -336,6 +552,22 @@ impl PlayInference {
             })
             .product()
     }
+}
+
+/// A candidate's score under a net, its public parts worked out already and `f` its features
+/// on the deal.
+fn net_score(net: &Net, s: &Scored, f: &[f64; FEATURES]) -> f64 {
+    let own: f64 = HAND_FEATURES.iter().map(|&k| net.linear[k] * f[k]).sum();
+    let mut score = s.linear + own;
+    for (unit, &public) in net.live_units().iter().zip(&s.hidden) {
+        let input = public
+            + HAND_FEATURES
+                .iter()
+                .map(|&k| unit.input[k] * f[k])
+                .sum::<f64>();
+        score += unit.out * input.max(0.0);
+    }
+    score
 }
 
 fn dot(w: &[f64; FEATURES], f: &[f64; FEATURES]) -> f64 {
@@ -418,7 +650,9 @@ mod tests {
     /// Block, 2 players, R-MUST: seat 0 leads 0-6 and seat 1 passes (it lacks 0 and 6). Seat 0,
     /// holding 0-1, 1-6, 4-6, 3-3, 2-2 and 2-5 on ends 0|6: 0-1 on the 0 exposes 1 (ends 1|6,
     /// which 1-6 and 4-6 fit; it holds 1-6; five 1s unseen); 4-6 on the 6 exposes 4 (six 4s
-    /// unseen, none its own); neither leaves seat 1 known to have nothing.
+    /// unseen, none its own); neither leaves seat 1 known to have nothing. Both cover an end
+    /// seat 0 exposed and a number seat 1 lacks; 4-6 is the heaviest it may lay, and it keeps
+    /// 1-6 for the 6 it covers.
     #[test]
     fn features_of_a_block_decision() {
         let hand = crate::tiles::mask;
@@ -443,11 +677,19 @@ mod tests {
         };
         assert_eq!(
             of("0-1", 0),
-            [1.0, 0.0, 2.0, 1.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            [
+                1.0, 0.0, 2.0, 1.0, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, // issue 39's
+                0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, // public
+                0.0, 0.0, 0.0, 0.0, 0.0, // the hand's
+            ]
         );
         assert_eq!(
             of("4-6", 1),
-            [10.0, 0.0, 1.0, 0.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            [
+                10.0, 0.0, 1.0, 0.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, // issue 39's
+                0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, // public
+                1.0, 0.0, 1.0, 0.0, 0.0, // the hand's
+            ]
         );
     }
 }

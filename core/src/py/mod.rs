@@ -195,6 +195,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::move_features, m)?)?;
     m.add_function(wrap_pyfunction!(search::seat_role, m)?)?;
     m.add("PLAY_FEATURES", crate::model::FEATURE_NAMES.to_vec())?;
+    m.add("PLAY_HIDDEN", crate::model::HIDDEN)?;
     m.add("SEAT_ROLES", crate::model::ROLE_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(search::model_likelihood, m)?)?;
     m.add_function(wrap_pyfunction!(search::perfect_information_move, m)?)?;

@@ -11,7 +11,7 @@ use super::value_error;
 use super::view::PlayerView;
 use crate::belief::{Belief, PlayModel};
 use crate::game::Game;
-use crate::model::{decision_features, Mixture, PlayInference, FEATURES, ROLES};
+use crate::model::{decision_features, Mixture, Net, PlayInference, NET_SIZE, ROLES};
 use crate::rng::Xoshiro;
 use crate::search::{self, Deals, Judge, Policy, Settings, Solver, Stream};
 
@@ -19,7 +19,7 @@ use crate::search::{self, Deals, Judge, Policy, Settings, Solver, Stream};
 /// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when
 /// one move is left; `keyed_stream` to its 64 random numbers drawn for every deal).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false, model = None, prior = (0.6, 0.2, 0.2)))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false, model = None, prior = (0.6, 0.2, 0.2), resample = 1))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -40,6 +40,7 @@ pub fn insane_move(
     keyed_stream: bool,
     model: Option<Vec<f64>>,
     prior: (f64, f64, f64),
+    resample: usize,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
     let model = mixture(model, prior, beta)?;
@@ -47,6 +48,7 @@ pub fn insane_move(
         return Err(value_error("the view has no legal move to choose from"));
     }
     if samples == 0
+        || resample == 0
         || !(0.0..=1.0).contains(&random_share)
         || !budget_ms.is_finite()
         || budget_ms < 0.0
@@ -56,7 +58,7 @@ pub fn insane_move(
         || drop < 0.0
     {
         return Err(value_error(
-            "insane needs samples >= 1, 0 <= random_share <= 1, a budget_ms >= 0, a loss >= 0 \
+            "insane needs samples >= 1, resample >= 1, 0 <= random_share <= 1, a budget_ms >= 0, a loss >= 0 \
              and a drop >= 0",
         ));
     }
@@ -79,6 +81,7 @@ pub fn insane_move(
             Stream::Drawn
         },
         model,
+        resample,
     };
     let mv = py
         .detach(move || search::choose(&data, &settings, seed))
@@ -86,32 +89,32 @@ pub fn insane_move(
     Ok(mv as u32)
 }
 
-/// The learned mixture from its parts: the logit's weights by role (`ROLES` rows of `FEATURES`,
-/// flat), the prior shares of the logit, heavy-tile and uniform models, and the heavy model's
-/// strength.
+/// The learned mixture from its parts: each role's net (`ROLES` runs of `NET_SIZE`
+/// parameters, flat: `model::Net::of`), the prior shares of the net, heavy-tile and uniform
+/// models, and the heavy model's strength.
 fn mixture(
     model: Option<Vec<f64>>,
     prior: (f64, f64, f64),
     beta: f64,
 ) -> PyResult<Option<Mixture>> {
-    let Some(weights) = model else {
+    let Some(params) = model else {
         return Ok(None);
     };
     let prior = [prior.0, prior.1, prior.2];
-    if weights.len() != ROLES * FEATURES
-        || !weights.iter().chain(&prior).all(|w| w.is_finite())
+    if params.len() != ROLES * NET_SIZE
+        || !params.iter().chain(&prior).all(|w| w.is_finite())
         || prior.iter().any(|&p| p < 0.0)
         || prior.iter().sum::<f64>() <= 0.0
     {
         return Err(value_error(format!(
-            "a play model is {ROLES} x {FEATURES} finite weights and 3 shares >= 0, not all 0"
+            "a play model is {ROLES} x {NET_SIZE} finite parameters and 3 shares >= 0, not all 0"
         )));
     }
-    let mut logit = [[0.0; FEATURES]; ROLES];
-    for (row, chunk) in logit.iter_mut().zip(weights.chunks(FEATURES)) {
-        row.copy_from_slice(chunk);
+    let mut nets = [Net::of(&params[..NET_SIZE]); ROLES];
+    for (net, chunk) in nets.iter_mut().zip(params.chunks(NET_SIZE)) {
+        *net = Net::of(chunk);
     }
-    Ok(Some(Mixture { logit, beta, prior }))
+    Ok(Some(Mixture { nets, beta, prior }))
 }
 
 /// How `seat` stands to `observer` for the learned play model: 0 partner, 1 the next seat,
@@ -198,6 +201,7 @@ pub fn perfect_information_move(
         merge_mirrors: false,
         stream: Stream::Drawn,
         model: None,
+        resample: 1,
     };
     let judge = Judge::new(&t.rules, t.to_move);
     let evaluation = py.detach(move || {
@@ -229,7 +233,7 @@ pub fn sample_deals(
     let data = PlayerView::data_of(view)?.clone();
     let rules = view.getattr("rules")?.unbind();
     let mut rng = Xoshiro::new(seed);
-    let mut deals = Deals::new(&data, beta, None).map_err(value_error)?;
+    let mut deals = Deals::new(&data, beta, None, 1).map_err(value_error)?;
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {
         let (table, weight) = deals.next(&mut rng).map_err(value_error)?;

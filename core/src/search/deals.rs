@@ -1,7 +1,7 @@
 //! The deals a view's seat may face, each a table at the view's position.
 
 use super::position::{position, with_deal};
-use crate::belief::{Belief, PlayModel};
+use crate::belief::{Belief, PlayModel, Rest};
 use crate::model::{Mixture, PlayInference};
 use crate::rng::Xoshiro;
 use crate::state::Table;
@@ -9,7 +9,10 @@ use crate::view::View;
 
 /// The deals a view's seat may face: sampled from its belief, each weighted by how likely the
 /// other seats' plays were on it: under the learned mixture if one is given, else under the
-/// heavy-tile model (`beta`, 0: all alike).
+/// heavy-tile model (`beta`, 0: all alike). With `resample` above 1, each deal is one of that
+/// many drawn, picked in proportion to their weights and weighted by their mean (sampling
+/// importance resampling: the playouts go where the model puts its weight, and the weighted
+/// means stay unbiased).
 pub struct Deals {
     belief: Belief,
     template: Table,
@@ -17,10 +20,16 @@ pub struct Deals {
     inference: Option<PlayInference>,
     seat: u8,
     hand: u32,
+    resample: usize,
 }
 
 impl Deals {
-    pub fn new(view: &View, beta: f64, mixture: Option<Mixture>) -> Result<Deals, String> {
+    pub fn new(
+        view: &View,
+        beta: f64,
+        mixture: Option<Mixture>,
+        resample: usize,
+    ) -> Result<Deals, String> {
         let belief = Belief::of(view)?;
         let (template, fits, lines) = position(view);
         let inference = mixture.map(|m| PlayInference::new(view, &lines, &fits, &belief.seats, m));
@@ -32,11 +41,38 @@ impl Deals {
             inference,
             seat: view.seat,
             hand: view.hand,
+            resample,
         })
     }
 
     /// The next deal, as a Table at the view's position, and its weight.
     pub fn next(&mut self, rng: &mut Xoshiro) -> Result<(Table, f64), String> {
+        if self.resample <= 1 || self.inference.is_none() && self.model.is_none() {
+            let (hands, rest, weight) = self.draw(rng)?;
+            return Ok((with_deal(&self.template, &hands, &rest), weight));
+        }
+        let mut drawn = Vec::with_capacity(self.resample);
+        for _ in 0..self.resample {
+            drawn.push(self.draw(rng)?);
+        }
+        let total: f64 = drawn.iter().map(|d| d.2).sum();
+        let mut pick = rng.random() * total;
+        let chosen = drawn
+            .iter()
+            .position(|d| {
+                pick -= d.2;
+                pick < 0.0
+            })
+            .unwrap_or(drawn.len() - 1);
+        let (hands, rest, _) = &drawn[chosen];
+        Ok((
+            with_deal(&self.template, hands, rest),
+            total / self.resample as f64,
+        ))
+    }
+
+    /// A deal drawn uniformly from the belief: every hand, the rest, and its weight.
+    fn draw(&mut self, rng: &mut Xoshiro) -> Result<([u32; 4], Rest, f64), String> {
         let (placed, rest) = self.belief.sample(rng)?;
         let mut hands = [0u32; 4];
         hands[self.seat as usize] = self.hand;
@@ -48,6 +84,6 @@ impl Deals {
             (None, Some(model)) => model.likelihood(&hands),
             (None, None) => 1.0,
         };
-        Ok((with_deal(&self.template, &hands, &rest), weight))
+        Ok((hands, rest, weight))
     }
 }

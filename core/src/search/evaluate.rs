@@ -51,6 +51,9 @@ pub struct Settings {
     /// The learned play model weighting the deals in place of `beta`'s heavy-tile one (which
     /// it mixes in), if any.
     pub model: Option<Mixture>,
+    /// Deals drawn for each one searched, which is picked among them by weight (`Deals`; 1:
+    /// each deal drawn is searched).
+    pub resample: usize,
 }
 
 /// Per move, its value on each deal drawn while it was in contention (the same deals for every
@@ -236,6 +239,7 @@ mod tests {
             merge_mirrors: false,
             stream: Stream::Drawn,
             model: None,
+            resample: 1,
         }
     }
 

@@ -35,7 +35,7 @@ use crate::view::View;
 /// insane's move for the view's seat.
 pub fn choose(view: &View, settings: &Settings, seed: u64) -> Result<u8, String> {
     let mut rng = Xoshiro::new(seed);
-    let mut deals = Deals::new(view, settings.beta, settings.model)?;
+    let mut deals = Deals::new(view, settings.beta, settings.model, settings.resample)?;
     let judge = Judge::new(&view.rules, view.seat);
     let evaluation = evaluate(settings, judge, &view.legal, &mut rng, |rng| {
         deals.next(rng)

@@ -1,21 +1,25 @@
-"""insane's learned play model (domsim/playmodel.py, issue 39): log decisions from domsim's own
-games, and fit the model shipped in the package from such logs.
+"""insane's learned play model (domsim/playmodel.py, issues 39 and 51): log decisions from
+domsim's own games, and fit the models shipped in the package from such logs.
 
     python bench/play_model.py log partnership --seat insane --games 200 --out p.npz
                                [--seat hard ...] [--first 0] [--players N] [--workers 1]
-    python bench/play_model.py fit p.npz [more.npz ...] [--observer insane] [--out FILE]
-    python bench/play_model.py score p.npz [--observer insane]
+    python bench/play_model.py log --records games.jsonl --out p.npz [--workers 1]
+    python bench/play_model.py fit p.npz [more.npz ...] [--observer insane] [--hidden 8]
+                               [--out FILE]
+    python bench/play_model.py score p.npz [--observer insane] [--hidden 8]
 
 `log` plays games (seeds from 20261205, never bench/strength.py's) with the seats' specs in turn
-(one --seat for every seat, or as many as seats) and writes every decision with more than one
-legal move that is not a lead: each legal move's features from the deciding seat's view
-(domsim.search.move_features), the move chosen and how the deciding seat stands to each other
-seat. `fit` fits the conditional logit per variant and role (domsim.playfit.fit) and writes
-the model file (default: the package's, domsim/play_model.json), keeping the variants it does
-not refit. `score` fits on the first 70% of a log's decisions of each role and prints, on the
-other 30%, the mean log-likelihood a decision (nats) and how often the model's likeliest move was
-the one chosen, for the fitted logit, the heavy-tile model (beta 0.4, insane's) and the uniform
-one."""
+(one --seat for every seat, or as many as seats), or reads finished games (--records: one game
+record a line), and writes every decision with more than one legal move that is not a lead:
+each legal move's features from the deciding seat's view (domsim.search.move_features, with
+their names), the move chosen and how the deciding seat stands to each other seat. `fit` fits
+the model per variant and role (domsim.playfit.fit: the conditional logit, or with --hidden a
+net of that many hidden units) and writes the model file (default: the package's
+domsim/play_model.json), keeping the variants it does not refit. `score` fits on the first 70%
+of a log's decisions of each role and prints, on the other 30%, the mean log-likelihood a
+decision (nats) and how often the model's likeliest move was the one chosen, for the uniform
+model, the heavy-tile one (beta 0.4, insane's), the logit on issue 39's 12 features, the logit
+on all the log's and, with --hidden, the net."""
 
 from __future__ import annotations
 
@@ -124,10 +128,15 @@ def score(args) -> None:
     pips = np.zeros(len(names))
     pips[names.index("pips")] = 0.4
     first = [names.index(n) for n in playfit.FIRST_FEATURES]
+    scored: dict[bytes, str] = {}
     for r, role in enumerate(playmodel.ROLES):
         decisions = playfit.role_decisions(log, r, args.observer)
         if not len(decisions):
             continue
+        if decisions.tobytes() in scored:
+            print(f"{log['variant']} {role:<9} the decisions of {scored[decisions.tobytes()]}")
+            continue
+        scored[decisions.tobytes()] = role
         cut = int(len(decisions) * 0.7)
         train, test = (playfit.rows_of(log, d) for d in (decisions[:cut], decisions[cut:]))
         n = len(decisions) - cut

@@ -2,11 +2,11 @@
 cannot hold, samples deals consistent with all of it uniformly, and plays every legal move out to
 the end of the hand on each before choosing (the search runs in the core: domsim.search).
 
-A `preset` names a whole search (`PRESETS`): `model`, the default, lean reading the other seats'
-plays through the learned play model (issue 39; commit 455ac6a's insane, whose games
-`insane?preset=model` replays move for move); `history`, the same reading them through issue 51's
-model (domsim/play_model_history.json: the seats' history too, and hidden units; issue 39's model
-in the variants it does not cover); `lean` (commit 60428d1's insane, whose games
+A `preset` names a whole search (`PRESETS`): `history`, the default, lean reading the other
+seats' plays through issue 51's learned play model (domsim/play_model_history.json: the seats'
+history too, and hidden units; issue 39's model in the variants it does not cover); `model`, the
+same through issue 39's model (commit 455ac6a's insane, whose games `insane?preset=model` replays
+move for move); `lean` (commit 60428d1's insane, whose games
 `insane?preset=lean` replays move for move), and `v0.2`, insane as it was before it learnt to stop
 early (commit 541f5f4; `insane?preset=v0.2` replays its games move for move). Any parameter given
 explicitly overrides the preset's:
@@ -115,7 +115,7 @@ PRESETS = {"v0.2": Preset(samples=SAMPLES),
 #: The learned model's prior share in each seat's mixture (the rest split evenly between the
 #: heavy-tile and uniform models).
 MODEL_SHARE = 0.6
-DEFAULT_PRESET = "model"
+DEFAULT_PRESET = "history"
 
 #: The least budget a clocked decision gets (0 would mean no budget at all).
 MIN_BUDGET_MS = 0.01

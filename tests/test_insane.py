@@ -225,10 +225,10 @@ def test_playout_policy_blocks_on_four_open_ends():
     assert chosen == {0.0: tile("6-3"), 10.0: tile("1-0")}
 
 
-def test_insane_default_is_the_model_preset_move_for_move():
-    """`insane` is `insane?preset=model` (issue 39), and every preset is its parameters: giving
-    them explicitly replays the preset's game move for move (the samples by player count); lean
-    is the same search without the learned model."""
+def test_insane_default_is_the_history_preset_move_for_move():
+    """`insane` is `insane?preset=history` (issue 51), and every preset is its parameters:
+    giving them explicitly replays the preset's game move for move (the samples by player
+    count); model is lean with issue 39's learned model, lean the same search without it."""
     for variant in ("fives", "block", "kozel"):
         rules = make_rules(variant)
         t = PRESETS["lean"].tuning(variant)
@@ -238,10 +238,10 @@ def test_insane_default_is_the_model_preset_move_for_move():
                     f"&keyed_stream={int(PRESETS['lean'].keyed_stream)}&preset=v0.2")
         games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 5,
                            move_time_limit=None)["hands"]
-                 for spec in ("insane", "insane?preset=model", f"{explicit}&model=1",
-                              "insane?preset=lean", f"{explicit}&model=0")]
-        assert games[0] == games[1] == games[2], variant
-        assert games[3] == games[4], variant
+                 for spec in ("insane", "insane?preset=history", "insane?preset=model",
+                              f"{explicit}&model=1", "insane?preset=lean", f"{explicit}&model=0")]
+        assert games[0] == games[1] and games[2] == games[3], variant
+        assert games[4] == games[5], variant
 
 
 V02_GAMES = Path(__file__).parent / "data" / "insane_v0.2_games.json"
@@ -303,6 +303,6 @@ def test_preset_model_replays_the_games_of_commit_455ac6a():
 
 def test_unknown_preset_is_a_one_line_error():
     one_line_error(invoke("play", "--variant", "block", "-p", "insane?preset=v9", "-p", "easy"),
-                   "insane has no preset 'v9': use one of v0.2, lean, model")
+                   "insane has no preset 'v9': use one of v0.2, lean, model, history")
 
 

@@ -128,6 +128,30 @@ def test_model_preset_plays_legal_deterministic_games_of_its_own():
     assert games[0] == games[1] != games[2]
 
 
+def test_history_preset_reads_through_issue_51s_model_where_it_has_one():
+    """`insane?preset=history` replays for a seed (R-RNG); in partnership, where issue 51's
+    model covers it, it plays otherwise than `model`; in block, which that model does not cover,
+    it reads through issue 39's model and plays `model`'s game move for move."""
+    for variant, same in (("partnership", False), ("block", True)):
+        rules = make_rules(variant)
+        games = [play_game(rules, [spec, "hard"] * (rules.players // 2), 4,
+                           move_time_limit=None)["hands"]
+                 for spec in ("insane?preset=history", "insane?preset=history",
+                              "insane?preset=model")]
+        assert games[0] == games[1] and (games[0] == games[2]) == same, variant
+
+
+def test_resampling_deals_by_weight_is_its_own_search():
+    """`resample=1` is each deal searched as drawn (the presets' own); resampling 4 deals for
+    each searched plays another game, and replays it for a seed (R-RNG)."""
+    rules = make_rules("kozel")
+    games = [play_game(rules, [spec, "hard"] * 2, 6, move_time_limit=None)["hands"]
+             for spec in ("insane?preset=history", "insane?preset=history&resample=1",
+                          "insane?preset=history&resample=4",
+                          "insane?preset=history&resample=4")]
+    assert games[0] == games[1] != games[2] == games[3]
+
+
 def _view_after(hidden: str):
     """Block: seat 0 led 6-6, seat 1 laid 6-1; seat 0's view (seat 1's other tiles hidden)."""
     state = position("block", ["6-6 5-6 4-6 3-6 2-5 1-4 0-3", f"1-6 {hidden}"], moves="0:6-6")

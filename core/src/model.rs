@@ -90,7 +90,7 @@ const HAND_FEATURES: [usize; 9] = [
     NO_FOLLOW,
 ];
 /// The mover's hand counts as late from this many tiles down (`late_pips`).
-const LATE_TILES: u8 = 3;
+const LATE_TILES: i32 = 3;
 
 /// How a seat stands to the one that models it: its partner, the next seat, the previous one, or
 /// another opponent (the only other seat in 2-player games, the seat across in 4-player games
@@ -131,7 +131,7 @@ pub struct Moment {
     leader: u8,
     lead_numbers: u8,
     declined: [u8; 4],
-    hand_count: u8,
+    hand_count: i32,
 }
 
 /// A move's public features and what its hand-dependent ones need.
@@ -327,8 +327,8 @@ pub fn moments(view: &View, lines: &[Line]) -> Vec<Moment> {
 
 /// How many tiles each seat held when the hand's first action was made: what it holds now,
 /// with what it laid since and less what it drew.
-fn hand_counts_at_start(view: &View) -> [u8; 4] {
-    let mut counts = view.hand_counts;
+fn hand_counts_at_start(view: &View) -> [i32; 4] {
+    let mut counts = view.hand_counts.map(i32::from);
     for a in &view.actions {
         let seat = a.seat() as usize;
         match a.kind() {

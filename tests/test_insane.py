@@ -269,18 +269,24 @@ def test_preset_v02_replays_the_games_of_commit_541f5f4():
 LEAN_GAMES = Path(__file__).parent / "data" / "insane_lean_games.json"
 
 
+def _replays_pinned_games(spec: str, path: Path) -> None:
+    """`spec` at seats 0 and 2, hard at the others, plays each variant's games of the file's
+    seeds as its digests say."""
+    pinned = json.loads(path.read_text())
+    for variant, digests in pinned["digests"].items():
+        rules = make_rules(variant)
+        seats = [spec, "hard"] * (rules.players // 2)
+        played = [_hands_digest(play_game(rules, seats, seed, move_time_limit=None))
+                  for seed in pinned["seeds"]]
+        assert played == digests, variant
+
+
 def test_preset_lean_replays_the_games_of_commit_60428d1():
     """`insane?preset=lean` is insane as issue 39 found it (commit 60428d1: deals weighted by the
     heavy-tile model, beta 0.4): it plays the very games that commit's `insane` played against
     hard, three per variant. tests/data/insane_lean_games.json was written by that code and is
     never rewritten: bench/strength.py --versus 'insane?preset=lean' measures insane on it."""
-    pinned = json.loads(LEAN_GAMES.read_text())
-    for variant, digests in pinned["digests"].items():
-        rules = make_rules(variant)
-        seats = ["insane?preset=lean", "hard"] * (rules.players // 2)
-        played = [_hands_digest(play_game(rules, seats, seed, move_time_limit=None))
-                  for seed in pinned["seeds"]]
-        assert played == digests, variant
+    _replays_pinned_games("insane?preset=lean", LEAN_GAMES)
 
 
 MODEL_GAMES = Path(__file__).parent / "data" / "insane_model_games.json"
@@ -292,13 +298,7 @@ def test_preset_model_replays_the_games_of_commit_455ac6a():
     `insane` played against hard, three per variant. tests/data/insane_model_games.json was
     written by that code and is never rewritten: bench/strength.py --versus 'insane?preset=model'
     measures insane on it."""
-    pinned = json.loads(MODEL_GAMES.read_text())
-    for variant, digests in pinned["digests"].items():
-        rules = make_rules(variant)
-        seats = ["insane?preset=model", "hard"] * (rules.players // 2)
-        played = [_hands_digest(play_game(rules, seats, seed, move_time_limit=None))
-                  for seed in pinned["seeds"]]
-        assert played == digests, variant
+    _replays_pinned_games("insane?preset=model", MODEL_GAMES)
 
 
 def test_unknown_preset_is_a_one_line_error():

@@ -57,10 +57,21 @@ from .studies.compare import (
     resume_config,
     run_compare,
 )
+from .studies.folder import StudyFolder
+from .studies.steps import CALIBRATION
 from .studies.steps import DEFAULT_MAX_GAMES as DEFAULT_STEP_GAMES
 from .studies.steps import DEFAULT_TOLERANCE as DEFAULT_STEP_TOLERANCE
-from .studies.tune import DEFAULT_GAP_GAMES, DEFAULT_STEPS, TuneRequest, run_request, tune_folder
+from .studies.steps import saved_lines as calibration_lines
+from .studies.tune import (
+    DEFAULT_GAP_GAMES,
+    DEFAULT_STEPS,
+    TUNE_FILE,
+    TuneRequest,
+    run_request,
+    tune_folder,
+)
 from .studies.tune import DEFAULT_TOLERANCE as DEFAULT_TUNE_TOLERANCE
+from .studies.tune import saved_lines as tune_lines
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -315,12 +326,13 @@ def _purpose(out: Path) -> str | None:
         return None
 
 
-def load(path: str | Path) -> Results:
-    """The results of a run folder written earlier (finished or partial); a comparison's as a
-    Comparison, its test read again from its games."""
+def load(path: str | Path) -> Results | Study:
+    """What a folder domsim wrote holds: a run's results (finished or partial), a comparison's as
+    a Comparison (its test read again from its games), a calibration's, a tune's or an SPSA
+    tune's as a Study."""
     path = Path(path)
     if not (path / MANIFEST).is_file():
-        raise TourneyError(f"{path} holds no {MANIFEST}: give the folder of a run")
+        return load_study(path)
     manifest = read_manifest(path)
     if problem := legacy_problem(manifest, path):
         raise TourneyError(problem)
@@ -398,10 +410,13 @@ def _folder(out: str | Path | None, resume: bool = False) -> Iterator[tuple[Path
 
 @dataclass
 class Study:
-    """A calibration's or a tune's outcome: its folder, what the command prints (`lines`), the
-    report page (a calibration's), calibration.json's or tune.json's content (`figures`), and
-    why it stopped early (`stopped`: None when it did not: `partial` then False)."""
+    """A calibration's, a tune's or an SPSA tune's outcome (`kind`): its folder, what the
+    command prints (`lines`), the study's file's content (`figures`: calibration.json's,
+    tune.json's or spsa.json's), the report page (a calibration's), and why it stopped early
+    (`stopped`: None when it did not: `partial` then False). In a notebook it shows as its
+    lines, with a link to its page."""
 
+    kind: str
     path: Path
     lines: list[str]
     figures: dict
@@ -411,6 +426,38 @@ class Study:
     @property
     def partial(self) -> bool:
         return self.stopped is not None
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__}: {self.kind}{' (partial)' if self.partial else ''} "
+                f"in {self.path}>")
+
+    def _repr_html_(self) -> str:
+        return notebook.study_html(repr(self).strip("<>"), self.lines, self.stopped, self.page)
+
+
+#: What each kind of study keeps in its folder from the start, and how its lines are read back.
+STUDY_FILES = {"calibration": (CALIBRATION, calibration_lines), "tune": (TUNE_FILE, tune_lines),
+               "SPSA tune": (spsa.SPSA_FILE, spsa.saved_lines)}
+
+
+def load_study(path: str | Path, stopped: str | None = None) -> Study:
+    """The study in folder `path` as its file holds it: finished, stopped (`stopped` says why:
+    when it does not, an unfinished study says it was not finished), or still playing."""
+    path = Path(path)
+    for kind, (file, lines_of) in STUDY_FILES.items():
+        if (path / file).is_file():
+            try:
+                figures = StudyFolder(path, file, kind).content()
+                lines = lines_of(figures, path)
+            except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise TourneyError(f"cannot read the {kind} in {path / file} "
+                                   f"({type(exc).__name__})") from None
+            if not figures.get("complete"):
+                stopped = stopped or f"not finished: `--out {path} --resume` goes on with it"
+            page = path / "report.html"
+            return Study(kind, path, lines, figures, page if page.is_file() else None, stopped)
+    raise TourneyError(f"{path} holds no {MANIFEST}, {CALIBRATION}, {TUNE_FILE} or "
+                       f"{spsa.SPSA_FILE}: give the folder of a run or a study")
 
 
 def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = (),
@@ -460,7 +507,7 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
         outcome = study.outcome
         stopped = (f"{outcome.stopped or 'stopped'} in {study.folders[-1]} after "
                    f"{outcome.done} of {outcome.total} games")
-    return Study(folder, lines, study_folder.content(), page, stopped)
+    return Study("calibration", folder, lines, study_folder.content(), page, stopped)
 
 
 def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPLES,
@@ -502,12 +549,11 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
         config.rules()  # a bad variant, player count or option fails here, before any game
         request = TuneRequest(variant, config.seed, players, config.options, on_fault, against,
                               win_rate, tolerance, steps, games, levels, gap_games)
-    lines, stopped = run_request(request, folder, execution, resume)
-    return Study(folder, lines, tune_folder(folder).content(), stopped=stopped)
+    return load_study(folder, run_request(request, folder, execution, resume))
 
 
-def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
-                    against: str | None = None, variant: str | None = None,
+def tune_parameters(strategy: Member | None = None, params: Sequence[str] = (), *,
+                    against: Member | None = None, variant: str | None = None,
                     games: int = spsa.DEFAULT_GAMES, confirm: int = spsa.CONFIRM_GAMES,
                     seed: int | None = None, players: int | None = None,
                     options: Mapping[str, object] | None = None, on_fault: str = "forfeit",
@@ -517,12 +563,14 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
                     backend: str = "local", scheduler: str | None = None,
                     command: Sequence[str] = ("domsim.api.tune_parameters",)) -> Study:
     """Tune a strategy's numeric parameters by SPSA as `domsim tune --strategy` does
-    (domsim.studies.spsa): `params` as `NAME=LOW:HIGH[:START]`, against `against` (default: the
-    strategy at its starting values) over `games` games in all, then a confirmation duel of
-    `confirm` games (0: none) of the tuned values against the starting ones; `c_end` and `r_end` set
-    where the gains end (fishtest's: c_k ends at that share of each range, a_k / c_k^2 at r_end); in
-    `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
-    `backend` and `scheduler` as `tourney`'s."""
+    (domsim.studies.spsa): `strategy` a spec or, as `tourney` takes them, a Strategy subclass
+    or instance defined in the session (it then plays in process); `params` as
+    `NAME=LOW:HIGH[:START]`, against `against` (default: the strategy at its starting values)
+    over `games` games in all, then a confirmation duel of `confirm` games (0: none) of the tuned
+    values against the starting ones; `c_end` and `r_end` set where the gains end (fishtest's:
+    c_k ends at that share of each range, a_k / c_k^2 at r_end); in `out` (default
+    results/tune-<time>), or going on with the tune there (`resume=True`); `backend` and
+    `scheduler` as `tourney`'s."""
     execution = Execution(workers or default_workers(), backend, scheduler, not progress,
                           tuple(command))
     execution.check()  # before a new study's folder is made
@@ -533,18 +581,18 @@ def tune_parameters(strategy: str | None = None, params: Sequence[str] = (), *,
         if variant is None or strategy is None:
             raise TourneyError("missing --variant or --strategy: name the rule set and the "
                                "strategy to tune")
-        parsed = spsa.parse_params(list(params), strategy)
-        start = spsa.spec_with(strategy, parsed, [p.start for p in parsed])
+        spec = _member_spec(strategy)
+        parsed = spsa.parse_params(list(params), spec)
+        start = spsa.spec_with(spec, parsed, [p.start for p in parsed])
         request = spsa.SpsaRequest(
-            strategy, parsed, against or start, variant,
+            spec, parsed, _member_spec(against) if against is not None else start, variant,
             run_seed(seed), games, players,
             {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end)
         spsa.begin(request, folder)
         state = spsa.SpsaState(request.start)
     with spsa.progress_bar(request, state, progress) as bar:
         result = spsa.run_spsa(request, state, folder, execution, bar)
-    return Study(folder, spsa.spsa_lines(result, folder), spsa.spsa_folder(folder).content(),
-                 stopped=result.stopped)
+    return load_study(folder, result.stopped)
 
 
 __all__ = ["Comparison", "Results", "Study", "calibrate", "compare", "load", "play", "report",

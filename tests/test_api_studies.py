@@ -1,11 +1,26 @@
 """calibrate, tune and report are API calls too (issue 37: cli.py a thin layer over api.py for
-every command): each returns what its command prints and the figures its files hold."""
+every command): each returns what its command prints and the figures its files hold. They are
+the package's own names, as the README shows them (`domsim.calibrate`), and `domsim.load`
+reopens every folder a study writes, each with its notebook display (issue 49, item 4)."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
+import domsim
 from domsim import api
+from domsim.runner.tourney import TourneyError
+from domsim.strategy import Strategy
+
+
+def test_every_api_name_is_the_packages_and_dir_shows_nothing_else():
+    assert set(domsim.__all__) == {*api.__all__, "DomsimError", "__version__"}
+    for name in api.__all__:
+        assert getattr(domsim, name) is getattr(api, name), name
+    assert [name for name in dir(domsim) if not name.startswith("__")] == sorted(
+        [*api.__all__, "DomsimError"])
 
 
 def test_calibrate_from_the_api_writes_the_report_and_returns_its_steps(tmp_path):
@@ -17,8 +32,15 @@ def test_calibrate_from_the_api_writes_the_report_and_returns_its_steps(tmp_path
     assert study.figures == json.loads((tmp_path / "cal" / "calibration.json").read_text())
     assert study.figures["complete"] and study.lines == told
     assert any(line.startswith("classic easy -> medium: ") for line in study.lines)
-    again = api.report([tmp_path / "cal" / "classic"], tmp_path / "rep", samples=10)
+    again = domsim.report([tmp_path / "cal" / "classic"], tmp_path / "rep", samples=10)
     assert again.is_file() and (tmp_path / "rep" / "levels.json").is_file()
+    loaded = domsim.load(tmp_path / "cal")
+    assert (loaded.kind, loaded.page, loaded.stopped) == ("calibration", study.page, None)
+    assert loaded.figures == study.figures
+    assert loaded.lines == [line for line in told if line.startswith("classic easy -> ")]
+    shown = loaded._repr_html_()
+    assert "calibration in " in shown and "classic easy -&gt; medium: " in shown
+    assert 'href="file://' in shown and "report.html</a>" in shown
 
 
 def test_tune_from_the_api_returns_its_search(tmp_path):
@@ -27,3 +49,40 @@ def test_tune_from_the_api_returns_its_search(tmp_path):
     assert not study.partial and study.figures["complete"]
     assert 0 <= study.figures["setting"] <= 1 and len(study.figures["steps"]) <= 2
     assert study.lines[-1] == f"results: {tmp_path / 'tune' / 'tune.json'}"
+    loaded = domsim.load(tmp_path / "tune")
+    assert (loaded.kind, loaded.lines, loaded.figures) == ("tune", study.lines, study.figures)
+    assert loaded.lines[0] in loaded._repr_html_() and repr(loaded).startswith("<Study: tune in")
+
+
+class Doubles(Strategy):
+    """Heaviest tile first, a double worth `double` pips more."""
+
+    def __init__(self, *, double: float = 1.0) -> None:
+        self.double = double
+
+    def choose(self, view):
+        return max(view.legal_moves, key=lambda m: (m.tile.pips + self.double * m.tile.is_double,
+                                                    self.rng.random()))
+
+
+def test_tune_parameters_takes_a_class_of_the_session_and_load_reopens_the_tune(tmp_path):
+    study = domsim.tune_parameters(Doubles, ["double=0:8"], against="easy", variant="draw",
+                                   games=48, confirm=0, seed=3, r_end=0.5, workers=1,
+                                   out=tmp_path / "spsa")
+    assert study.kind == "SPSA tune" and not study.partial
+    assert study.lines[1] == f"spec: {study.figures['result']['spec']}"
+    assert study.figures["result"]["spec"].startswith("session:Doubles?double=")
+    loaded = domsim.load(tmp_path / "spsa")
+    assert (loaded.lines, loaded.figures) == (study.lines, study.figures)
+
+
+def test_an_unfinished_study_loads_as_partial_and_a_folder_of_nothing_is_refused(tmp_path):
+    out = tmp_path / "cal"
+    out.mkdir()
+    (out / "calibration.json").write_text(json.dumps({"settings": {}, "complete": False}))
+    study = domsim.load(out)
+    assert study.partial and study.lines == [] and "--resume" in study.stopped
+    assert "(partial)" in study._repr_html_()
+    with pytest.raises(TourneyError, match="holds no manifest.json, calibration.json, "
+                                           "tune.json or spsa.json"):
+        domsim.load(tmp_path)

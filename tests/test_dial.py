@@ -275,11 +275,11 @@ def test_tune_bisects_past_an_undecided_step_by_its_interval(tmp_path, monkeypat
     assert [(step.strength, step.assumed) for step in result.steps] == [
         (0.5, "H1"), (0.25, "H0"), (0.375, "H1"), (0.3125, None)]
     assert (result.low, result.high) == (0.25, 0.375)
-    lines = tune_module.step_lines(result, "")
+    saved = json.loads((tmp_path / "t" / "tune.json").read_text())
+    lines = tune_module.step_lines(saved, "")
     assert lines[0].endswith("undecided: taken as too strong, since its 95% interval lies "
                              "above the target")
     assert lines[3].endswith("undecided")
-    saved = json.loads((tmp_path / "t" / "tune.json").read_text())
     assert [step["assumed"] for step in saved["steps"]] == ["H1", "H0", "H1", None]
 
 

@@ -228,12 +228,16 @@ def test_the_probe_sees_a_heavy_library_and_the_api_still_loads_on_first_use():
         domsim.nothing  # noqa: B018
 
 
-def test_domsim_compare_stays_the_api_function_when_its_namesake_module_loads():
-    """The submodule domsim.studies.compare (the runner of `domsim compare`) loads first here, as
-    when the command line or the tuner loads it before the API."""
-    code = ("import domsim.studies.compare, domsim.studies.tune, domsim.api\n"
-            "print(domsim.compare is domsim.api.compare,"
+def test_the_api_names_stay_the_api_functions_when_the_studies_modules_load_first():
+    """The studies' modules (domsim.studies.compare, tune, calibrate; domsim.pages.report) load
+    first here, as when the command line or the tuner loads them before the API: they bind
+    their names on their own packages, never on `domsim`, so no submodule shadows an API name
+    (the studies wing's move, issue 50, ended the clash that a module class once papered over)."""
+    names = ("compare", "tune", "calibrate", "report")
+    code = ("import domsim.studies.compare, domsim.studies.tune, domsim.studies.calibrate, "
+            "domsim.pages.report, domsim.api, domsim\n"
+            f"print(*(getattr(domsim, n) is getattr(domsim.api, n) for n in {names!r}),"
             " domsim.studies.tune.compare_in.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert out.split() == ["True", "domsim.studies.compare"]
+    assert out.split() == ["True"] * len(names) + ["domsim.studies.compare"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -41,6 +42,18 @@ def summary_html(title: str, summary: pd.DataFrame, lines: Sequence[str] = (),
     said = "".join(f"<p>{html.escape(line)}</p>" for line in lines)
     return (f"<div><p><b>{html.escape(title)}</b></p>{said}<table><thead><tr>{head}</tr>"
             f"</thead><tbody>{body}</tbody></table></div>")
+
+
+def study_html(title: str, lines: Sequence[str], stopped: str | None,
+               page: Path | None) -> str:
+    """A study under `title`: what its command prints, why it stopped early, a link to its
+    page."""
+    said = "".join(f"<p>{html.escape(line)}</p>" for line in lines)
+    if stopped:
+        said += f"<p><b>stopped:</b> {html.escape(stopped)}</p>"
+    if page is not None:
+        said += f'<p><a href="{html.escape(page.as_uri())}">{html.escape(page.name)}</a></p>'
+    return f"<div><p><b>{html.escape(title)}</b></p>{said}</div>"
 
 
 def row_cells(row: dict) -> tuple:

@@ -402,10 +402,11 @@ def result_dict(result: SpsaResult) -> dict:
     return out
 
 
-def spsa_lines(result: SpsaResult, out: Path) -> list[str]:
-    """What `domsim tune --strategy` prints."""
-    request, state = result.request, result.state
-    figures = result_dict(result)
+def saved_lines(saved: dict, out: Path) -> list[str]:
+    """What `domsim tune --strategy` prints, from the tune's spsa.json (`saved`)."""
+    request = SpsaRequest.from_dict(saved["request"])
+    state = SpsaState(**saved["state"])
+    figures = saved.get("result") or result_dict(SpsaResult(request, state))
     values = " ".join(f"{p.name}={p.shown(v)}" for p, v in zip(request.params, state.theta,
                                                                strict=True))
     start = " ".join(f"{p.name}={p.shown(p.start)}" for p in request.params)
@@ -413,7 +414,7 @@ def spsa_lines(result: SpsaResult, out: Path) -> list[str]:
     lines = [f"tuned {values} (from {start}): {figures['games']:,} games, {state.iteration:,} "
              f"iterations in {rounds} round{'s' * (rounds != 1)} against {request.against}, "
              f"{state.seconds:.1f} s",
-             f"spec: {result.tuned_spec}"]
+             f"spec: {figures['spec']}"]
     confirmation = figures.get("confirmation")
     if confirmation:
         lines.append(f"confirmation, tuned against the start over {confirmation['games']:,} "
@@ -421,4 +422,3 @@ def spsa_lines(result: SpsaResult, out: Path) -> list[str]:
                      f"{confirmation['win_rate']:.1%}")
     lines.append(f"results: {out / SPSA_FILE}")
     return lines
-

@@ -134,6 +134,13 @@ class Step:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, values: dict) -> Step:
+        """A step as calibration.json holds it, where an open end is null."""
+        low, high = values["elo_low"], values["elo_high"]
+        return cls(**values | {"elo_low": -math.inf if low is None else low,
+                               "elo_high": math.inf if high is None else high})
+
 
 def step_reason(verdict: str | None, games: int, plan: StepPlan, stopped: str | None) -> str:
     """Why the step stopped, in a short sentence."""
@@ -206,6 +213,13 @@ def interval_words(looks: int) -> str:
     if looks == 1:
         return "95% interval"
     return f"95% over its {looks} looks: the interval judged"
+
+
+def saved_lines(saved: dict, out: Path) -> list[str]:
+    """Each step of the calibration in `out` as `domsim calibrate` told it, from its
+    calibration.json (`saved`): every step of each ladder finished."""
+    return [step_line(Step.from_dict(step)) for ladder in saved.get("ladders", ())
+            for step in ladder["steps"]]
 
 
 def ladder_specs(config: TourneyConfig, overview: Path) -> list[str]:

@@ -332,47 +332,56 @@ def tune_content(result: TuneResult, play: Play) -> dict:
     return play_dict(play) | search_dict(result)
 
 
-def setting_text(result: TuneResult) -> str:
-    """The setting with its interval and the bracket, as printed."""
-    estimate = result.estimate
-    if estimate is None:
-        interval = "no interval: the games fix no rising line yet (one strength played)"
-    elif estimate.low is None:
-        interval = "no interval: the games cannot bound it (the slope is not significant)"
+def setting_text(search: dict) -> str:
+    """The setting with its interval and the bracket, as printed, from a search as tune.json
+    holds it (`search_dict`)."""
+    fit, interval = search["fit"], search["interval"]
+    if fit is None:
+        said = "no interval: the games fix no rising line yet (one strength played)"
+    elif interval is None:
+        said = "no interval: the games cannot bound it (the slope is not significant)"
     else:
-        interval = (f"95% interval [{estimate.low:.4f}, {estimate.high:.4f}] (Fieller, a "
-                    f"logistic line fitted to {estimate.games} games on {estimate.deals} deals "
-                    f"at {estimate.strengths} strengths, {estimate.elo_per_strength:+.0f} Elo "
-                    "per unit of strength)")
-    return (f"dial?strength={result.setting:.4f}, {interval}; bisection bracket "
-            f"[{result.low:.4f}, {result.high:.4f}]")
+        said = (f"95% interval [{interval[0]:.4f}, {interval[1]:.4f}] (Fieller, a logistic line "
+                f"fitted to {fit['games']} games on {fit['deals']} deals at {fit['strengths']} "
+                f"strengths, {fit['elo_per_strength']:+.0f} Elo per unit of strength)")
+    low, high = search["bracket"]
+    return (f"dial?strength={search['setting']:.4f}, {said}; bisection bracket "
+            f"[{low:.4f}, {high:.4f}]")
 
 
-def tune_lines(result: TuneResult, out: Path, seed: int) -> list[str]:
-    """What `domsim tune` prints."""
-    target = result.target
-    low, high = target.bounds
-    lines = [f"target: win {target.win_rate:.1%} against {target.level} "
-             f"(each step: SPRT {low:.1%} vs {high:.1%} on duplicate deals), seed {seed}"]
-    lines += step_lines(result, "  ")
-    lines.append(f"setting: {setting_text(result)}, {result.games} games, "
-                 f"{result.seconds:.1f} s")
+def tune_lines(saved: dict, out: Path) -> list[str]:
+    """What `domsim tune` prints, from its tune.json (`tune_content`)."""
+    target = saved["target"]
+    low, high = TuneTarget(**target).bounds
+    lines = [f"target: win {target['win_rate']:.1%} against {target['level']} "
+             f"(each step: SPRT {low:.1%} vs {high:.1%} on duplicate deals), seed {saved['seed']}"]
+    lines += step_lines(saved, "  ")
+    lines.append(f"setting: {setting_text(saved)}, {saved['games']} games, "
+                 f"{saved['seconds']:.1f} s")
     lines.append(f"results: {out / TUNE_FILE}")
     return lines
 
 
-def step_lines(result: TuneResult, indent: str) -> list[str]:
+def step_lines(search: dict, indent: str) -> list[str]:
     lines = []
-    for k, step in enumerate(result.steps, 1):
-        words = {"H1": "too strong", "H0": "too weak", None: "undecided"}
-        verdict = words[step.verdict]
-        if step.assumed:
-            verdict += (f": taken as {words[step.assumed]}, since its 95% interval lies "
-                        f"{'above' if step.assumed == 'H1' else 'below'} the target")
-        lines.append(f"{indent}step {k}: strength {step.strength:.4f}: {step.win_rate:.1%} "
-                     f"[{step.wilson_low:.1%}, {step.wilson_high:.1%}] in {step.games} games: "
-                     f"{verdict}")
+    words = {"H1": "too strong", "H0": "too weak", None: "undecided"}
+    for k, step in enumerate(search["steps"], 1):
+        verdict = words[step["verdict"]]
+        if step["assumed"]:
+            verdict += (f": taken as {words[step['assumed']]}, since its 95% interval lies "
+                        f"{'above' if step['assumed'] == 'H1' else 'below'} the target")
+        lines.append(f"{indent}step {k}: strength {step['strength']:.4f}: {step['win_rate']:.1%} "
+                     f"[{step['wilson_low']:.1%}, {step['wilson_high']:.1%}] in {step['games']} "
+                     f"games: {verdict}")
     return lines
+
+
+def saved_lines(saved: dict, out: Path) -> list[str]:
+    """What `domsim tune` prints (or would, for one stopped there) for the tune in `out` whose
+    tune.json holds `saved`; none before its first search or gap is measured."""
+    if "levels" in saved:
+        return levels_lines(saved, out)
+    return tune_lines(saved, out) if "target" in saved else []
 
 
 # -- N levels evenly spaced from easy to insane ---------------------------------------------------
@@ -559,19 +568,17 @@ class TuneRequest:
 
 
 def run_request(request: TuneRequest, out: Path, execution: Execution,
-                resume: bool = False) -> tuple[list[str], str | None]:
+                resume: bool = False) -> str | None:
     """Play the tune `request` asks for in `out` (`resume`: go on with the one there); returns
-    what `domsim tune` prints and why it stopped early (None: it did not)."""
+    why it stopped early (None: it did not). What it found is in out/tune.json."""
     play = Play(request.variant, request.players, request.options, request.seed, execution,
                 request.on_fault, asdict(request), resume)
     if request.count is not None:
-        levels = run_levels(play, request.count, out, steps=request.steps,
-                            games_per_step=request.games, gap_games=request.gap_games,
-                            tolerance=request.tolerance)
-        return levels_lines(levels, play, out), levels.stopped
+        return run_levels(play, request.count, out, steps=request.steps,
+                          games_per_step=request.games, gap_games=request.gap_games,
+                          tolerance=request.tolerance).stopped
     target = TuneTarget(request.level, request.win_rate, request.tolerance)
-    result = run_tune(play, target, out, steps=request.steps, games_per_step=request.games)
-    return tune_lines(result, out, request.seed), result.stopped
+    return run_tune(play, target, out, steps=request.steps, games_per_step=request.games).stopped
 
 
 def levels_content(result: LevelsResult, play: Play) -> dict:
@@ -596,27 +603,28 @@ def level_dict(level: Level) -> dict:
     return out | search_dict(level.result)
 
 
-def levels_lines(result: LevelsResult, play: Play, out: Path) -> list[str]:
-    """What `domsim tune --levels N` prints."""
-    lines = [f"levels: {result.count} evenly spaced in Elo from easy (dial 0) to insane "
-             f"(dial 1), {play.variant}, seed {play.seed}",
+def levels_lines(saved: dict, out: Path) -> list[str]:
+    """What `domsim tune --levels N` prints, from its tune.json (`levels_content`)."""
+    lines = [f"levels: {saved['levels_wanted']} evenly spaced in Elo from easy (dial 0) to "
+             f"insane (dial 1), {saved['variant']}, seed {saved['seed']}",
              "built-in steps (head to head on duplicate deals, 95% interval):"]
-    for gap in result.gaps:
-        lines.append(f"  {gap.weaker} -> {gap.stronger}: {gap.elo:+.0f} Elo [{gap.low:+.0f}, "
-                     f"{gap.high:+.0f}], {gap.games} games, {gap.seconds:.1f} s")
-    for level in result.levels:
-        head = f"level {level.number}: {level.elo:+.0f} Elo over easy: "
-        if level.end:
-            lines.append(f"{head}dial?strength={level.setting:g} ({level.end} move for move)")
-        elif level.result is None:
-            lines.append(f"{head}not searched ({result.stopped})")
+    for gap in saved["gaps"]:
+        lines.append(f"  {gap['weaker']} -> {gap['stronger']}: {gap['elo']:+.0f} Elo "
+                     f"[{gap['low']:+.0f}, {gap['high']:+.0f}], {gap['games']} games, "
+                     f"{gap['seconds']:.1f} s")
+    for level in saved["levels"]:
+        head = f"level {level['level']}: {level['elo_over_easy']:+.0f} Elo over easy: "
+        if "end" in level:
+            lines.append(f"{head}dial?strength={level['setting']:g} ({level['end']})")
+        elif "steps" not in level:
+            lines.append(f"{head}not searched ({saved['stopped']})")
         else:
-            target = level.target
-            lines.append(f"{head}win {target.win_rate:.1%} against {target.level} (the "
-                         f"target's standard error {target.elo_error:.0f} Elo): "
-                         f"{setting_text(level.result)}, "
-                         f"{level.result.games} games, {level.result.seconds:.1f} s")
-    order = "increasing" if result.monotone else "NOT increasing (the searches disagree)"
-    lines.append(f"settings {order}; {result.games} games, {result.seconds:.1f} s")
+            target = level["target"]
+            lines.append(f"{head}win {target['win_rate']:.1%} against {target['level']} (the "
+                         f"target's standard error {target['elo_error']:.0f} Elo): "
+                         f"{setting_text(level)}, {level['games']} games, "
+                         f"{level['seconds']:.1f} s")
+    order = "increasing" if saved["monotone"] else "NOT increasing (the searches disagree)"
+    lines.append(f"settings {order}; {saved['games']} games, {saved['seconds']:.1f} s")
     lines.append(f"results: {out / TUNE_FILE}")
     return lines

@@ -558,7 +558,8 @@ def tune_parameters(strategy: Member | None = None, params: Sequence[str] = (), 
                     seed: int | None = None, players: int | None = None,
                     options: Mapping[str, object] | None = None, on_fault: str = "forfeit",
                     c_end: float = spsa.C_END, r_end: float = spsa.R_END,
-                    out: str | Path | None = None, resume: bool = False,
+                    isolate: bool | None = None, out: str | Path | None = None,
+                    resume: bool = False,
                     workers: int | None = None, progress: bool = False,
                     backend: str = "local", scheduler: str | None = None,
                     command: Sequence[str] = ("domsim.api.tune_parameters",)) -> Study:
@@ -568,9 +569,9 @@ def tune_parameters(strategy: Member | None = None, params: Sequence[str] = (), 
     `NAME=LOW:HIGH[:START]`, against `against` (default: the strategy at its starting values)
     over `games` games in all, then a confirmation duel of `confirm` games (0: none) of the tuned
     values against the starting ones; `c_end` and `r_end` set where the gains end (fishtest's:
-    c_k ends at that share of each range, a_k / c_k^2 at r_end); in `out` (default
-    results/tune-<time>), or going on with the tune there (`resume=True`); `backend` and
-    `scheduler` as `tourney`'s."""
+    c_k ends at that share of each range, a_k / c_k^2 at r_end); `isolate` as `tourney`'s
+    (False: a trusted file plays in process); in `out` (default results/tune-<time>), or going
+    on with the tune there (`resume=True`); `backend` and `scheduler` as `tourney`'s."""
     execution = Execution(workers or default_workers(), backend, scheduler, not progress,
                           tuple(command))
     execution.check()  # before a new study's folder is made
@@ -587,7 +588,8 @@ def tune_parameters(strategy: Member | None = None, params: Sequence[str] = (), 
         request = spsa.SpsaRequest(
             spec, parsed, _member_spec(against) if against is not None else start, variant,
             run_seed(seed), games, players,
-            {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end)
+            {str(k): str(v) for k, v in (options or {}).items()}, on_fault, confirm, c_end, r_end,
+            isolate)
         spsa.begin(request, folder)
         state = spsa.SpsaState(request.start)
     with spsa.progress_bar(request, state, progress) as bar:

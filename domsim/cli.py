@@ -1063,11 +1063,12 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
 @SCHEDULER
 @click.option("--resume", is_flag=True, help="Go on with the interrupted tune in --out (its own "
               "settings): what finished is kept, the rest played.")
+@ISOLATE
 @click.pass_context
 @user_errors
 def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, old_tolerance,
          steps, strategy, params, confirm, c_end, r_end, games, seed, workers, out, options,
-         silent, on_fault, backend, scheduler, resume) -> None:
+         silent, on_fault, backend, scheduler, resume, isolate) -> None:
     """Tune the dial, or (--strategy) a strategy's own parameters.
 
     The dial: the strength that wins a target share of the games against a level: bisect the
@@ -1104,7 +1105,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, ol
                 strategy or None, params, against=level, variant=variant,
                 games=games or spsa.DEFAULT_GAMES, confirm=confirm, seed=seed, players=players,
                 options=parse_options(options), on_fault=on_fault, c_end=c_end, r_end=r_end,
-                out=out, resume=resume, workers=workers, progress=not silent,
+                isolate=isolate, out=out, resume=resume, workers=workers, progress=not silent,
                 backend=backend, scheduler=scheduler, command=["domsim", *sys.argv[1:]])
         else:
             study = api.tune(variant, against=level or "medium",
@@ -1126,7 +1127,7 @@ def tune(ctx, variant, players, level, win_rate, count, gap_games, tolerance, ol
 
 #: The options of each of tune's modes (the rest belong to both).
 DIAL_OPTIONS = ("win_rate", "count", "gap_games", "tolerance", "old_tolerance", "steps")
-SPSA_OPTIONS = ("params", "confirm", "c_end", "r_end")
+SPSA_OPTIONS = ("params", "confirm", "c_end", "r_end", "isolate")
 
 
 def _one_mode(ctx: click.Context, tuning_parameters: bool) -> None:

@@ -67,6 +67,22 @@ class Spec:
         set_pairs = [f"{key}={text}" for key, text in values.items()]
         return Spec.of(f"{self.target}?{'&'.join(pairs + set_pairs)}")
 
+    def without_parameters(self) -> Spec:
+        """This spec with none of its strategy's parameters (its `files=` kept): what a bot
+        process is started with, the parameters going with each game instead
+        (`parameter_values`), so that specs differing only in them share their processes."""
+        if self.kind == "exec" or not self.parameters:
+            return self
+        files = [pair for pair in self.query.split("&")
+                 if pair.partition("=")[0].strip() == FILES_PARAMETER]
+        return Spec.of(f"{self.target}?{files[0]}" if files else self.target)
+
+    @property
+    def parameter_values(self) -> dict[str, str]:
+        """The strategy's parameters as written (`key=value`), by name: what the seat protocol's
+        `game` message carries to a bot started `without_parameters`."""
+        return {key: value for key, _, value in self.parameters}
+
     @property
     def trusted(self) -> bool:
         """A built-in level or the dial: always played in process."""

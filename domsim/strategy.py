@@ -360,10 +360,15 @@ def _from_entry_point(name: str) -> tuple[type[Strategy], str]:
 # -- parameters ---------------------------------------------------------------------------------
 def _parameters(cls: type[Strategy], spec: Spec) -> dict[str, object]:
     """`key=value&...` coerced by the constructor's annotations."""
+    return coerced_parameters(_accepted_parameters(cls), spec)
+
+
+def coerced_parameters(accepted: dict[str, object], spec: Spec) -> dict[str, object]:
+    """A spec's parameters coerced to the types `accepted` gives each name (StrategyError, one
+    line, for a name not there or a value not of its type)."""
     if not spec.parameters:
         return {}
     target = spec.target
-    accepted = _accepted_parameters(cls)
     allowed = ", ".join(accepted) or "none"
     params: dict[str, object] = {}
     for key, sep, text in spec.parameters:
@@ -375,6 +380,21 @@ def _parameters(cls: type[Strategy], spec: Spec) -> dict[str, object]:
                                 f"write {key}=VALUE once")
         params[key] = _coerce(accepted[key], text, key, target)
     return params
+
+
+def declared_parameters(cls: type[Strategy]) -> dict[str, str]:
+    """The parameters a strategy takes, each with its type's name ("int", "float", "bool",
+    "str", else the annotation as written): what a seat host declares in `hello`, for domsim to
+    check a spec's values before any game (`check_declared`)."""
+    return {name: kind.__name__ if kind in PARAMETER_TYPES else str(kind)
+            for name, kind in _accepted_parameters(cls).items()}
+
+
+def check_declared(spec: Spec, declared: dict[str, str]) -> None:
+    """Check a spec's parameters against those its bot declared (`declared_parameters`), as
+    loading it would (StrategyError)."""
+    types = {kind.__name__: kind for kind in PARAMETER_TYPES}
+    coerced_parameters({name: types.get(kind, kind) for name, kind in declared.items()}, spec)
 
 
 def _accepted_parameters(cls: type[Strategy]) -> dict[str, object]:

@@ -39,9 +39,10 @@ from domsim.runner.stream import stream
 from domsim.runner.tourney import Tourney
 from domsim.seat import seats as seat_module
 from domsim.seat.command import BotCommand, bot_command
+from domsim.seat.host import Host
 from domsim.seat.pool import BotPool
-from domsim.seat.process import Confinement
-from domsim.seat.protocol import ViewEncoder, view_from
+from domsim.seat.process import Confinement, check_spec
+from domsim.seat.protocol import ViewEncoder, game_message, view_from
 from domsim.seeding import deal_rng
 from domsim.spec import Spec
 from domsim.strategy import StrategyError, define_strategy
@@ -323,6 +324,57 @@ def test_bot_pool_kills_its_processes():
         bots = [pool.take(command)[0], pool.take(command)[0]]
         assert all(bot.alive for bot in bots)
     assert not any(bot.alive for bot in bots)
+
+
+WEIGHTED = """
+from domsim.strategy import Strategy
+
+
+class Weighted(Strategy):
+    def __init__(self, *, double: float = 1.0) -> None:
+        self.double = double
+
+    def choose(self, view):
+        return max(view.legal_moves, key=lambda m: (m.tile.pips + self.double * m.tile.is_double,
+                                                    self.rng.random()))
+"""
+
+
+def test_the_host_declares_its_parameters_and_builds_each_game_with_the_games_values(tmp_path):
+    """A strategy's parameters go with each `game` message (issue 49, item 3): the host plays
+    any values of them in one process; without any, the spec's defaults."""
+    bot = tmp_path / "weighted.py"
+    bot.write_text(WEIGHTED)
+    host = Host(Spec.of(str(bot)))
+    hello = host.answer({"type": "hello", "protocol": 2, "encodings": ["json"]})
+    assert hello["parameters"] == {"double": "float"}
+    for parameters, double in (({"double": "3.5"}, 3.5), (None, 1.0), ({"double": "0"}, 0.0)):
+        assert host.answer(game_message(BLOCK, 0, 5, None, parameters)) == {"type": "ready"}
+        assert host.strategy.double == double
+    assert "parameters" not in game_message(BLOCK, 0, 5, None, {})
+
+
+def test_specs_that_differ_only_in_parameters_share_a_process_and_are_checked_first(tmp_path):
+    """The process is started without the strategy's parameters (a tune's nudged values are
+    then one process's games, as a tourney's), so a pool hands the same one to each; a value
+    its strategy would refuse is refused before any game, in the strategy's words."""
+    bot = tmp_path / "weighted.py"
+    bot.write_text(WEIGHTED)
+    one, two = (bot_command(Spec.of(f"{bot}?double={v}"), isolate=True) for v in (1, 2.5))
+    assert one == two and one.argv[-1] == str(bot) and one.spec != two.spec
+    unsandboxed = Confinement(sandboxed=False)
+    with BotPool(unsandboxed) as pool:
+        first, table = pool.take(one)
+        pool.give(first, table)
+        assert pool.take(two)[0] is first
+    records = [play_game(BLOCK, [f"{bot}?double={v}", "easy"], 4, isolate=True,
+                         confinement=unsandboxed) for v in (0, 9)]
+    assert results(records[0]) == results(play_game(BLOCK, [f"{bot}?double=0", "easy"], 4))
+    assert results(records[0]) != results(records[1])  # each game played its own values
+    for query, words in (("nope=1", r"has no parameter 'nope' \(its parameters: double\)"),
+                         ("double=x", "parameter 'double' of .* must be a number")):
+        with pytest.raises(StrategyError, match=words):
+            check_spec(Spec.of(f"{bot}?{query}"), True, unsandboxed)
 
 
 # -- isolation: what a hostile strategy cannot see or change --------------------------------------

@@ -247,6 +247,30 @@ def test_a_bots_file_is_tuned_in_its_sandbox_and_its_spec_pasted(tmp_path):
     assert nudged["runs"].startswith("own process, in the sandbox")
 
 
+def test_a_bots_nudged_values_are_one_processs_games_and_in_process_with_in_process(tmp_path):
+    """Every nudged value of a file bot is sent with its games (docs/seat-protocol.md, `game`),
+    so a round starts a bot process per worker and per seating of a deal (its four games: the
+    pair in both seatings), as a tourney starts one per seating: not one per nudged spec, 17x
+    a tourney's CPU (issue 49, item 3; bench/tune_file_cost.py measures it). `--in-process`
+    plays a trusted file in domsim's process, as tourney's does."""
+    bot = tmp_path / "weighted.py"
+    bot.write_text("import sys\nprint('bot process started', file=sys.stderr)\n" + BOT)
+    args = ["tune", "--variant", "draw", "--strategy", str(bot), "--param", "double=0:8",
+            "--against", "medium", "--games", "48", "--confirm", "0", "--seed", "3", "-j", "1",
+            "--silent"]
+    assert invoke(*args, "--out", str(tmp_path / "tune")).exit_code == 0
+    rounds = sorted((tmp_path / "tune" / "rounds").iterdir())
+    nudged = {spec for folder in rounds for spec in pq.read_table(
+        folder / "games.parquet").column("entrant_1").to_pylist()}
+    started = sum((folder / "run.log").read_text().count("bot process started")
+                  for folder in rounds)
+    assert len(rounds) == 2 and len(nudged - {"against"}) == 24 and started <= 4 * len(rounds)
+    assert invoke(*args, "--in-process", "--out", str(tmp_path / "trusted")).exit_code == 0
+    manifest = json.loads((tmp_path / "trusted" / "rounds" / "round-1" / "manifest.json")
+                          .read_text())
+    assert manifest["entrants"][1]["members"][0]["runs"].startswith("in process (--in-process)")
+
+
 def test_a_tune_interrupted_in_its_confirmation_resumes_the_duel(tmp_path, monkeypatch):
     from domsim.runner import console
 

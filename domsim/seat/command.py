@@ -13,7 +13,7 @@ import shlex
 import shutil
 import stat
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..results.folder import MANIFEST
@@ -25,9 +25,12 @@ from ..strategy import StrategyError, check_registered, existing_file, local_fil
 class BotCommand:
     """How to start one bot: its argv and working folder, the files that define it (the
     program and scripts it names, or the strategy file the host loads, as the spec names them),
-    and where those are in this process (what the sandbox must show it)."""
+    and where those are in this process (what the sandbox must show it). Two are equal when they
+    start the same process: the seat's spec is not compared, since a strategy's parameters go
+    with each game (Spec.without_parameters), so a pool hands one process to specs that differ
+    only in them, as a tune's nudged values do."""
 
-    spec: Spec
+    spec: Spec = field(compare=False)
     argv: tuple[str, ...]
     cwd: str
     files: tuple[str, ...]
@@ -156,13 +159,14 @@ def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None
     # elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
     argv = (sys.executable, "-m", "domsim.seat.host")
     extra = spec.files
+    started = spec.without_parameters().text
     if spec.path:
         found = str(existing_file(spec.path).resolve())
-        return BotCommand(spec, (*argv, spec.text.replace(spec.path, found, 1)), cwd,
+        return BotCommand(spec, (*argv, started.replace(spec.path, found, 1)), cwd,
                           (spec.path, *extra),
                           (found, *_found(spec, extra, cwd, str(local_file(spec.path)))))
     origin, root = _module_origin(spec.module)
-    return BotCommand(spec, (*argv, spec.text), cwd, (*origin, *extra),
+    return BotCommand(spec, (*argv, started), cwd, (*origin, *extra),
                       (*origin, *_found(spec, extra, cwd)), root)
 
 

@@ -3,7 +3,9 @@ process (`--isolate`). It answers domsim's messages on stdout and nothing else: 
 strategy prints goes to stderr, which domsim writes to the run's log.
 
 The strategy is built afresh for every game with the generator an in-process seat would get
-(seeded with the `game` message's seat seed), so an isolated game plays as it would in process.
+(seeded with the `game` message's seat seed), so an isolated game plays as it would in process,
+and with the `game` message's `parameters` where it has some: one host plays every value of a
+spec's parameters (a tune's nudges among them), so domsim starts it once for them all.
 Offered the compact encoding by the same domsim version, the host takes it: views then cost
 about a microsecond each way instead of tens, and it plays up to `TABLES` games at once, each
 line for one of them prefixed `T TABLE ` (docs/seat-protocol.md, "Tables"): domsim then asks
@@ -25,6 +27,7 @@ from ..strategy import (
     Strategy,
     StrategyError,
     StrategyFactory,
+    declared_parameters,
     load_strategy,
     one_line,
     short_repr,
@@ -96,6 +99,7 @@ class Host:
                         and message.get("domsim") == __version__)
         return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.spec.text,
                 "origin": self.factory.origin, "class": self.factory.cls.__qualname__,
+                "parameters": declared_parameters(self.factory.cls),
                 "encoding": "compact" if self.compact else "json",
                 **({"tables": TABLES} if self.compact else {})}
 
@@ -108,7 +112,10 @@ class Host:
             self.wire_views = WireViews(self.rules, self.own_rules)
         else:
             self.views = ViewDecoder()
-        strategy = self.factory(random.Random(message["seat_seed"]))
+        parameters = message.get("parameters")
+        factory = load_strategy(self.spec.with_parameters(parameters)) if parameters \
+            else self.factory
+        strategy = factory(random.Random(message["seat_seed"]))
         strategy.start_game(message["seat"], self.own_rules)
         self.strategy = strategy
         return {"type": "ready"}

@@ -66,10 +66,12 @@ def rules_from(message: dict) -> Rules:
     return make_rules(message["variant"], message["players"], options)
 
 
-def game_message(rules: Rules, seat: int, seat_seed: int, time_limit: float | None) -> dict:
-    """`seat_seed` is the seat's own (domsim.seeding.seat_seed), never the game's."""
+def game_message(rules: Rules, seat: int, seat_seed: int, time_limit: float | None,
+                 parameters: dict[str, str] | None = None) -> dict:
+    """`seat_seed` is the seat's own (domsim.seeding.seat_seed), never the game's;
+    `parameters`, the seat's spec's own (text by name), go only where it has some."""
     return {"type": "game", "seat": seat, "seat_seed": seat_seed, "time_limit": time_limit,
-            "rules": rules_message(rules)}
+            "rules": rules_message(rules), **({"parameters": parameters} if parameters else {})}
 
 
 def _tile(tile: Tile | None) -> list[int] | None:

@@ -308,6 +308,8 @@ class BotSeat(GuardedSeat):
         super().__init__(seat, command.spec, stand_in, limit, game, clock)
         self.pool = pool
         self.seed = seed
+        # Sent with `game`: the process may have been started for a spec of other values.
+        self.parameters = command.spec.parameter_values
         self.bot = None
         self.table: int | None = None  # of the bot's, when it plays several games at once
         self._request = 0
@@ -325,7 +327,8 @@ class BotSeat(GuardedSeat):
         self._rules = rules
         if self.playing:
             self.bot.new_game(self.game)
-            message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit)
+            message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit,
+                                   self.parameters)
             self._ask(Ask(message, "ready", STARTUP_SECONDS, table=self.table))
 
     def play(self, state: State, moves: list[int], views: ViewBuilder) -> list[int] | None:

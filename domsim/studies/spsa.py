@@ -153,6 +153,7 @@ class SpsaRequest:
     confirm: int = CONFIRM_GAMES
     c_end: float = C_END
     r_end: float = R_END
+    isolate: bool | None = None  # as tourney's: False plays a trusted file in process
 
     @property
     def seatings(self) -> int:
@@ -322,7 +323,7 @@ def round_config(request: SpsaRequest, state: SpsaState, batches: int, number: i
     return TourneyConfig(variant=request.variant, players=request.players, games=games,
                          entrants=tuple(entrants), format="gauntlet",
                          seed=derive_seed("spsa", request.seed, number), options=request.options,
-                         on_fault=request.on_fault, deal_groups=batches)
+                         on_fault=request.on_fault, deal_groups=batches, isolate=request.isolate)
 
 
 def play_round(request: SpsaRequest, state: SpsaState, batches: int, folder: Path,
@@ -364,7 +365,8 @@ def confirm(request: SpsaRequest, state: SpsaState, out: Path,
     config = TourneyConfig(variant=request.variant, players=request.players,
                            games=request.confirm, entrants=(f"tuned={tuned}", f"start={start}"),
                            seed=derive_seed("spsa-confirm", request.seed),
-                           options=request.options, on_fault=request.on_fault)
+                           options=request.options, on_fault=request.on_fault,
+                           isolate=request.isolate)
     return compare_in(config, out / "confirm", None, execution)
 
 

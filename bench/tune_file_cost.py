@@ -1,0 +1,122 @@
+"""`domsim tune --strategy FILE`: the CPU of an SPSA tune of a bot file against that of a tourney
+of as many games of it (issue 49, item 3), every process counted: domsim's, its workers' and the
+bots'. Each command runs in a CPU-accounting cgroup of its own (cgroup v1's cpuacct, or v2), read
+when it ends: getrusage of the children misses the sandboxed bots, whose processes are killed and
+reaped outside domsim's tree (a bot burning 5 ms a move: 1.8 s by getrusage, 37 s in process).
+The bot is a strategy file with
+two numeric parameters, tuned against medium as the issue's example tunes `mybots/my_bot.py`;
+in its own process in the sandbox unless `--in-process`. Target: the tune's CPU within 1.5x the
+tourney's, median of `--repeats` runs each, interleaved.
+
+    python bench/tune_file_cost.py [--games 1200] [--repeats 3] [--variant block] [--in-process]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from tourney import domsim
+
+CGROUPS = Path("/sys/fs/cgroup")
+
+BOT = '''
+from domsim.strategy import Strategy
+
+
+class MyBot(Strategy):
+    description = "heaviest tile first, doubles and the numbers kept in hand weighed"
+
+    def __init__(self, *, variety: float = 1.0, doubles: float = 1.0) -> None:
+        self.variety, self.doubles = variety, doubles
+
+    def choose(self, view):
+        def worth(move):
+            left = [tile for tile in view.hand if tile != move.tile]
+            kept = len({n for tile in left for n in (tile.a, tile.b)})
+            return (move.tile.pips + self.doubles * move.tile.is_double + self.variety * kept,
+                    self.rng.random())
+        return max(view.legal_moves, key=worth)
+'''
+PARAMS = ["--param", "variety=0:5", "--param", "doubles=0:4"]
+
+
+def accounting_cgroup() -> tuple[Path, str]:
+    """A fresh cgroup that counts its processes' CPU, and the file whose first number says how
+    much (cgroup v1's cpuacct.usage in ns, v2's cpu.stat usage_usec in us)."""
+    name = f"domsim-bench-{os.getpid()}-{time.monotonic_ns()}"
+    v1 = CGROUPS / "cpuacct"
+    group = v1 / name if v1.is_dir() else CGROUPS / name
+    try:
+        group.mkdir()
+    except OSError as exc:
+        raise SystemExit(f"cannot make a cgroup to count the bots' CPU ({exc.strerror}): run "
+                         "as a user who may") from None
+    return group, "cpuacct.usage" if v1.is_dir() else "cpu.stat"
+
+
+def measured(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of every process the command starts, sandboxed bots too)."""
+    group, usage = accounting_cgroup()
+    started = time.perf_counter()
+    try:
+        subprocess.run(["sh", "-c", f'echo $$ > "{group / "cgroup.procs"}" && exec "$@"', "sh",
+                        *command], check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - started
+        figures = (group / usage).read_text().split()
+        cpu = int(figures[0]) / 1e9 if usage == "cpuacct.usage" else \
+            int(figures[figures.index("usage_usec") + 1]) / 1e6
+    finally:
+        time.sleep(0.1)  # the bots' last processes leave the group as they are reaped
+        group.rmdir()
+    return wall, cpu
+
+
+def tune(bot: Path, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
+    return [domsim(), "tune", "--variant", variant, "--strategy", str(bot), *PARAMS,
+            "--against", "medium", "--games", str(games), "--confirm", "0", "--seed", "1",
+            "--silent", "--out", str(out), *(["--in-process"] if in_process else [])]
+
+
+def tourney(bot: Path, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
+    return [domsim(), "tourney", "--variant", variant, "-p", str(bot), "-p", "medium",
+            "--games", str(games), "--seed", "1", "--silent", "--out", str(out),
+            *(["--in-process"] if in_process else [])]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--variant", default="block")
+    parser.add_argument("--in-process", action="store_true")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games of a bot file against "
+          f"medium, {'in process' if args.in_process else 'in its own process, sandboxed'}")
+    tuned, plain = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        bot = Path(folder) / "my_bot.py"
+        bot.write_text(BOT)
+        for number in range(args.repeats):
+            out = Path(folder) / f"tune-{number}"
+            wall, cpu = measured(tune(bot, args.variant, args.games, out, args.in_process))
+            games = json.loads((out / "spsa.json").read_text())["result"]["games"]
+            tuned.append(cpu)
+            print(f"tune    {games} games: {wall:6.1f} s wall, CPU {cpu:6.1f} s", flush=True)
+            wall, cpu = measured(tourney(bot, args.variant, games,
+                                            Path(folder) / f"tourney-{number}", args.in_process))
+            plain.append(cpu)
+            print(f"tourney {games} games: {wall:6.1f} s wall, CPU {cpu:6.1f} s", flush=True)
+    tune_cpu, tourney_cpu = statistics.median(tuned), statistics.median(plain)
+    print(f"median CPU: tune {tune_cpu:.1f} s, tourney {tourney_cpu:.1f} s; tune / tourney "
+          f"{tune_cpu / tourney_cpu:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from weighted import Weighted
 
 import domsim
 from domsim import api
 from domsim.runner.tourney import TourneyError
-from domsim.strategy import Strategy
 
 
 def test_every_api_name_is_the_packages_and_dir_shows_nothing_else():
@@ -54,24 +54,13 @@ def test_tune_from_the_api_returns_its_search(tmp_path):
     assert loaded.lines[0] in loaded._repr_html_() and repr(loaded).startswith("<Study: tune in")
 
 
-class Doubles(Strategy):
-    """Heaviest tile first, a double worth `double` pips more."""
-
-    def __init__(self, *, double: float = 1.0) -> None:
-        self.double = double
-
-    def choose(self, view):
-        return max(view.legal_moves, key=lambda m: (m.tile.pips + self.double * m.tile.is_double,
-                                                    self.rng.random()))
-
-
 def test_tune_parameters_takes_a_class_of_the_session_and_load_reopens_the_tune(tmp_path):
-    study = domsim.tune_parameters(Doubles, ["double=0:8"], against="easy", variant="draw",
+    study = domsim.tune_parameters(Weighted, ["double=0:8"], against="easy", variant="draw",
                                    games=48, confirm=0, seed=3, r_end=0.5, workers=1,
                                    out=tmp_path / "spsa")
     assert study.kind == "SPSA tune" and not study.partial
     assert study.lines[1] == f"spec: {study.figures['result']['spec']}"
-    assert study.figures["result"]["spec"].startswith("session:Doubles?double=")
+    assert study.figures["result"]["spec"].startswith("session:Weighted?double=")
     loaded = domsim.load(tmp_path / "spsa")
     assert (loaded.lines, loaded.figures) == (study.lines, study.figures)
 

@@ -326,18 +326,7 @@ def test_bot_pool_kills_its_processes():
     assert not any(bot.alive for bot in bots)
 
 
-WEIGHTED = """
-from domsim.strategy import Strategy
-
-
-class Weighted(Strategy):
-    def __init__(self, *, double: float = 1.0) -> None:
-        self.double = double
-
-    def choose(self, view):
-        return max(view.legal_moves, key=lambda m: (m.tile.pips + self.double * m.tile.is_double,
-                                                    self.rng.random()))
-"""
+WEIGHTED = (Path(__file__).parent / "weighted.py").read_text()  # double: a number
 
 
 def test_the_host_declares_its_parameters_and_builds_each_game_with_the_games_values(tmp_path):

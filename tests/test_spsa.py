@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -215,20 +216,8 @@ def test_a_bad_resume_says_what_to_do(tmp_path):
     one_line_error(result, "none")
 
 
-BOT = '''
-from domsim.strategy import Strategy
-
-
-class Weighted(Strategy):
-    description = "heaviest tile first, doubles by a weight"
-
-    def __init__(self, *, double: float = 1.0) -> None:
-        self.double = double
-
-    def choose(self, view):
-        return max(view.legal_moves, key=lambda m: (m.tile.pips + self.double * m.tile.is_double,
-                                                    self.rng.random()))
-'''
+#: A bot file with one numeric parameter, `double`.
+BOT = (Path(__file__).parent / "weighted.py").read_text()
 
 
 def test_a_bots_file_is_tuned_in_its_sandbox_and_its_spec_pasted(tmp_path):

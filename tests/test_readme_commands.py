@@ -96,8 +96,9 @@ def in_default_suite(command: Command) -> bool:
 
 
 def small(command: Command, scratch: Path, number: int) -> list[str]:
-    """The command's argv, its counts made small and what it writes moved under a folder of its
-    own in `scratch` (two examples may name the same --out)."""
+    """The command's argv, its counts made small and what it writes moved under `scratch`:
+    `results/...` where the page names it (so a later command finds it), else a folder of its
+    own."""
     argv = command.argv
     settings = SMALL.get(command.name, [])
     for option, value in settings:
@@ -107,7 +108,9 @@ def small(command: Command, scratch: Path, number: int) -> list[str]:
             argv += [option, value]
     own = scratch / str(number)
     for index, arg in enumerate(argv):
-        if argv[index - 1] in WRITTEN or arg.startswith("results/"):
+        if arg.startswith("results/"):
+            argv[index] = str(scratch / arg)
+        elif argv[index - 1] in WRITTEN:
             argv[index] = str(own / arg)
     if argv[1] in WRITES_A_FOLDER and "--out" not in argv:
         argv += ["--out", str(own / "out")]
@@ -148,7 +151,7 @@ def scratch(tmp_path_factory):
 
 def test_the_pages_show_commands_and_every_exec_example_is_among_them():
     names = {command.name for command in ALL}
-    assert {"tourney", "play", "run", "calibrate", "tune", "tune --strategy"} <= names
+    assert {"tourney", "play", "compare", "calibrate", "tune --strategy"} <= names
     assert any("exec:" in command.text and command.page == "README.md" for command in ALL)
 
 
@@ -156,7 +159,7 @@ def test_the_rewrite_makes_a_line_small_and_writes_only_under_the_scratch_folder
     line = Command("README.md", 1, "domsim tourney --variant block --games 10000 --out "
                    "results/mine   # all cores")
     assert small(line, tmp_path, 3) == ["domsim", "tourney", "--variant", "block", "--games",
-                                        "24", "--out", str(tmp_path / "3" / "results/mine")]
+                                        "24", "--out", str(tmp_path / "results/mine")]
     tune = Command("README.md", 2, "domsim tune --variant block --strategy hard --param "
                    "block=0:10")
     assert small(tune, tmp_path, 4)[-6:] == ["--games", "48", "--confirm", "0", "--out",

@@ -469,11 +469,12 @@ def test_cli_play_time_limit_and_unloadable_spec():
 
 
 def test_the_readme_strategy_runs_as_written(tmp_path):
+    """The README's MyBot (its first screen: issue 49, item 5), with the parameter it shows."""
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Writing your own"):]
-    start = section.index("```python\n") + len("```python\n")
-    code = section[start:section.index("\n```", start)]
+    code = re.search(r"```python\n(.*?class MyBot\(Strategy\).*?)```", readme, re.S).group(1)
     bot = tmp_path / "my_bot.py"
     bot.write_text(code)
-    record = block_game([f"{bot}?doubles_first=yes", "easy"])
+    record = block_game([f"{bot}?doubles=2.5", "easy"])
     assert record["faults"][0]["first"] is None and record["timing"][0]["decisions"] > 0
+
+

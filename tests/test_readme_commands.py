@@ -172,6 +172,7 @@ def test_the_rewrite_makes_a_line_small_and_writes_only_under_the_scratch_folder
     for number, command in enumerate(ALL)])
 def test_the_command_runs_as_written(number, command, readers_files, scratch):
     argv = small(command, scratch, number)
+    (scratch / str(number)).mkdir()  # where a file it writes goes (--html FILE)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, f"{command}\n{shlex.join(argv)}\n{done.stdout}{done.stderr}"

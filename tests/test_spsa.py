@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +24,10 @@ from domsim.studies.spsa import (
     SPSA_FILE,
     Param,
     SpsaRequest,
+    SpsaState,
     move,
     parse_params,
+    saved_lines,
     spec_with,
 )
 
@@ -74,6 +77,18 @@ def test_the_values_are_written_into_the_spec():
 def request(games: int = 20_000, **settings) -> SpsaRequest:
     return SpsaRequest("hard", (Param("block", 0, 10, 4), Param("lock", 2, 14, 6)), "hard",
                        "block", 1, games, **settings)
+
+
+def test_a_confirmations_open_end_reads_back_from_spsa_json_as_printed(tmp_path):
+    """spsa.json is strict JSON (an open end null): what `domsim.load` and the command print
+    from it still says +inf."""
+    tune = request(96)
+    duel = {"games": 40, "elo": 300.0, "elo_low": 200.0, "elo_high": None, "nelo": 50.0,
+            "nelo_low": 1.0, "nelo_high": 99.0, "win_rate": 0.9}
+    saved = {"request": tune.to_dict(), "state": asdict(SpsaState(tune.start)),
+             "result": {"spec": "hard?block=4&lock=6", "games": 0, "confirmation": duel}}
+    lines = saved_lines(json.loads(json.dumps(saved)), tmp_path)
+    assert "Elo +300.0 [+200.0, +inf], nElo +50.0 [+1.0, +99.0] (95%)" in lines[2]
 
 
 def test_the_gains_follow_fishtests_schedules_to_their_ends():

@@ -1035,7 +1035,7 @@ CALIBRATE_SESSION = ("out", "workers", "silent", "resume", "max_fault_rate", "st
               help="Dial: most bisection steps (a search).")
 @click.option("--strategy", default=None, metavar="SPEC",
               help="SPSA: the strategy whose --param values to tune (a level, file, module or "
-                   "exec: command with {NAME} where each value goes).")
+                   "exec: bot: a value goes where its command has {NAME}, else with each game).")
 @click.option("--param", "params", multiple=True, metavar="NAME=LOW:HIGH[:START]",
               help="SPSA: a numeric parameter of --strategy and its range (START: the spec's "
                    "value, else the strategy's default, else the middle); repeatable.")

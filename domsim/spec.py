@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 SESSION_PREFIX = "session:"
 #: A program speaking the seat protocol in its own process (domsim.seat.process), never loaded
-#: here.
+#: here; `exec?NAME=VALUE&...:COMMAND` gives it parameters, sent with each game.
 EXEC_PREFIX = "exec:"
+EXEC_WITH_PARAMETERS = "exec?"
 #: A parameter every spec may take, naming the other files its bot reads (`Spec.files`).
 FILES_PARAMETER = "files"
 #: The built-in levels, weakest first (entry points of domsim.strategy.ENTRY_POINT_GROUP).
@@ -61,21 +62,29 @@ class Spec:
 
     def with_parameters(self, values: dict[str, str]) -> Spec:
         """This spec with each of `values` set (`hard?shed=2` with {"block": "4"}:
-        `hard?shed=2&block=4`), replacing its own value of that name."""
+        `hard?shed=2&block=4`; `exec:./bot` with {"depth": "3"}: `exec?depth=3:./bot`),
+        replacing its own value of that name."""
         pairs = [pair for pair in self.query.split("&")
                  if pair and pair.partition("=")[0].strip() not in values]
-        set_pairs = [f"{key}={text}" for key, text in values.items()]
-        return Spec.of(f"{self.target}?{'&'.join(pairs + set_pairs)}")
+        return self._with_query("&".join(pairs + [f"{key}={text}"
+                                                  for key, text in values.items()]))
+
+    def _with_query(self, query: str) -> Spec:
+        if not query:
+            return Spec.of(self.target)
+        if self.kind == "exec":
+            return Spec.of(f"{EXEC_WITH_PARAMETERS}{query}:{self.command}")
+        return Spec.of(f"{self.target}?{query}")
 
     def without_parameters(self) -> Spec:
         """This spec with none of its strategy's parameters (its `files=` kept): what a bot
         process is started with, the parameters going with each game instead
         (`parameter_values`), so that specs differing only in them share their processes."""
-        if self.kind == "exec" or not self.parameters:
+        if not self.parameters:
             return self
         files = [pair for pair in self.query.split("&")
                  if pair.partition("=")[0].strip() == FILES_PARAMETER]
-        return Spec.of(f"{self.target}?{files[0]}" if files else self.target)
+        return self._with_query(files[0] if files else "")
 
     @property
     def parameter_values(self) -> dict[str, str]:
@@ -112,6 +121,9 @@ def _parse(text: str) -> Spec:
     stripped = text.strip()
     if stripped.startswith(EXEC_PREFIX):
         return Spec(text, "exec", stripped, command=stripped[len(EXEC_PREFIX):])
+    if stripped.startswith(EXEC_WITH_PARAMETERS) and ":" in stripped:
+        query, _, command = stripped[len(EXEC_WITH_PARAMETERS):].partition(":")
+        return Spec(text, "exec", EXEC_PREFIX + command, query, command=command)
     target, _, query = stripped.partition("?")
     if target.startswith(SESSION_PREFIX):
         return Spec(text, "session", target, query)

@@ -18,6 +18,8 @@ from clitools import interrupted_at, invoke, killed_at, one_line_error
 from domsim import api
 from domsim.analysis import elo_text
 from domsim.runner.tourney import TourneyError
+from domsim.seat.command import bot_command
+from domsim.spec import Spec
 from domsim.studies.compare import read_comparison
 from domsim.studies.spsa import (
     BATCHES,
@@ -56,7 +58,6 @@ def test_parameters_are_read_from_the_spec_and_the_strategy():
     (["block=0:x"], "hard", "'x' is not a number"),
     (["block=0:inf"], "hard", "'inf' is not a number"),
     (["preset=0:1"], "insane", "takes a str there, not a number"),
-    (["x=0:1"], "exec:bot --x 3", "put {x} where the value goes"),
     (["block=0:10", "block=1:5"], "hard", "each parameter once"),
 ])
 def test_a_bad_parameter_is_refused_with_what_to_write(texts, strategy, words):
@@ -72,6 +73,10 @@ def test_the_values_are_written_into_the_spec():
     assert spec_with("insane", (count,), [12.6]) == "insane?samples=13"  # an int is rounded
     (x,) = parse_params(["x=0:1"], "exec:bot --x {x}")
     assert spec_with("exec:bot --x {x}", (x,), [0.5]) == "exec:bot --x 0.5"
+    # Without {x} in its command, an exec: bot gets the value with each game (issue 49, item 3:
+    # one process for every value), as the spec's parameter: once refused, now the cheap way.
+    x, y = parse_params(["x=0:1", "y=0:4"], "exec:bot --y {y}")
+    assert spec_with("exec:bot --y {y}", (x, y), [0.5, 3]) == "exec?x=0.5:bot --y 3"
 
 
 def request(games: int = 20_000, **settings) -> SpsaRequest:
@@ -273,6 +278,25 @@ def test_a_bots_nudged_values_are_one_processs_games_and_in_process_with_in_proc
     manifest = json.loads((tmp_path / "trusted" / "rounds" / "round-1" / "manifest.json")
                           .read_text())
     assert manifest["entrants"][1]["members"][0]["runs"].startswith("in process (--in-process)")
+
+
+def test_an_exec_bot_is_tuned_through_the_parameters_it_declares(tmp_path):
+    """An exec: bot whose command has no {NAME} gets each nudged value with its games (the
+    example speaker declares `doubles` in its hello): one process for every value, the value in
+    the spec the record keeps (`exec?doubles=V:COMMAND`); a name it does not declare is refused
+    before any folder is made."""
+    bot = f"exec:python3 {Path(__file__).parent.parent / 'strategies' / 'example_external.py'}"
+    (doubles,) = parse_params(["doubles=0:8"], bot)
+    one, two = (bot_command(Spec.of(spec_with(bot, (doubles,), [v])), None) for v in (1, 2))
+    assert one == two and one.spec.text.startswith("exec?doubles=1:python3 ")
+    args = ["tune", "--variant", "draw", "--strategy", bot, "--against", "medium", "--games",
+            "48", "--confirm", "0", "--r-end", "0.5", "--seed", "3", "-j", "1", "--silent"]
+    result = invoke(*args, "--param", "doubles=0:8", "--out", str(tmp_path / "tune"))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1].startswith("spec: exec?doubles=")
+    refused = invoke(*args, "--param", "nope=0:1", "--out", str(tmp_path / "bad"))
+    one_line_error(refused, "has no parameter 'nope' (its parameters: doubles)")
+    assert not (tmp_path / "bad").exists()
 
 
 def test_a_tune_interrupted_in_its_confirmation_resumes_the_duel(tmp_path, monkeypatch):

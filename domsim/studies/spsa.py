@@ -41,6 +41,7 @@ from ..results.sides import sides_of
 from ..rules import make_rules
 from ..runner.session import Execution, run_session
 from ..runner.tourney import RunFinished, TourneyError
+from ..seat.process import DEFAULT_CONFINEMENT, check_spec
 from ..seeding import derive_seed
 from ..spec import Spec
 from ..strategy import spec_parameters
@@ -80,7 +81,9 @@ class Param:
 
 def parse_params(texts: tuple[str, ...] | list[str], strategy: str) -> tuple[Param, ...]:
     """The `--param NAME=LOW:HIGH[:START]` of `strategy`: START defaults to the value the spec
-    plays (its own, else the strategy's default), for an `exec:` bot to the range's middle."""
+    plays (its own, else the strategy's default), for an `exec:` bot to the range's middle. An
+    `exec:` bot takes NAME where its command has `{NAME}` (a process per value), else with each
+    game (the seat protocol's `parameters`, which it declares in `hello`: checked by `check`)."""
     if not texts:
         raise TourneyError("--strategy needs at least one --param NAME=LOW:HIGH to tune")
     spec = Spec.of(strategy)
@@ -93,9 +96,6 @@ def parse_params(texts: tuple[str, ...] | list[str], strategy: str) -> tuple[Par
             raise TourneyError(f"--param {text!r}: write NAME=LOW:HIGH or NAME=LOW:HIGH:START "
                                "(e.g. block=0:10)")
         name = match["name"]
-        if is_exec and f"{{{name}}}" not in strategy:
-            raise TourneyError(f"--param {name}: an exec: bot takes its parameters in its "
-                               f"command line: put {{{name}}} where the value goes")
         if not is_exec and name not in known:
             raise TourneyError(f"--param {name}: {strategy!r} has no parameter {name!r} (its "
                                f"parameters: {', '.join(known) or 'none'})")
@@ -126,15 +126,15 @@ def _number(text: str, name: str) -> float:
 
 
 def spec_with(strategy: str, params: tuple[Param, ...], values: list[float]) -> str:
-    """`strategy` playing `values`: an exec: bot's {NAME}s replaced, else `?NAME=VALUE` set."""
+    """`strategy` playing `values`: an exec: bot's {NAME}s replaced, the rest set as the spec's
+    parameters (`?NAME=VALUE`; `exec?NAME=VALUE:COMMAND`), sent with each game."""
     shown = {p.name: p.shown(v) for p, v in zip(params, values, strict=True)}
     spec = Spec.of(strategy)
     if spec.kind == "exec":
-        command = strategy
-        for name, text in shown.items():
-            command = command.replace(f"{{{name}}}", shlex.quote(text))
-        return command
-    return spec.with_parameters(shown).text
+        for name in [name for name in shown if f"{{{name}}}" in strategy]:
+            strategy = strategy.replace(f"{{{name}}}", shlex.quote(shown.pop(name)))
+        spec = Spec.of(strategy)
+    return spec.with_parameters(shown).text if shown else spec.text
 
 
 @dataclass(frozen=True)
@@ -191,6 +191,9 @@ class SpsaRequest:
             raise TourneyError(f"--c-end {self.c_end:g}, --r-end {self.r_end:g}: need 0 < c_end "
                                "<= 0.5 (a share of each range) and 0 < r_end <= 1")
         parse_entrants([f"tuned={self.strategy}", f"against={self.against}"], rules)
+        start = Spec.of(spec_with(self.strategy, self.params, self.start))
+        if start.kind == "exec" and start.parameters:  # sent with each game: the bot must
+            check_spec(start, self.isolate, DEFAULT_CONFINEMENT)  # declare them (hello)
 
     def to_dict(self) -> dict:
         return asdict(self)

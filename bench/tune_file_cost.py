@@ -5,10 +5,12 @@ when it ends: getrusage of the children misses the sandboxed bots, whose process
 reaped outside domsim's tree (a bot burning 5 ms a move: 1.8 s by getrusage, 37 s in process).
 The bot is a strategy file with
 two numeric parameters, tuned against medium as the issue's example tunes `mybots/my_bot.py`;
-in its own process in the sandbox unless `--in-process`. Target: the tune's CPU within 1.5x the
-tourney's, median of `--repeats` runs each, interleaved.
+in its own process in the sandbox unless `--in-process`; with `--exec`, the example speaker of the
+seat protocol (strategies/example_external.py, its one parameter `doubles`) instead. Target: the
+tune's CPU within 1.5x the tourney's, median of `--repeats` runs each, interleaved.
 
     python bench/tune_file_cost.py [--games 1200] [--repeats 3] [--variant block] [--in-process]
+                                   [--exec]
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ class MyBot(Strategy):
         return max(view.legal_moves, key=worth)
 '''
 PARAMS = ["--param", "variety=0:5", "--param", "doubles=0:4"]
+EXTERNAL = "exec:python3 " + str(Path(__file__).resolve().parent.parent / "strategies"
+                                 / "example_external.py")
+EXTERNAL_PARAMS = ["--param", "doubles=0:8"]
 
 
 def accounting_cgroup() -> tuple[Path, str]:
@@ -78,14 +83,15 @@ def measured(command: list[str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def tune(bot: Path, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
-    return [domsim(), "tune", "--variant", variant, "--strategy", str(bot), *PARAMS,
+def tune(bot: str, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
+    params = EXTERNAL_PARAMS if bot == EXTERNAL else PARAMS
+    return [domsim(), "tune", "--variant", variant, "--strategy", bot, *params,
             "--against", "medium", "--games", str(games), "--confirm", "0", "--seed", "1",
             "--silent", "--out", str(out), *(["--in-process"] if in_process else [])]
 
 
-def tourney(bot: Path, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
-    return [domsim(), "tourney", "--variant", variant, "-p", str(bot), "-p", "medium",
+def tourney(bot: str, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
+    return [domsim(), "tourney", "--variant", variant, "-p", bot, "-p", "medium",
             "--games", str(games), "--seed", "1", "--silent", "--out", str(out),
             *(["--in-process"] if in_process else [])]
 
@@ -96,13 +102,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--variant", default="block")
     parser.add_argument("--in-process", action="store_true")
+    parser.add_argument("--exec", action="store_true", help="the example exec: bot")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games of a bot file against "
-          f"medium, {'in process' if args.in_process else 'in its own process, sandboxed'}")
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.games} games of "
+          f"{'an exec: bot' if args.exec else 'a bot file'} against medium, "
+          f"{'in process' if args.in_process else 'in its own process, sandboxed'}")
     tuned, plain = [], []
     with tempfile.TemporaryDirectory() as folder:
         bot = Path(folder) / "my_bot.py"
         bot.write_text(BOT)
+        bot = EXTERNAL if args.exec else str(bot)
         for number in range(args.repeats):
             out = Path(folder) / f"tune-{number}"
             wall, cpu = measured(tune(bot, args.variant, args.games, out, args.in_process))

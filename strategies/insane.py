@@ -89,7 +89,7 @@ class Preset:
         return self.tunings.get(variant, Tuning())
 
 
-#: lean's tuning by variant (see the README's insane section for how each was measured). Mirror
+#: lean's tuning by variant (see docs/INSANE.md for how each was measured). Mirror
 #: images are merged only in block and classic: elsewhere insane's playouts break ties on the
 #: first end, so the two images play out differently and merging measurably lost.
 LEAN = {

@@ -5,7 +5,7 @@ its faults.
 A bot in its own process is timed from outside: past the limit its move is made for it, and one
 that has not answered `GRACE_SECONDS` later is killed and its seat handed to the stand-in for the
 rest of the game (a fresh process plays its next game). In process the guarantees are weaker
-(README, "What in-process mode guarantees, and what it does not").
+(docs/BOTS.md, "What in-process mode guarantees, and what it does not").
 
 In process the time limit is enforced two ways. Portably, every call is timed and a move that comes
 back late is discarded. Where possible the move alarm (domsim.seat.alarm) also interrupts a strategy

@@ -166,9 +166,14 @@ def test_the_rewrite_makes_a_line_small_and_writes_only_under_the_scratch_folder
                                              str(tmp_path / "4" / "out")]
 
 
+def marks(command: Command) -> list[pytest.MarkDecorator]:
+    if "--backend" in command.argv:  # the cluster it names is the reader's own
+        return [pytest.mark.skip(reason="needs a Dask cluster (tests/test_dask.py plays on one)")]
+    return [] if in_default_suite(command) else [pytest.mark.slow]
+
+
 @pytest.mark.parametrize("number,command", [
-    pytest.param(number, command, id=str(command),
-                 marks=[] if in_default_suite(command) else [pytest.mark.slow])
+    pytest.param(number, command, id=str(command), marks=marks(command))
     for number, command in enumerate(ALL)])
 def test_the_command_runs_as_written(number, command, readers_files, scratch):
     argv = small(command, scratch, number)

@@ -1,8 +1,8 @@
 """`domsim tune --strategy FILE`: the CPU of an SPSA tune of a bot file against that of a tourney
 of as many games of it (issue 49, item 3), every process counted: domsim's, its workers' and the
-bots'. Each command runs in a CPU-accounting cgroup of its own (cgroup v1's cpuacct, or v2), read
-when it ends: getrusage of the children misses the sandboxed bots, whose processes are killed and
-reaped outside domsim's tree (a bot burning 5 ms a move: 1.8 s by getrusage, 37 s in process).
+bots'. Each command runs in a CPU-accounting cgroup of its own (bench/seat_tourney.py's run_cpu):
+getrusage of the children misses the sandboxed bots, whose processes are killed and reaped
+outside domsim's tree (a bot burning 5 ms a move: 1.8 s by getrusage, 37 s in process).
 The bot is a strategy file with
 two numeric parameters, tuned against medium as the issue's example tunes `mybots/my_bot.py`;
 in its own process in the sandbox unless `--in-process`; with `--exec`, the example speaker of the
@@ -19,14 +19,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
+from seat_tourney import run_cpu
 from tourney import domsim
-
-CGROUPS = Path("/sys/fs/cgroup")
 
 BOT = '''
 from domsim.strategy import Strategy
@@ -50,37 +47,6 @@ PARAMS = ["--param", "variety=0:5", "--param", "doubles=0:4"]
 EXTERNAL = "exec:python3 " + str(Path(__file__).resolve().parent.parent / "strategies"
                                  / "example_external.py")
 EXTERNAL_PARAMS = ["--param", "doubles=0:8"]
-
-
-def accounting_cgroup() -> tuple[Path, str]:
-    """A fresh cgroup that counts its processes' CPU, and the file whose first number says how
-    much (cgroup v1's cpuacct.usage in ns, v2's cpu.stat usage_usec in us)."""
-    name = f"domsim-bench-{os.getpid()}-{time.monotonic_ns()}"
-    v1 = CGROUPS / "cpuacct"
-    group = v1 / name if v1.is_dir() else CGROUPS / name
-    try:
-        group.mkdir()
-    except OSError as exc:
-        raise SystemExit(f"cannot make a cgroup to count the bots' CPU ({exc.strerror}): run "
-                         "as a user who may") from None
-    return group, "cpuacct.usage" if v1.is_dir() else "cpu.stat"
-
-
-def measured(command: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of every process the command starts, sandboxed bots too)."""
-    group, usage = accounting_cgroup()
-    started = time.perf_counter()
-    try:
-        subprocess.run(["sh", "-c", f'echo $$ > "{group / "cgroup.procs"}" && exec "$@"', "sh",
-                        *command], check=True, stdout=subprocess.DEVNULL)
-        wall = time.perf_counter() - started
-        figures = (group / usage).read_text().split()
-        cpu = int(figures[0]) / 1e9 if usage == "cpuacct.usage" else \
-            int(figures[figures.index("usage_usec") + 1]) / 1e6
-    finally:
-        time.sleep(0.1)  # the bots' last processes leave the group as they are reaped
-        group.rmdir()
-    return wall, cpu
 
 
 def tune(bot: str, variant: str, games: int, out: Path, in_process: bool) -> list[str]:
@@ -114,11 +80,11 @@ def main() -> None:
         bot = EXTERNAL if args.exec else str(bot)
         for number in range(args.repeats):
             out = Path(folder) / f"tune-{number}"
-            wall, cpu = measured(tune(bot, args.variant, args.games, out, args.in_process))
+            cpu, wall = run_cpu(tune(bot, args.variant, args.games, out, args.in_process))
             games = json.loads((out / "spsa.json").read_text())["result"]["games"]
             tuned.append(cpu)
             print(f"tune    {games} games: {wall:6.1f} s wall, CPU {cpu:6.1f} s", flush=True)
-            wall, cpu = measured(tourney(bot, args.variant, games,
+            cpu, wall = run_cpu(tourney(bot, args.variant, games,
                                             Path(folder) / f"tourney-{number}", args.in_process))
             plain.append(cpu)
             print(f"tourney {games} games: {wall:6.1f} s wall, CPU {cpu:6.1f} s", flush=True)

@@ -8,8 +8,10 @@ import csv
 import json
 import math
 import random
+from pathlib import Path
 from types import SimpleNamespace
 
+import jsonschema
 import numpy as np
 import pytest
 from clitools import invoke, one_line_error
@@ -28,6 +30,8 @@ from domsim.studies.calibrate import calibration_entrants
 from domsim.studies.dialcurve import band, monotone_fit, recommendations, setting_for, strength_of
 from domsim.studies.tune import Gap, Play, TuneTarget, level_targets, run_tune
 from domsim.view import ViewBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Twin(Strategy):
@@ -162,6 +166,40 @@ def test_every_setting_has_its_interval_and_thin_or_wide_ones_are_withheld():
         r for r in wide if r["target"] == "as strong as medium")["withheld"]
     thin = recommendations(RATING, 3, "too few deals")
     assert {row["withheld"] for row in thin} == {"too few deals"}
+
+
+def test_settings_without_intervals_keep_their_strength_and_are_withheld_saying_why():
+    """Ratings not resampled (--samples 0) have no intervals (None): each setting keeps its
+    strength, has no interval and is withheld saying what to do; a level whose own interval is
+    open withholds its setting and the spaced levels (which take the ends' widths)."""
+    bare = {"samples": 0, "entrants": [{**line, "low": None, "high": None}
+                                       for line in RATING["entrants"]]}
+    rows = {row["target"]: row for row in recommendations(bare, spacing=3)}
+    assert rows["as strong as medium"]["setting"] == pytest.approx(0.5 * (300 - 10) / (400 - 10))
+    for row in rows.values():
+        assert row["low"] is None and row["high"] is None
+        assert "--samples 0" in row["withheld"] and "--samples 1000" in row["withheld"]
+    open_end = {"entrants": [{**RATING["entrants"][0], "high": None}, *RATING["entrants"][1:]]}
+    rows = {row["target"]: row for row in recommendations(open_end, spacing=3)}
+    assert rows["as strong as easy"]["withheld"] == (
+        "its target's 95% interval is open: play more games")
+    assert rows["level 2 of 3"]["high"] is None
+    assert rows["as strong as medium"]["withheld"] is None
+
+
+def test_calibrate_with_samples_0_reports_the_settings_without_intervals(tmp_path):
+    out = tmp_path / "cal"
+    result = invoke("calibrate", "--variant", "block", "--level", "easy", "--level", "medium",
+                    "--setting", "0", "--setting", "1", "--games", "24", "--max-games", "24",
+                    "--seed", "1", "-j", "1", "--silent", "--samples", "0", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    shipped = read_rows(out / "tables" / "settings.csv")
+    assert len(shipped) == 7
+    for row in shipped:
+        assert 0 <= float(row["setting"]) <= 1 and row["low"] == row["high"] == ""
+        assert "--samples 0" in row["withheld"]
+    levels = json.loads((out / "levels.json").read_text())
+    jsonschema.validate(levels, json.loads((ROOT / "docs" / "levels.schema.json").read_text()))
 
 
 def test_strength_of_reads_the_dial_from_a_spec_or_a_team():

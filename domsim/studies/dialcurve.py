@@ -102,41 +102,68 @@ def band(points: list[dict], key: str) -> list[dict]:
             for point, value in zip(points, fitted, strict=True)]
 
 
+def unmeasured(rating: dict) -> str:
+    """Why a setting whose target has no 95% interval is withheld, and what to do."""
+    if rating.get("samples") == 0:
+        return ("no 95% interval: the ratings were not resampled (--samples 0); "
+                "calibrate with --samples 1000 to ship it")
+    return "its target's 95% interval is open: play more games"
+
+
+def spaced_half(first: dict, last: dict, share: float) -> float | None:
+    """Half the interval of a spaced level `share` of the way from `first` to `last` (their
+    widths interpolated), None when either end's interval was not measured."""
+    if None in (first["low"], first["high"], last["low"], last["high"]):
+        return None
+    return ((1 - share) * (first["high"] - first["low"])
+            + share * (last["high"] - last["low"])) / 2
+
+
+def targets_of(levels: list[dict], spacing: int) -> list[tuple]:
+    """(target, Elo, its interval's low and high end or None, expected win rate against the one
+    below or None): the levels, then `spacing` levels evenly spaced from the first to the last."""
+    targets = [(f"as strong as {line['name']}", line["elo"], line["low"], line["high"], None)
+               for line in levels]
+    first, last = levels[0], levels[-1]
+    step = (last["elo"] - first["elo"]) / (spacing - 1) if spacing > 1 else 0.0
+    for k in range(spacing):
+        half = spaced_half(first, last, k / (spacing - 1) if spacing > 1 else 0.0)
+        elo = first["elo"] + k * step
+        targets.append((f"level {k + 1} of {spacing}", elo,
+                        None if half is None else elo - half,
+                        None if half is None else elo + half,
+                        score_from_elo(step) if k else None))
+    return targets
+
+
 def recommendations(rating: dict, spacing: int = DEFAULT_SPACING,
                     withheld: str | None = None) -> list[dict]:
     """The settings to ship: one per built-in level (the dial's setting as strong as it) and
     `spacing` levels evenly spaced in Elo from the weakest to the strongest level, each with its
     expected win rate against the one below it, and its 95% interval: the strengths where the
-    curve's band reaches the ends of the target's own interval. A setting is `withheld` (the
-    reason; None: shipped) when the caller says the evidence is too thin, when its target lies
-    beyond the curve's band (the ends' intervals included) or its interval spans more than
-    MAX_WIDTH.
+    curve's band reaches the ends of the target's own interval (None when the target's interval
+    was not measured). A setting is `withheld` (the reason; None: shipped) when the caller says
+    the evidence is too thin, when its target has no interval, when its target lies beyond the
+    curve's band (the ends' intervals included) or its interval spans more than MAX_WIDTH.
     Empty without dial entrants."""
     levels, dial = split_dial(rating)
     points = curve(dial)
     if not points or not levels:
         return []
     lows, highs = band(points, "low"), band(points, "high")
-    targets = [(f"as strong as {line['name']}", line["elo"], line["low"], line["high"], None)
-               for line in levels]
-    first, last = levels[0], levels[-1]
-    step = (last["elo"] - first["elo"]) / (spacing - 1) if spacing > 1 else 0.0
-    for k in range(spacing):
-        share = k / (spacing - 1) if spacing > 1 else 0.0
-        half = ((1 - share) * (first["high"] - first["low"])
-                + share * (last["high"] - last["low"])) / 2
-        elo = first["elo"] + k * step
-        targets.append((f"level {k + 1} of {spacing}", elo, elo - half, elo + half,
-                        score_from_elo(step) if k else None))
     rows = []
-    for target, elo, elo_low, elo_high, win_rate in targets:
-        ends = (setting_for(elo_low, highs), setting_for(elo_high, lows))
-        low, high = min(ends), max(ends)
-        reachable = lows[0]["fitted"] <= elo <= highs[-1]["fitted"]
-        reason = withheld or (None if reachable else "beyond the dial's measured curve") or (
-            f"its interval [{low:.2f}, {high:.2f}] spans more than {MAX_WIDTH:g} of the dial: "
-            "play more games" if high - low > MAX_WIDTH else None)
+    for target, elo, elo_low, elo_high, win_rate in targets_of(levels, spacing):
+        low = high = reason = None
+        if elo_low is None or elo_high is None or rating.get("samples") == 0:
+            reason = unmeasured(rating)
+        else:
+            ends = (setting_for(elo_low, highs), setting_for(elo_high, lows))
+            low, high = min(ends), max(ends)
+            reachable = lows[0]["fitted"] <= elo <= highs[-1]["fitted"]
+            reason = (None if reachable else "beyond the dial's measured curve") or (
+                f"its interval [{low:.2f}, {high:.2f}] spans more than {MAX_WIDTH:g} of the "
+                "dial: play more games" if high - low > MAX_WIDTH else None)
         rows.append({"target": target, "elo": elo, "setting": setting_for(elo, points),
                      "low": low, "high": high, "on_curve": on_curve(elo, points),
-                     "win_rate_vs_previous": win_rate, "withheld": reason})
+                     "win_rate_vs_previous": win_rate, "withheld": withheld or reason})
     return rows

@@ -45,7 +45,13 @@ from .strategy import Strategy, define_strategy
 from .studies import spsa
 from .studies.calibrate import calibration_variants
 from .studies.calibration import Request as CalibrationRequest
-from .studies.calibration import begin, calibration_folder, resumed_request, run_study
+from .studies.calibration import (
+    begin,
+    calibration_folder,
+    enclosing_calibration,
+    resumed_request,
+    run_study,
+)
 from .studies.compare import (
     COMPARE_LIMIT,
     DEFAULT_BOUNDS,
@@ -514,10 +520,14 @@ def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPL
            calibration: dict | None = None, partial: bool = False) -> Path:
     """Build the report (report.html, levels.json, charts/, tables/) in `out` from run folders
     (finished or partial), one section per run, as `domsim report` does; a calibration's steps
-    (`calibration`) fill its summary. Returns the page."""
+    (`calibration`, else those of the calibration the runs sit in) fill its summary. Returns the
+    page."""
     from .pages.report import write_report  # matplotlib takes a third of a second to import
 
     runs = [run_statistics(load_run(Path(path)), samples) for path in run_dirs]
+    if calibration is None:
+        calibration = enclosing_calibration(run_dirs)
+        partial = partial or (calibration is not None and not calibration.get("complete"))
     return write_report(runs, Path(out), calibration, partial)
 
 

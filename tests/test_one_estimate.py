@@ -10,11 +10,12 @@ import csv
 import html
 import json
 import re
+import shutil
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from clitools import invoke
+from clitools import invoke, one_line_error
 
 STEP_LINE = re.compile(r"^(\S+) (\S+) -> (\S+): ([-+]\d+) Elo \[([-+]\w+), ([-+]\w+)\]")
 
@@ -28,6 +29,12 @@ def csv_steps(out: Path) -> dict:
     with (out / "tables" / "steps.csv").open(newline="", encoding="utf-8") as source:
         return {(row["from"], row["to"]): tuple(shown(row[key]) for key in (
             "elo", "elo_low", "elo_high")) for row in csv.DictReader(source)}
+
+
+def csv_rows(out: Path) -> list[tuple]:
+    """steps.csv's from, to and estimate (which estimate its Elo is)."""
+    with (out / "tables" / "steps.csv").open(newline="", encoding="utf-8") as source:
+        return [(row["from"], row["to"], row["estimate"]) for row in csv.DictReader(source)]
 
 
 def levels_steps(out: Path) -> dict:
@@ -72,21 +79,48 @@ def assert_one_estimate(out: Path, stdout: str) -> None:
         assert not interval or tuple(interval) == told[step][1:]
 
 
-def test_a_calibration_step_is_one_estimate_on_every_surface(tmp_path):
-    out = tmp_path / "cal"
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory):
+    """A small calibration's folder and what it told the terminal."""
+    out = tmp_path_factory.mktemp("one_estimate") / "cal"
     result = invoke("calibrate", "--variant", "classic", "--level", "easy", "--level", "medium",
                     "--games", "1", "--seed", "3", "-j", "1", "--silent", "--samples", "10",
                     "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert_one_estimate(out, result.stdout)
+    return out, result.stdout
+
+
+def test_a_calibration_step_is_one_estimate_on_every_surface(calibrated):
+    out, stdout = calibrated
+    assert_one_estimate(out, stdout)
     # the interval shown is the one judged: wider than the plain 95% one of the step's games
     step = json.loads((out / "calibration.json").read_text())["ladders"][0]["steps"][0]
     plain = json.loads(invoke("stats", step["folder"], "--json", "--samples", "0").stdout)
     pair = plain["pairs"][0]  # medium (the upper level, entrant 0) vs easy
     assert (pair["a"], pair["b"]) == ("medium", "easy")
     assert pair["elo"] == pytest.approx(step["elo"])
-    assert step["looks"] > 1 and "the interval judged" in result.stdout
+    assert step["looks"] > 1 and "the interval judged" in stdout
     assert step["elo_low"] < pair["elo_low"] and pair["elo_high"] < step["elo_high"]
+
+
+def test_the_report_of_a_run_in_a_calibration_gives_the_calibrations_steps(calibrated, tmp_path):
+    """`domsim report CAL/classic` reads the steps from the calibration the run sits in, not the
+    overview's joint ratings (before: +23 [-60, +110] against the calibration's +44 [+13, +76])."""
+    out, stdout = calibrated
+    report = tmp_path / "report"
+    result = invoke("report", str(out / "classic"), "--out", str(report))
+    assert result.exit_code == 0, result.output
+    assert_one_estimate(report, stdout)
+    copy = tmp_path / "alone"
+    shutil.copytree(out / "classic", copy / "classic")  # no calibration around it
+    alone = tmp_path / "alone-report"
+    assert invoke("report", str(copy / "classic"), "--out", str(alone)).exit_code == 0
+    assert {row[-1] for row in csv_rows(alone)} == {
+        "the overview's joint ratings, 95% bootstrap over deals"}
+    twin = tmp_path / "twin"
+    shutil.copytree(out, twin)
+    one_line_error(invoke("report", str(out / "classic"), str(twin / "classic"), "--out",
+                          str(tmp_path / "both")), "report each calibration's runs apart")
 
 
 @pytest.mark.slow

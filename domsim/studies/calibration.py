@@ -7,7 +7,7 @@ results."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from ..plan.config import TourneyConfig
 from ..plan.games import Plan
 from ..results.manifest import Outcome
 from ..runner.session import Execution, run_session
-from ..runner.tourney import RunFinished
+from ..runner.tourney import RunFinished, TourneyError
 from .calibrate import run_calibration
 from .compare import CompareResult, compare_in
 from .folder import StudyFolder
@@ -66,6 +66,29 @@ class Calibrated:
     @property
     def partial(self) -> bool:
         return self.outcome.partial or not self.calibration.get("complete")
+
+
+def enclosing_calibration(runs: Sequence[str | Path]) -> dict | None:
+    """The steps of the calibration the runs sit in (the folder holding them holds
+    calibration.json), its ladders those of these runs: what `calibrate` gave their report. None
+    when no run sits in one; TourneyError (one line) when they sit in several or it is
+    unreadable."""
+    paths = [Path(run).resolve() for run in runs]
+    homes = sorted({path.parent for path in paths if (path.parent / CALIBRATION).is_file()})
+    if not homes:
+        return None
+    if len(homes) > 1:
+        raise TourneyError(f"the runs sit in {len(homes)} calibrations ({homes[0]}, "
+                           f"{homes[1]}, ...): report each calibration's runs apart")
+    try:
+        content = StudyFolder(homes[0], CALIBRATION, "calibration").content()
+        names = {path.name for path in paths}
+        ladders = [ladder for ladder in content.get("ladders", [])
+                   if Path(ladder["overview"]).name in names]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise TourneyError(f"cannot read the calibration in {homes[0] / CALIBRATION} "
+                           f"({type(exc).__name__})") from None
+    return {**content, "ladders": ladders}
 
 
 def calibration_folder(out: str | Path | None, resume: bool = True) -> StudyFolder:

@@ -49,6 +49,7 @@ from .studies.calibration import (
     begin,
     calibration_folder,
     enclosing_calibration,
+    overview_runs,
     resumed_request,
     run_study,
 )
@@ -519,11 +520,15 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
 def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPLES,
            calibration: dict | None = None, partial: bool = False) -> Path:
     """Build the report (report.html, levels.json, charts/, tables/) in `out` from run folders
-    (finished or partial), one section per run, as `domsim report` does; a calibration's steps
-    (`calibration`, else those of the calibration the runs sit in) fill its summary. Returns the
-    page."""
+    (finished or partial; a calibration's folder: its overview runs), one section per run, as
+    `domsim report` does; a calibration's steps (`calibration`, else those of the calibration
+    the runs sit in) fill its summary. Returns the page."""
     from .pages.report import write_report  # matplotlib takes a third of a second to import
 
+    given = run_dirs
+    run_dirs = [run for path in given for run in overview_runs(path)]
+    if given and not run_dirs:
+        raise TourneyError(f"no run to report in {given[0]}: the calibration has played none")
     runs = [run_statistics(load_run(Path(path)), samples) for path in run_dirs]
     if calibration is None:
         calibration = enclosing_calibration(run_dirs)

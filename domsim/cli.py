@@ -1158,7 +1158,8 @@ TUNE_SESSION = ("out", "workers", "silent", "resume", "backend", "scheduler")
 @user_errors
 def report(run_dirs, out, samples) -> None:
     """Build the calibration report (report.html, SVG charts, CSV tables) from finished or
-    partial runs, one section per run.
+    partial runs, one section per run. A calibration's folder (or a run in one) gives its steps
+    from its calibration.json, as the calibration's own report does.
 
     Example: domsim report results/block-levels results/kozel-levels --out results/report
     """

@@ -105,12 +105,14 @@ def test_a_calibration_step_is_one_estimate_on_every_surface(calibrated):
 
 def test_the_report_of_a_run_in_a_calibration_gives_the_calibrations_steps(calibrated, tmp_path):
     """`domsim report CAL/classic` reads the steps from the calibration the run sits in, not the
-    overview's joint ratings (before: +23 [-60, +110] against the calibration's +44 [+13, +76])."""
+    overview's joint ratings (before: +23 [-60, +110] against the calibration's +44 [+13, +76]),
+    and `domsim report CAL` reports the calibration's overview runs alike."""
     out, stdout = calibrated
-    report = tmp_path / "report"
-    result = invoke("report", str(out / "classic"), "--out", str(report))
-    assert result.exit_code == 0, result.output
-    assert_one_estimate(report, stdout)
+    for given in (out / "classic", out):
+        report = tmp_path / f"report-{given.name}"
+        result = invoke("report", str(given), "--out", str(report))
+        assert result.exit_code == 0, result.output
+        assert_one_estimate(report, stdout)
     copy = tmp_path / "alone"
     shutil.copytree(out / "classic", copy / "classic")  # no calibration around it
     alone = tmp_path / "alone-report"

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..analysis import MIN_DEALS, SAMPLES
 from ..plan.config import TourneyConfig
 from ..plan.games import Plan
+from ..results.folder import MANIFEST
 from ..results.manifest import Outcome
 from ..runner.session import Execution, run_session
 from ..runner.tourney import RunFinished, TourneyError
@@ -66,6 +67,21 @@ class Calibrated:
     @property
     def partial(self) -> bool:
         return self.outcome.partial or not self.calibration.get("complete")
+
+
+def overview_runs(folder: str | Path) -> list[Path]:
+    """The runs a report of `folder` reads: a calibration's overview runs (one per rule set,
+    those begun), else the folder itself (TourneyError, one line: its calibration.json is
+    unreadable)."""
+    folder = Path(folder)
+    if not (folder / CALIBRATION).is_file():
+        return [folder]
+    try:
+        variants = StudyFolder(folder, CALIBRATION, "calibration").content()["settings"]["variants"]
+        return [folder / variant for variant in variants if (folder / variant / MANIFEST).is_file()]
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise TourneyError(f"cannot read the calibration in {folder / CALIBRATION} "
+                           f"({type(exc).__name__})") from None
 
 
 def enclosing_calibration(runs: Sequence[str | Path]) -> dict | None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -31,19 +30,21 @@ import random
 import re
 import reprlib
 import sys
-import traceback
 import typing
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .clock import ClockReading
 from .errors import DomsimError
 from .rules import Rules
 from .spec import SESSION_PREFIX, Spec
 from .suggest import did_you_mean
 from .view import Move, PlayerView
+
+if typing.TYPE_CHECKING:
+    from .clock import ClockReading
 
 ENTRY_POINT_GROUP = "domsim.strategies"
 EXAMPLES_PACKAGE = "domsim.strategies"
@@ -213,6 +214,8 @@ def _raised_at(exc: BaseException) -> str:
     is neither domsim's nor the import machinery's (a SyntaxError names its line itself)."""
     if isinstance(exc, SyntaxError):
         return ""
+    import traceback  # here: only a strategy that fails to load needs it
+
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
               if not frame.filename.startswith("<")
               and not Path(frame.filename).is_relative_to(_DOMSIM)]
@@ -278,7 +281,7 @@ def existing_file(path_text: str) -> Path:
 def file_module(path_text: str) -> ModuleType:
     """Load a strategy file as a module named after its resolved path, once per process."""
     path = existing_file(path_text).resolve()
-    digest = hashlib.blake2b(str(path).encode(), digest_size=6).hexdigest()
+    digest = f"{zlib.crc32(str(path).encode()):08x}"  # not hashlib: OpenSSL costs a bot's start
     stem = re.sub(r"\W", "_", path.stem)
     name = f"domsim_file_{stem}_{digest}"
     if name in sys.modules:

@@ -221,6 +221,35 @@ def test_the_package_and_a_bots_process_load_no_heavy_library(code):
     assert loaded_heavy(code) == []
 
 
+#: What a bot's process needs only when something goes wrong (a mistyped name, a strategy that
+#: raises) or never (OpenSSL, the clock): each costs every bot's start (issue 49).
+NOT_AT_START = ("difflib", "traceback", "hashlib", "_hashlib", "domsim.clock", "importlib.metadata")
+
+
+def loaded_at_start(spec: str, then: str = "") -> list[str]:
+    """Which of NOT_AT_START a seat host has loaded once it has answered `hello` for `spec` (and
+    run `then`)."""
+    probe = ("import sys\nfrom domsim.seat.host import Host\nfrom domsim.spec import Spec\n"
+             f"reply = Host(Spec.of({spec!r})).answer({{'type': 'hello', 'protocol': 2}})\n"
+             "assert reply['type'] == 'hello', reply\n"
+             f"{then}\nprint(sorted(m for m in {NOT_AT_START!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    return ast.literal_eval(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("spec", [str(Path(__file__).parent.parent / "strategies" /
+                                      "example_greedy.py"), "domsim.strategies.medium:Medium"])
+def test_a_bots_process_answers_hello_without_what_only_a_mistake_needs(spec):
+    assert loaded_at_start(spec) == []
+
+
+def test_the_start_probe_sees_a_module_a_mistake_loads():
+    assert "difflib" in loaded_at_start("domsim.strategies.medium:Medium",
+                                        "from domsim.suggest import did_you_mean\n"
+                                        "did_you_mean('meduim', ['medium'])")
+
+
 def test_the_probe_sees_a_heavy_library_and_the_api_still_loads_on_first_use():
     assert {"numpy", "pyarrow", "tqdm"} <= set(loaded_heavy("import domsim\ndomsim.tourney"))
     assert domsim.load is domsim.api.load

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import traceback
 
 from .._core import WireViews
 from ..rules import Rules, private_copy
@@ -86,6 +85,8 @@ class Host:
     def _raised(self, request: int | None, exc: BaseException) -> dict:
         """The `error` reply to a strategy that raised; its traceback goes to stderr (the run's
         log), so that its author sees the file and line."""
+        import traceback  # here: a host whose strategy never raises does without it
+
         self.strategy = None
         traceback.print_exception(exc, file=sys.stderr)
         return {"type": "error", "id": request, "message": one_line(exc), "raised": True}

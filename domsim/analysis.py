@@ -477,8 +477,8 @@ def elo_text(pair: dict) -> str:
     """Elo and nElo with their intervals; a sweep as what it is (`sweep_text`)."""
     bound = pair.get("one_sided")
     if bound:
-        limit = pair["elo_low"] if bound == "lower" else pair["elo_high"]
-        return f"Elo: {sweep_text(bound, limit, pair['games'], said=True)}, nElo - (no spread)"
+        swept = sweep_text(bound, pair["elo_low"], pair["elo_high"], pair["games"], said=True)
+        return f"Elo: {swept}, nElo - (no spread)"
     return (f"Elo {pair['elo']:+.1f} [{elo_end(pair['elo_low'])}, {elo_end(pair['elo_high'])}], "
             f"nElo {pair['nelo']:+.1f} [{pair['nelo_low']:+.1f}, {pair['nelo_high']:+.1f}]")
 

@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
 from .clock import GameClock, TimeControl
@@ -86,9 +87,10 @@ class PlayedGame:
         """The spec at each seat, as written (the record's `seats`)."""
         return [spec.text for spec in self.specs]
 
-    @property
+    @cached_property
     def result(self) -> GameResult:
-        """The game's result as it is scored (a forfeit's, else the board's), with its reason."""
+        """The game's result as it is scored (a forfeit's, else the board's), with its reason:
+        worked out once, a game being played out when it is handed back."""
         return GameResult.of(self.rules, self.state, self.faults, self.on_fault)
 
     @property

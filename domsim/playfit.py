@@ -62,15 +62,8 @@ def log_likelihood(weights: np.ndarray, rows: dict[str, np.ndarray]) -> tuple[fl
                                                                                np.ndarray]:
     """The conditional logit's log-likelihood of the chosen moves, its gradient and Hessian."""
     x, group, chosen = rows["features"], rows["decision"], rows["chosen"]
-    groups = int(group.max()) + 1 if len(group) else 0
-    score = x @ weights
-    top = np.full(groups, -np.inf)
-    np.maximum.at(top, group, score)
-    e = np.exp(score - top[group])
-    total = np.bincount(group, e, groups)
-    p = e / total[group]
-    value = score[chosen].sum() - (top + np.log(total)).sum()
-    mean = np.zeros((groups, x.shape[1]))
+    value, p = choice_log_likelihood(x @ weights, rows)
+    mean = np.zeros((int(group.max()) + 1 if len(group) else 0, x.shape[1]))
     np.add.at(mean, group, p[:, None] * x)
     gradient = x[chosen].sum(0) - mean.sum(0)
     centred = x - mean[group]

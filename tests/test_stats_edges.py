@@ -60,10 +60,10 @@ def test_a_sweep_reads_as_what_it_is_with_its_bound_on_the_side_of_the_result():
 
 
 def test_sweep_cells_never_show_a_bound_across_zero():
-    assert sweep_text("lower", -34.0, 8) == "won all 8 games: too few deals to bound"
-    assert sweep_text("upper", 34.0, 8) == "lost all 8 games: too few deals to bound"
-    assert sweep_text("upper", 121.0, 4) == "lost all 4 games: too few deals to bound"
-    assert sweep_text("upper", -40.0) == "lost every game: at most -40"
+    assert sweep_text("lower", -34.0, None, 8) == "won all 8 games: too few deals to bound"
+    assert sweep_text("upper", None, 34.0, 8) == "lost all 8 games: too few deals to bound"
+    assert sweep_text("upper", None, 121.0, 4) == "lost all 4 games: too few deals to bound"
+    assert sweep_text("upper", None, -40.0) == "lost every game: at most -40"
     assert elo_cell("lower", math.inf, 28.4, None, 12) == "won all 12 games: at least +28"
 
 

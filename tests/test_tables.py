@@ -1,6 +1,7 @@
 """Several games at once (domsim.seat.tables, docs/seat-protocol.md "Tables"): a bot process plays a
 table in each and answers all of them in one round trip, and no game plays otherwise than it
-would alone, faults included (R-SEAT-FAULT)."""
+would alone but where the bot fails: a process that fails in a round trip faults every game it
+was asked in, and none is played again (R-SEAT-FAULT)."""
 
 import functools
 import os

@@ -296,10 +296,8 @@ def elo_cell(bound: str | None, elo: float | None, low: float | None,
         return "-"
     if bound == "anchor":
         return f"{signed_elo(elo)} (Elo 0)"
-    if bound == "lower" and low is not None:
-        return sweep_text(bound, low, games)
-    if bound == "upper" and high is not None:
-        return sweep_text(bound, high, games)
+    if (bound == "lower" and low is not None) or (bound == "upper" and high is not None):
+        return sweep_text(bound, low, high, games)
     if low is None or high is None:  # no resampling asked for (--samples 0)
         return f"{signed_elo(elo)} (no interval)"
     if bound == "unmeasured" or signed_elo(low) == signed_elo(high):
@@ -307,12 +305,14 @@ def elo_cell(bound: str | None, elo: float | None, low: float | None,
     return f"{signed_elo(elo)} [{signed_elo(low)}, {signed_elo(high)}]"
 
 
-def sweep_text(bound: str, limit: float, games: int | None = None, said: bool = False) -> str:
-    """A sweep (every game won: a `lower` bound; or lost: `upper`) as what it is, its one-sided
-    97.5% bound shown only on the side of the result: a sweep won bounded below at or under 0
-    is no evidence of strength yet (read as "> -34" it would say the opposite of the result),
-    so it says so. `said`: a bound says what it is."""
+def sweep_text(bound: str, low: float | None, high: float | None, games: int | None = None,
+               said: bool = False) -> str:
+    """A sweep (every game won: a `lower` bound, `low`; or lost: `upper`, `high`) as what it
+    is, its one-sided 97.5% bound shown only on the side of the result: a sweep won bounded
+    below at or under 0 is no evidence of strength yet (read as "> -34" it would say the
+    opposite of the result), so it says so. `said`: a bound says what it is."""
     won = bound == "lower"
+    limit = low if won else high
     swept = f"{'won' if won else 'lost'} all {games:,} games" if games is not None else (
         f"{'won' if won else 'lost'} every game")
     if (limit > 0) if won else (limit < 0):

@@ -26,6 +26,7 @@ def open_tourney(plan: Plan, out: Path, resume: bool, command: Sequence[str] = (
     if not (resume or keep_seeds) and plan.config.run_key is None:
         plan = plan.keyed(run_key(None, bots_out_of_process(plan)))
     # A new run's settings are checked before its folder is made: a bad one writes nothing.
+    check_no_bot_names(out, plan)
     tourney = None if resume else Tourney(plan, out)
     lock = resume_lock(out, command) if resume else new_folder_lock(out, command)
     try:
@@ -38,6 +39,15 @@ def open_tourney(plan: Plan, out: Path, resume: bool, command: Sequence[str] = (
         lock.release()
         raise
     return tourney
+
+
+def check_no_bot_names(out: Path, plan: Plan) -> None:
+    """Refuse a bot whose files or arguments name a folder holding the run's folder: here, where
+    the run's real folder is known (a Tourney is also made to check settings or read a run)."""
+    for entrant in plan.entrants:
+        for spec in entrant.members:
+            if command := bot_command(spec, plan.config.isolate):
+                command.check_not_holding(out, "this run's folder (--out)")
 
 
 def bots_out_of_process(plan: Plan) -> bool:

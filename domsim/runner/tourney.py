@@ -54,8 +54,6 @@ class Tourney:
         for entrant in self.plan.entrants:
             for spec in entrant.members:
                 check_spec(spec, self.config.isolate, run_confinement(self.config))
-                if command := bot_command(spec, self.config.isolate):
-                    command.check_not_holding(self.out, "this run's folder (--out)")
         self.schema = games_schema(self.plan.rules)
 
     @classmethod

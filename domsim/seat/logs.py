@@ -29,7 +29,7 @@ class LogBudget:
     _process_left = LOG_BYTES_PER_PROCESS
 
     def __init__(self, label: str) -> None:
-        self.label = label
+        self.label = printable(label, lines=False)
         self._game_left = LOG_BYTES_PER_GAME
         self._capped = False
 
@@ -41,7 +41,7 @@ class LogBudget:
         if size <= min(self._game_left, LogBudget._process_left):
             self._game_left -= size
             LogBudget._process_left -= size
-            log.info("%s: %s", printable(self.label, lines=False), printable(text, lines=False))
+            log.info("%s: %s", self.label, printable(text, lines=False))
         elif not self._capped:
             self._capped = True
             which = ("this game's" if self._game_left < LogBudget._process_left

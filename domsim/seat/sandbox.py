@@ -486,6 +486,9 @@ def remove_cgroups(groups: tuple[Path, ...]) -> None:
             group.rmdir()
 
 
+_NOTHING_TO_DO = contextlib.nullcontext()
+
+
 class CpuShare:
     """A bot's CPU weight, raised while domsim waits for its answer (`asked`) and lowered
     after, so that no other bot's processes, nor its own between asks, take the CPU from
@@ -496,11 +499,12 @@ class CpuShare:
         self._asked, self._idle = (b"", b"") if weight is None else \
             (value.encode() for value in CPU_WEIGHTS[weight.name])
 
+    def asked(self) -> contextlib.AbstractContextManager:
+        # no generator set up per ask where there is no weight to move (every ask is a move)
+        return _NOTHING_TO_DO if self._fd is None else self._raised()
+
     @contextlib.contextmanager
-    def asked(self):
-        if self._fd is None:
-            yield
-            return
+    def _raised(self):
         self._set(self._asked)
         try:
             yield

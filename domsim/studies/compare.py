@@ -330,8 +330,9 @@ def elo_line(estimate: EloEstimate, games: int | None = None) -> str:
     (a score of 0 or 1) infinite as `stats` has it; nElo +/- its error (linear in the score);
     a sweep as what it is (`sweep_text`: no nElo)."""
     if estimate.one_sided:
-        bound = estimate.elo_low if estimate.one_sided == "lower" else estimate.elo_high
-        return (f"Elo: {sweep_text(estimate.one_sided, bound, games, said=True)}, "
+        swept = sweep_text(estimate.one_sided, estimate.elo_low, estimate.elo_high, games,
+                           said=True)
+        return (f"Elo: {swept}, "
                 "nElo: - (no spread)")
     nelo = f"nElo: {estimate.nelo:.2f} +/- {(estimate.nelo_high - estimate.nelo_low) / 2:.2f}"
     low, high = open_end(estimate.elo_low), open_end(estimate.elo_high)

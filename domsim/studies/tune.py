@@ -2,7 +2,7 @@
 or N levels evenly spaced in Elo from easy to insane (`run_levels`).
 
 The search is a bisection on the strength from [0, 1]: each step plays the dial at the middle of
-the bracket against the level on duplicate deals until a sequential test (domsim.compare, GSPRT)
+the bracket against the level on duplicate deals until a sequential test (studies.compare, GSPRT)
 decides between a win rate of target - tolerance / 2 (H0: too weak, the bracket's low end moves
 up) and target + tolerance / 2 (H1: too strong, its high end moves down). The tune stops after
 `steps` halvings, or at a step the test cannot decide within its games. Each step plays fresh
@@ -388,7 +388,7 @@ def saved_lines(saved: dict, out: Path) -> list[str]:
 @dataclass(frozen=True)
 class Gap:
     """How much stronger a built-in level is than the one below it, head to head on duplicate
-    deals (domsim.compare with a fixed number of games)."""
+    deals (domsim.studies.compare with a fixed number of games)."""
 
     weaker: str
     stronger: str

@@ -12,16 +12,22 @@ import pytest
 
 from domsim import __version__
 from domsim.game import play
+from domsim.plan.config import TourneyConfig
 from domsim.rules import make_rules
+from domsim.runner import worker as worker_module
+from domsim.runner.play import MAX_BATCH, batch_size
+from domsim.runner.tourney import Tourney
+from domsim.runner.worker import games_at_once, play_batch
+from domsim.seat import pool as pool_module
 from domsim.seat import process as process_module
 from domsim.seat import seats as seat_module
 from domsim.seat.alarm import MoveAlarm
 from domsim.seat.command import bot_command
-from domsim.seat.host import Host, serve
+from domsim.seat.host import TABLES, Host, serve
 from domsim.seat.pool import BotPool, deal_keys
 from domsim.seat.process import BotFault
 from domsim.seat.protocol import decode, encode, game_message
-from domsim.seat.tables import current_hub, play_at_once
+from domsim.seat.tables import GAMES_AT_ONCE, current_hub, play_at_once
 from domsim.spec import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,3 +236,61 @@ def test_a_bot_process_is_never_given_a_deal_twice_but_shares_its_tables_across_
         fixed = deal_keys(3, first_deal="a deal")
         assert pool.take(command, fixed)[0] is first
         assert pool.take(command, deal_keys(4, first_deal="a deal"))[0] is not first
+
+
+
+ROUND_ROBIN = (GREEDY, str(ROOT / "strategies" / "example_counter.py"),
+               "domsim.strategies.easy:Easy", "domsim.strategies.medium:Medium")
+
+
+def round_robin(games: int, *entrants: str, **settings) -> Tourney:
+    return Tourney.of(TourneyConfig("block", games=games, entrants=entrants, isolate=True,
+                                    **settings), Path())
+
+
+def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_a_seat(
+        monkeypatch, round_trips):
+    """issue 47: four entrants, each in its own processes, duplicate deals: each holds six
+    seats of every deal (three opponents, two seatings), so a worker needs six processes of each
+    (no process meets a deal twice) and, playing a round's games for each of their tables at
+    once, asks each process for many games in one round trip, not one or two."""
+    tourney = round_robin(800, *ROUND_ROBIN)
+    at_once = games_at_once(tourney.config, tourney.entrants, tourney.schedule)
+    assert at_once == (TABLES - 1) * 12
+    started = []
+
+    def counted(command, *args):
+        started.append(command.spec.text)
+        return process_module.BotProcess(command, *args)
+
+    monkeypatch.setattr(pool_module, "BotProcess", counted)
+    monkeypatch.setattr(worker_module, "_pools", {})
+    try:
+        result = play_batch(tourney.batch(list(range(at_once))))
+    finally:
+        for bots in worker_module._pools.values():
+            bots.close()
+    assert len(result.rows) == at_once
+    assert sorted(started) == sorted(ROUND_ROBIN * 6)
+    asks = [asked for asked, _ in round_trips]
+    assert sum(asks) / len(asks) >= 8
+
+
+@pytest.mark.parametrize("entrants, settings, filled", [
+    (ROUND_ROBIN, {}, (TABLES - 1) * 12),
+    (ROUND_ROBIN[:2], {}, (TABLES - 1) * 2),  # a duel: two seatings a deal
+    (("easy", "medium"), {}, None),  # every bot in process
+    ((GREEDY, f"exec:python3 {ROOT / 'strategies' / 'example_external.py'}"), {}, None),
+    (ROUND_ROBIN[:2], {"time_control": "10+0.1"}, None),  # a clock: one game at a time
+])
+def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settings, filled):
+    """A batch's games start at once: as many as fill every hosted bot's tables, as far as each
+    worker gets a batch; a run with an `exec:` program (it may play one game a process), or all
+    in process, or under a clock, keeps the batches it had."""
+    tourney = round_robin(20000, *entrants, **settings)
+    size = batch_size(tourney, 20000, 2)
+    assert size == (filled or MAX_BATCH)
+    assert batch_size(tourney, 100, 2) == (50 if filled else 6)
+    if not settings:
+        assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == \
+            (filled or GAMES_AT_ONCE)

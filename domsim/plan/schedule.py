@@ -47,6 +47,12 @@ class Schedule:
     def seatings_per_deal(self) -> int:
         return self.sides if self.duplicate else 1
 
+    @property
+    def round_games(self) -> int:
+        """The games of one round: every pairing in every seating it plays the round's deals in
+        (a bot meets each of them at most once a seat it holds, whatever the round)."""
+        return self.pairings * self.seatings_per_deal
+
     def slot(self, game_id: int) -> Slot:
         deal, pairing, seating = self.placed(game_id)
         return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal, self.run_key))
@@ -54,7 +60,7 @@ class Schedule:
     def placed(self, game_id: GameIds) -> tuple[GameIds, GameIds, GameIds]:
         """(deal, pairing, seating) of a game id, or of each of an array of them."""
         per_deal = self.seatings_per_deal
-        round_, rest = divmod(game_id, self.pairings * per_deal)
+        round_, rest = divmod(game_id, self.round_games)
         pairing, within = divmod(rest, per_deal)
         deal = round_ * self.deal_groups + pairing // (self.pairings // self.deal_groups)
         return deal, pairing, within if self.duplicate else round_ % self.sides
@@ -62,14 +68,14 @@ class Schedule:
     def games_per_pairing(self) -> list[int]:
         """Counted per pairing, not per game: a run may plan more games than could be walked."""
         per_deal = self.seatings_per_deal
-        deal_sets, rest = divmod(self.games, self.pairings * per_deal)
+        deal_sets, rest = divmod(self.games, self.round_games)
         return [deal_sets * per_deal + min(per_deal, max(0, rest - p * per_deal))
                 for p in range(self.pairings)]
 
     @property
     def whole_deal_sets(self) -> bool:
         """Whether every deal is played in every seating of every pairing."""
-        return self.games % (self.pairings * self.seatings_per_deal) == 0
+        return self.games % self.round_games == 0
 
 
 def batches(game_ids: Iterable[int], size: int, singles: int = 0) -> Iterator[list[int]]:

@@ -25,7 +25,7 @@ from .console import FaultRateExceeded
 from .signals import stops_deferred, stops_ignored
 from .stream import Abandoned, stream
 from .tourney import Tourney, TourneyError
-from .worker import Batch, BatchResult
+from .worker import Batch, BatchResult, tables_filled
 
 log = logging.getLogger("domsim.runner")
 
@@ -164,6 +164,19 @@ def feed_earlier(tourney: Tourney, tally: Tally, watch: Watch | None) -> None:
     tally.add_table(earlier)
 
 
+def batch_size(tourney: Tourney, games: int, workers: int) -> int:
+    """The games of a batch when `games` are left to play on `workers`: about an eighth of a
+    worker's share, at most `MAX_BATCH`; when bots in their own processes answer for many
+    games in one round trip, as many as fill their tables (`tables_filled`) as far as each
+    worker still gets a batch, and no more: a batch's games all start at once, and a game
+    waiting for a table would ask a bot for more tables than it has."""
+    filled = None if tourney.config.clock() else \
+        tables_filled(tourney.config, tourney.entrants, tourney.schedule)
+    if filled is not None:
+        return max(1, min(filled, -(-games // workers)))
+    return max(1, min(MAX_BATCH, games // (workers * 8)))
+
+
 def games_to_play(tourney: Tourney, done: set[int], workers: int,
                   watch: Watch | None) -> Iterator[Batch]:
     """The batches of the games not yet played, in game-id order, made as the stream asks for
@@ -172,8 +185,9 @@ def games_to_play(tourney: Tourney, done: set[int], workers: int,
     games = tourney.config.games
     if watch is None:
         missing = (g for g in range(games) if g not in done)
-        size = max(1, min(MAX_BATCH, (games - len(done)) // (workers * 8) or 1))
-        yield from (tourney.batch(ids) for ids in batches(missing, size, singles=workers))
+        yield from (tourney.batch(ids) for ids in
+                    batches(missing, batch_size(tourney, games - len(done), workers),
+                            singles=workers))
         return
     first, made = len(done), 0
     while first < games and not watch.decided:

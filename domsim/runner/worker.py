@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.util import Finalize
 
@@ -20,6 +21,8 @@ from ..record import GameResult, seal
 from ..results.columns import Place, game_row
 from ..rules import Rules
 from ..seat.alarm import MoveAlarm
+from ..seat.command import bot_command
+from ..seat.host import TABLES
 from ..seat.pool import BotPool
 from ..seat.process import Confinement
 from ..seat.tables import GAMES_AT_ONCE, play_at_once
@@ -64,10 +67,33 @@ def run_confinement(config: TourneyConfig) -> Confinement:
     return Confinement(config.seat_memory, config.sandbox)
 
 
+def games_at_once(config: TourneyConfig, entrants: Sequence[Entrant],
+                  schedule: Schedule) -> int:
+    """How many games a worker plays at once: one under a clock, whose time must be each
+    decision's own; `tables_filled` where it says; otherwise `GAMES_AT_ONCE`, as an `exec:`
+    program may play one game a process."""
+    if config.clock():
+        return 1
+    return tables_filled(config, entrants, schedule) or GAMES_AT_ONCE
+
+
+def tables_filled(config: TourneyConfig, entrants: Sequence[Entrant],
+                  schedule: Schedule) -> int | None:
+    """When every bot in its own process is domsim's seat host, the games that give each of
+    them a game at every table but one: a round's worth for each table, since a process meets a
+    deal once (the games of a batch that starts mid-round span one round more). A process then
+    answers for all its tables in one round trip (domsim.seat.tables). None when no bot plays
+    in its own process, or one is not domsim's host."""
+    commands = [command for entrant in entrants for spec in entrant.members
+                if (command := bot_command(spec, config.isolate)) is not None]
+    if commands and all(command.hosted for command in commands):
+        return (TABLES - 1) * schedule.round_games
+    return None
+
+
 def play_batch(batch: Batch) -> BatchResult:
-    """The batch's games, `GAMES_AT_ONCE` at a time (one at a time under a clock, whose time
-    must be each decision's own): a bot process that plays several tables answers for all of
-    them in one round trip (domsim.seat.tables)."""
+    """The batch's games, `games_at_once` at a time: a bot process that plays several tables
+    answers for all of them in one round trip (domsim.seat.tables)."""
     config = batch.config
     limit = config.move_time_limit or None
     bots = worker_bots(run_confinement(config))
@@ -75,7 +101,7 @@ def play_batch(batch: Batch) -> BatchResult:
     with MoveAlarm(limit) as alarm:
         games = [functools.partial(_play_one, batch, rules, i, game_id, bots, alarm)
                  for i, game_id in enumerate(batch.game_ids)]
-        played = play_at_once(games, 1 if config.clock() else GAMES_AT_ONCE)
+        played = play_at_once(games, games_at_once(config, batch.entrants, batch.schedule))
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     rows = [row for row, _, _ in played]
     records = [record for _, record, _ in played if record is not None]

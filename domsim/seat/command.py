@@ -20,6 +20,9 @@ from ..results.folder import MANIFEST
 from ..spec import Spec
 from ..strategy import StrategyError, check_registered, existing_file, local_file
 
+#: How a Python starts domsim's seat host (`python -m domsim.seat.host SPEC`).
+HOST = ("-m", "domsim.seat.host")
+
 
 @dataclass(frozen=True)
 class BotCommand:
@@ -36,6 +39,12 @@ class BotCommand:
     files: tuple[str, ...]
     found: tuple[str, ...] = ()
     python_path: tuple[str, ...] = ()  # where a module spec's module is found
+
+    @property
+    def hosted(self) -> bool:
+        """Whether domsim's own seat host runs it (a strategy file or module), which plays
+        `host.TABLES` games at once; an `exec:` program offers what it likes."""
+        return self.argv[1:3] == HOST
 
     def about(self) -> dict:
         """For the manifest: the spec, the command, and a sha256 of each file that defines it."""
@@ -157,7 +166,7 @@ def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None
         check_registered(spec.target.strip())
     # A file shipped to this process (a Dask worker) is loaded from its copy; the host runs
     # elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
-    argv = (sys.executable, "-m", "domsim.seat.host")
+    argv = (sys.executable, *HOST)
     extra = spec.files
     started = spec.without_parameters().text
     if spec.path:

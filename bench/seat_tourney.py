@@ -7,8 +7,11 @@ their own), median of `--repeats`, the two ways interleaved. Then the headline t
 (`domsim tourney --variant block --games N`: the built-in levels, in process) with this
 checkout's domsim and with `--against`'s.
 
-    python bench/seat_tourney.py [--games 600] [--repeats 3] [--headline-games 10000]
-                                 [--against /work/main/.venv/bin/domsim]
+    python bench/seat_tourney.py [--games 600 3000 10000] [--repeats 3]
+                                 [--headline-games 10000] [--against /work/main/.venv/bin/domsim]
+
+With several game counts it also prints what isolation costs a game once the bots' processes
+are started (the difference between two counts), apart from what starting them costs.
 
 Targets (issue 47): isolated <= 2.2x in process; the headline no slower than --against's."""
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import os
 import resource
 import statistics
@@ -86,7 +90,7 @@ def tourney(domsim: str, out: Path, *args: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--games", type=int, nargs="+", default=[600])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--headline-games", type=int, default=10000)
     parser.add_argument("--against", default="/work/main/.venv/bin/domsim")
@@ -95,32 +99,46 @@ def main() -> None:
     ways = {"isolated, in the sandbox": (DOMSIM, "--isolate"),
             "in process": (DOMSIM, "--in-process"),
             "isolated, --against's": (args.against, "--isolate")}
-    cpu: dict[str, list[float]] = {way: [] for way in ways}
+    cpu: dict[tuple[str, int], list[float]] = {(way, g): [] for way in ways for g in args.games}
     headline: dict[str, list[tuple[float, float]]] = {DOMSIM: [], args.against: []}
     with tempfile.TemporaryDirectory() as scratch:
         for repeat in range(args.repeats):  # interleaved: a drift of the machine hits all
-            for way, (domsim, flag) in ways.items():
-                out = Path(scratch, f"{len(cpu[way])}-{uuid.uuid4().hex[:6]}")
-                cpu[way].append(run_cpu(tourney(domsim, out, *players, "--games",
-                                                str(args.games), flag))[0])
-                print(f"  round {repeat + 1}: {way}: CPU {cpu[way][-1]:.2f} s", flush=True)
+            for games in args.games:
+                for way, (domsim, flag) in ways.items():
+                    out = Path(scratch, f"{games}-{uuid.uuid4().hex[:6]}")
+                    runs = cpu[way, games]
+                    runs.append(run_cpu(tourney(domsim, out, *players, "--games", str(games),
+                                                flag))[0])
+                    print(f"  round {repeat + 1}: {games} games, {way}: CPU {runs[-1]:.2f} s",
+                          flush=True)
             for domsim, runs in headline.items():
+                if not args.headline_games:
+                    break
                 out = Path(scratch, f"headline-{len(runs)}-{uuid.uuid4().hex[:6]}")
                 runs.append(run_cpu(tourney(domsim, out, "--games", str(args.headline_games))))
                 print(f"  round {repeat + 1}: headline, {domsim}: CPU {runs[-1][0]:.2f} s, "
                       f"wall {runs[-1][1]:.2f} s", flush=True)
-    in_process = statistics.median(cpu["in process"])
-    print(f"block, a round robin of 4 entrants (2 files, 2 levels by module), {args.games} "
-          f"games with duplicate deals; CPU of the run, bots' included, median of "
-          f"{args.repeats}:")
-    for way, runs in cpu.items():
-        print(f"  {way:<26} {statistics.median(runs):8.2f} s  "
-              f"{statistics.median(runs) / in_process:5.2f}x in process (target <= 2.2x)")
-    print(f"the headline tourney (block, {args.headline_games} games, built-in levels in "
-          f"process), median of {args.repeats}:")
-    for domsim, runs in headline.items():
-        print(f"  {domsim:<40} CPU {statistics.median(c for c, _ in runs):7.2f} s, wall "
-              f"{statistics.median(w for _, w in runs):7.2f} s")
+    median = {key: statistics.median(runs) for key, runs in cpu.items()}
+    print("block, a round robin of 4 entrants (2 files, 2 levels by module) with duplicate "
+          f"deals; CPU of the run, bots' included, median of {args.repeats}:")
+    for games in args.games:
+        in_process = median["in process", games]
+        for way in ways:
+            ratio = "" if way == "in process" else \
+                f"{median[way, games] / in_process:5.2f}x in process (target <= 2.2x)"
+            print(f"  {games:6d} games, {way:<26} {median[way, games]:8.2f} s  {ratio}")
+    for fewer, more in itertools.pairwise(args.games):
+        extra = median["in process", more] - median["in process", fewer]
+        for way in ways:
+            if way != "in process":
+                print(f"  a game from {fewer} to {more}, {way:<26} "
+                      f"{(median[way, more] - median[way, fewer]) / extra:5.2f}x in process")
+    if args.headline_games:
+        print(f"the headline tourney (block, {args.headline_games} games, built-in levels in "
+              f"process), median of {args.repeats}:")
+        for domsim, runs in headline.items():
+            print(f"  {domsim:<40} CPU {statistics.median(c for c, _ in runs):7.2f} s, wall "
+                  f"{statistics.median(w for _, w in runs):7.2f} s")
 
 
 if __name__ == "__main__":

@@ -350,6 +350,31 @@ def test_a_bot_spinning_children_takes_no_time_from_its_opponent(tmp_path):
     assert victim_run(tmp_path / "open", spinning, "--no-sandbox")[1] > 2 * idle
 
 
+@pytest.mark.skipif("cpu" not in sandbox._cgroup_controllers(),
+                    reason="domsim makes no cpu cgroup here (it needs root and the cpu controller)")
+def test_a_bot_starts_at_the_weight_of_a_bot_asked_and_waits_at_the_idle_one(monkeypatch):
+    """domsim waits for a bot from its start to its hello, as for an answer: started at the idle
+    weight, a bot on a machine busy with other work crawled (10 s gone before its hello, and the
+    bot faulted for a 50 ms start)."""
+    at_start = []
+    share = sandbox.CpuShare.__init__
+
+    def seen(self, weight):
+        at_start.append((weight, weight.read_text().strip()))
+        share(self, weight)
+
+    monkeypatch.setattr(sandbox.CpuShare, "__init__", seen)
+    [file] = sandbox._cgroup_settings(0, sandbox._v2())["cpu"]
+    asked, idle = sandbox.CPU_WEIGHTS[file]
+    greedy = Spec.of(str(ROOT / "strategies" / "example_greedy.py"))
+    bot = process_module.BotProcess(bot_command(greedy, True), process_module.Confinement())
+    try:
+        [(weight, starting)] = at_start
+        assert (starting, weight.read_text().strip()) == (asked, idle)
+    finally:
+        bot.close()
+
+
 def test_a_bot_exiting_in_a_round_trip_faults_every_game_asked_and_none_is_played_again(
         tmp_path):
     """A bot whose process exits in one of the games it plays at once gets a fault in each game

@@ -229,7 +229,8 @@ class BotProcess:
             daemon=True)
         start_without_signals(self._stderr)
         try:
-            self.hello = self._shake_hands(renames)
+            with self._cpu.asked():  # its start is a wait for its hello: lowered once it came
+                self.hello = self._shake_hands(renames)
         except BotFault as exc:
             self.close()  # its stderr read to the end
             raise type(exc)(f"{exc}{self._last_words()}") from None

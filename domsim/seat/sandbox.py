@@ -386,9 +386,11 @@ CONTROLLERS = ("pids", "memory", "cpu")
 
 
 def _cgroup_settings(memory_mb: int, v2: bool) -> dict[str, dict[str, str]]:
-    """Per controller, the files a bot's cgroup sets (v1's names, or v2's), and their values."""
+    """Per controller, the files a bot's cgroup sets (v1's names, or v2's), and their values: the
+    weight while asked, since domsim waits for the bot from its start to its hello (a bot
+    starting at the idle weight on a busy machine would take minutes to say hello)."""
     weight = "cpu.weight" if v2 else "cpu.shares"
-    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}, "cpu": {weight: CPU_WEIGHTS[weight][1]}}
+    settings = {"pids": {"pids.max": str(MAX_PROCESSES)}, "cpu": {weight: CPU_WEIGHTS[weight][0]}}
     if memory_mb:
         settings["memory"] = {"memory.max" if v2 else "memory.limit_in_bytes": str(memory_mb << 20)}
     return settings

@@ -253,10 +253,14 @@ def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_
     """issue 47: four entrants, each in its own processes, duplicate deals: each holds six
     seats of every deal (three opponents, two seatings), so a worker needs six processes of each
     (no process meets a deal twice) and, playing a round's games for each of their tables at
-    once, asks each process for many games in one round trip, not one or two."""
+    once, asks each process for many games in one round trip, not one or two (32 games at once
+    asked 1.6 a round trip). Here as if a host had 9 tables, for time."""
     tourney = round_robin(800, *ROUND_ROBIN)
+    assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == \
+        (TABLES - 1) * 12
+    monkeypatch.setattr(worker_module, "TABLES", 9)
     at_once = games_at_once(tourney.config, tourney.entrants, tourney.schedule)
-    assert at_once == (TABLES - 1) * 12
+    assert at_once == 8 * 12
     started = []
 
     def counted(command, *args):
@@ -273,7 +277,7 @@ def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_
     assert len(result.rows) == at_once
     assert sorted(started) == sorted(ROUND_ROBIN * 6)
     asks = [asked for asked, _ in round_trips]
-    assert sum(asks) / len(asks) >= 8
+    assert sum(asks) / len(asks) >= 3
 
 
 @pytest.mark.parametrize("entrants, settings, filled", [

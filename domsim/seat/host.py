@@ -44,8 +44,10 @@ from .protocol import (
     rules_from,
 )
 
-#: Games one host plays at once, when it speaks the compact encoding.
-TABLES = 32
+#: Games one host plays at once, when it speaks the compact encoding: as many as domsim takes
+#: (seat.process.MAX_TABLES). Each holds its strategy: 64 of a bot that builds a 20 MB table
+#: an instance fill 1.3 GB of its `--seat-memory`.
+TABLES = 64
 #: Bytes asked of the kernel by one read of the requests.
 CHUNK = 1 << 16
 

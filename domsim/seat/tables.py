@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: Games a worker plays at once (`play_at_once`): as many as domsim's seat host has tables.
+#: Games a worker plays at once (`play_at_once`) when not every bot in its own process is
+#: domsim's host (runner.worker.games_at_once): an `exec:` program may take one a process.
 GAMES_AT_ONCE = 32
 
 

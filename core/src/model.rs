@@ -113,25 +113,84 @@ pub fn role(rules: &Rules, observer: u8, seat: u8) -> usize {
 
 const NOBODY: u8 = u8::MAX;
 
-/// What every seat sees before an action: the line, the numbers each seat is known to lack, the
-/// tiles laid, who first exposed each number this hand and who exposed each open end, who led
-/// and the numbers of the lead, the numbers each seat left open on another end when it played
-/// (declined), the seat to act and how many tiles it holds.
+/// What every seat has seen of the hand before an action, as the features read it: the numbers
+/// each seat is known to lack, the tiles laid, who first exposed each number this hand and who
+/// exposed each open end, who led and the numbers of the lead, and the numbers each seat left
+/// open on another end when it played (declined).
 #[derive(Clone, Copy, Debug)]
-pub struct Moment {
-    pub seat: u8,
-    line: Line,
+pub struct Seen {
     voids: [u8; 4],
     laid: u32,
-    next: u8,
-    partner: u8,
-    previous: u8,
     first_exposer: [u8; 7],
     end_exposer: [u8; 4],
     leader: u8,
     lead_numbers: u8,
     declined: [u8; 4],
+}
+
+impl Seen {
+    const START: Seen = Seen {
+        voids: [0; 4],
+        laid: 0,
+        first_exposer: [NOBODY; 7],
+        end_exposer: [NOBODY; 4],
+        leader: NOBODY,
+        lead_numbers: 0,
+        declined: [0; 4],
+    };
+
+    /// Note action `a`, which turned line `before` into `after` (the same line unless a play).
+    pub fn note(&mut self, a: Action, before: &Line, after: &Line) {
+        note_void(&mut self.voids, a);
+        if a.kind() != Kind::Play {
+            return;
+        }
+        let (seat, tile) = (a.seat(), a.tile());
+        let numbers = 1 << TILE_A[tile as usize] | 1 << TILE_B[tile as usize];
+        if before.n == 0 {
+            (self.leader, self.lead_numbers) = (seat, numbers);
+        }
+        self.declined[seat as usize] |= before.open_numbers() & !numbers;
+        self.laid |= 1 << tile;
+        self.expose(a, before, after);
+    }
+
+    /// Who exposed what once play `a` turned line `before` into `after`: the lead both ends, a
+    /// tile its end, a spinner's sides as they open.
+    fn expose(&mut self, a: Action, before: &Line, after: &Line) {
+        let seat = a.seat();
+        let ends = &mut self.end_exposer;
+        let fresh = if before.n == 0 {
+            0..after.n as usize
+        } else {
+            let end = a.end() as usize;
+            ends[end] = seat;
+            before.n as usize..after.n as usize
+        };
+        for e in fresh {
+            ends[e] = seat;
+        }
+        for (&number, &by) in after.ends.iter().zip(ends.iter()).take(after.n as usize) {
+            if self.first_exposer[number as usize] == NOBODY && by == seat {
+                self.first_exposer[number as usize] = seat;
+            }
+        }
+    }
+}
+
+/// What every seat sees before an action: the line, what it has `Seen` of the hand, the seat to
+/// act, its partner, the seats before and after it and how many tiles it holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Moment {
+    pub seat: u8,
+    line: Line,
+    seen: Seen,
+    next: u8,
+    partner: u8,
+    previous: u8,
     hand_count: i32,
+    /// The tiles that fit the ends.
+    now_fit: u32,
 }
 
 /// A move's public features and what its hand-dependent ones need.
@@ -140,14 +199,46 @@ pub struct Candidate {
     pub mv: u8,
     x: u8,
     e: u8,
-    /// Tiles that fit the ends before the move is laid, and once it is.
-    now_fit: u32,
+    /// Tiles that fit the ends once the move is laid.
     after_fit: u32,
     laid: u32,
     public: [f64; FEATURES],
 }
 
+/// What the hand-dependent features read of a mover's hand at a decision, worked out once for
+/// all its candidates: its tiles, how many hold each number, and the most pips it could lay.
+pub struct Hand {
+    tiles: u32,
+    per_number: [u32; 7],
+    heaviest: i32,
+}
+
 impl Moment {
+    /// The moment `seat`, holding `hand_count` tiles, acts on `line` after what is `seen`.
+    pub fn new(rules: &Rules, seat: u8, line: Line, seen: Seen, hand_count: i32) -> Moment {
+        let players = rules.players as u8;
+        let partner = if rules.teams && players == 4 {
+            (seat + 2) % 4
+        } else {
+            NOBODY
+        };
+        let previous = if players > 2 {
+            (seat + players - 1) % players
+        } else {
+            NOBODY
+        };
+        Moment {
+            seat,
+            line,
+            seen,
+            next: (seat + 1) % players,
+            partner,
+            previous,
+            hand_count,
+            now_fit: fitting(line.open_numbers()),
+        }
+    }
+
     /// The candidate `mv` (which fits the line), or None for a lead.
     pub fn candidate(&self, mv: u8) -> Option<Candidate> {
         if self.line.n == 0 {
@@ -158,18 +249,19 @@ impl Moment {
         let x = other_number(tile, e);
         let after = self.line.after(mv);
         let open_ends = &after.ends[..after.n as usize];
-        let open = open_ends.iter().fold(0u8, |m, &n| m | 1 << n);
+        let open = after.open_numbers();
+        let seen = &self.seen;
         let has = |mask: u8, number: u8| f64::from(mask >> number & 1);
         let void_of = |seat: u8| {
             if seat == NOBODY {
                 0
             } else {
-                self.voids[seat as usize]
+                seen.voids[seat as usize]
             }
         };
         let is = |seat: u8, who: u8| f64::from(seat != NOBODY && seat == who);
-        let first = self.first_exposer[x as usize];
-        let by_end = self.end_exposer[end];
+        let first = seen.first_exposer[x as usize];
+        let by_end = seen.end_exposer[end];
         let mut public = [0.0; FEATURES];
         public[0] = PIPS[tile as usize] as f64;
         public[1] = f64::from(is_double(tile));
@@ -185,39 +277,45 @@ impl Moment {
         public[15] = has(void_of(self.next), e);
         public[16] = has(void_of(self.partner), e);
         public[17] = has(void_of(self.previous), x);
-        public[18] = is(self.leader, self.partner) * has(self.lead_numbers, x);
-        public[19] = has(self.declined[self.seat as usize], x);
-        public[20] = has(self.declined[self.seat as usize], e);
+        public[18] = is(seen.leader, self.partner) * has(seen.lead_numbers, x);
+        public[19] = has(seen.declined[self.seat as usize], x);
+        public[20] = has(seen.declined[self.seat as usize], e);
         public[21] = f64::from(open_ends.iter().filter(|&&n| n == x).count() > 1);
         public[22] = has(open, e);
         public[23] = f64::from(self.partner != NOBODY && open & !void_of(self.partner) == 0);
         if self.hand_count <= LATE_TILES {
             public[24] = public[0];
         }
-        let now = self.line.ends[..self.line.n as usize]
-            .iter()
-            .fold(0u8, |m, &n| m | 1 << n);
         Some(Candidate {
             mv,
             x,
             e,
-            now_fit: fitting(now),
             after_fit: fitting(open),
-            laid: self.laid,
+            laid: seen.laid,
             public,
         })
     }
 
     /// Every move of `tiles` that fits the line (none before the lead).
-    pub fn candidates(&self, tiles: u32) -> Vec<Candidate> {
-        let mut out = Vec::new();
-        for end in 0..self.line.n {
+    pub fn candidates(&self, tiles: u32) -> impl Iterator<Item = Candidate> + '_ {
+        (0..self.line.n).flat_map(move |end| {
             let number = self.line.ends[end as usize];
-            for tile in tiles_of(tiles & NUMBER_MASK[number as usize]) {
-                out.extend(self.candidate(tile << 2 | end));
-            }
+            tiles_of(tiles & NUMBER_MASK[number as usize])
+                .filter_map(move |tile| self.candidate(tile << 2 | end))
+        })
+    }
+
+    /// The mover's `tiles` as its candidates' features read them.
+    pub fn hand(&self, tiles: u32) -> Hand {
+        let heaviest = tiles_of(tiles & self.now_fit)
+            .map(|t| PIPS[t as usize])
+            .max()
+            .unwrap_or(0);
+        Hand {
+            tiles,
+            per_number: NUMBER_MASK.map(|m| (tiles & m).count_ones()),
+            heaviest,
         }
-        out
     }
 }
 
@@ -227,28 +325,23 @@ impl Candidate {
     }
 
     /// All its features for a mover holding `hand` (the tile among them).
-    pub fn features(&self, hand: u32) -> [f64; FEATURES] {
+    pub fn features(&self, hand: &Hand) -> [f64; FEATURES] {
         let mut f = self.public;
         let tile = self.tile();
-        let others = hand & !(1 << tile);
+        let others = hand.tiles & !(1 << tile);
+        let holds = |number: usize| hand.per_number[number] - (NUMBER_MASK[number] >> tile & 1);
         let x_tiles = NUMBER_MASK[self.x as usize];
-        let unseen = (x_tiles & !(self.laid | hand)).count_ones();
+        let unseen = (x_tiles & !(self.laid | hand.tiles)).count_ones();
         let follow = (others & self.after_fit).count_ones();
-        let own_x = (others & x_tiles).count_ones();
-        let longest = NUMBER_MASK
-            .iter()
-            .map(|&m| (others & m).count_ones())
-            .max()
-            .unwrap_or(0);
-        let heaviest =
-            tiles_of(hand & self.now_fit).all(|t| PIPS[t as usize] <= PIPS[tile as usize]);
+        let own_x = holds(self.x as usize);
+        let longest = (0..7).map(holds).max().unwrap_or(0);
         f[FOLLOW] = follow as f64;
         f[OWN_X] = own_x as f64;
         f[UNSEEN_X] = unseen as f64;
         f[X_DEAD] = f64::from(unseen == 0);
-        f[OWN_E] = (others & NUMBER_MASK[self.e as usize]).count_ones() as f64;
+        f[OWN_E] = holds(self.e as usize) as f64;
         f[OWN_DOUBLE_X] = f64::from(others >> tile_id(self.x, self.x) & 1 == 1);
-        f[HEAVIEST] = f64::from(heaviest);
+        f[HEAVIEST] = f64::from(hand.heaviest <= PIPS[tile as usize]);
         f[LONGEST_X] = f64::from(own_x > 0 && own_x == longest);
         f[NO_FOLLOW] = f64::from(follow == 0);
         f
@@ -258,69 +351,26 @@ impl Candidate {
 /// The moment before each action of the view's history and the moment now (`lines[i]`: the
 /// line before action i, as `search::position` replays it).
 pub fn moments(view: &View, lines: &[Line]) -> Vec<Moment> {
-    let rules = &view.rules;
-    let players = rules.players as u8;
-    let partner_of = |seat: u8| {
-        if rules.teams && players == 4 {
-            (seat + 2) % 4
-        } else {
-            NOBODY
-        }
-    };
-    let previous_of = |seat: u8| {
-        if players > 2 {
-            (seat + players - 1) % players
-        } else {
-            NOBODY
-        }
-    };
     let mut counts = hand_counts_at_start(view);
-    let mut voids = [0u8; 4];
-    let mut laid = 0u32;
-    let mut first_exposer = [NOBODY; 7];
-    let mut end_exposer = [NOBODY; 4];
-    let (mut leader, mut lead_numbers) = (NOBODY, 0u8);
-    let mut declined = [0u8; 4];
+    let mut seen = Seen::START;
     let mut out = Vec::with_capacity(view.actions.len() + 1);
     let now = view.line();
     for (i, line) in lines.iter().chain(std::iter::once(&now)).enumerate() {
         let seat = view.actions.get(i).map_or(view.seat, |a| a.seat());
-        out.push(Moment {
+        out.push(Moment::new(
+            &view.rules,
             seat,
-            line: *line,
-            voids,
-            laid,
-            next: (seat + 1) % players,
-            partner: partner_of(seat),
-            previous: previous_of(seat),
-            first_exposer,
-            end_exposer,
-            leader,
-            lead_numbers,
-            declined,
-            hand_count: counts[seat as usize],
-        });
+            *line,
+            seen,
+            counts[seat as usize],
+        ));
         let Some(&a) = view.actions.get(i) else { break };
-        note_void(&mut voids, a);
         match a.kind() {
-            Kind::Play => {
-                let tile = a.tile();
-                let numbers = 1 << TILE_A[tile as usize] | 1 << TILE_B[tile as usize];
-                if line.n == 0 {
-                    (leader, lead_numbers) = (seat, numbers);
-                }
-                let open = line.ends[..line.n as usize]
-                    .iter()
-                    .fold(0u8, |m, &n| m | 1 << n);
-                declined[seat as usize] |= open & !numbers;
-                counts[seat as usize] -= 1;
-                laid |= 1 << tile;
-                let after = lines.get(i + 1).unwrap_or(&now);
-                expose(a, line, after, &mut first_exposer, &mut end_exposer);
-            }
+            Kind::Play => counts[seat as usize] -= 1,
             Kind::Draw => counts[seat as usize] += 1,
             Kind::Pass => {}
         }
+        seen.note(a, line, lines.get(i + 1).unwrap_or(&now));
     }
     out
 }
@@ -338,27 +388,6 @@ fn hand_counts_at_start(view: &View) -> [i32; 4] {
         }
     }
     counts
-}
-
-/// Who exposed what once play `a` turned line `before` into `after`: the lead both ends, a
-/// tile its end, a spinner's sides as they open.
-fn expose(a: Action, before: &Line, after: &Line, first: &mut [u8; 7], ends: &mut [u8; 4]) {
-    let seat = a.seat();
-    let fresh = if before.n == 0 {
-        0..after.n as usize
-    } else {
-        let end = a.end() as usize;
-        ends[end] = seat;
-        before.n as usize..after.n as usize
-    };
-    for e in fresh {
-        ends[e] = seat;
-    }
-    for (&number, &by) in after.ends.iter().zip(ends.iter()).take(after.n as usize) {
-        if first[number as usize] == NOBODY && by == seat {
-            first[number as usize] = seat;
-        }
-    }
 }
 
 /// Hidden units of a seat's net at most.
@@ -437,10 +466,26 @@ struct Scored {
     hidden: [f64; HIDDEN],
 }
 
-/// One observed play that was a choice: its seat (by location), its candidates (every move the
-/// seat might have held then), which was chosen, and the seat's tiles played from then on.
+impl Scored {
+    fn new(net: &Net, candidate: Candidate) -> Scored {
+        let mut hidden = [0.0; HIDDEN];
+        for (h, unit) in hidden.iter_mut().zip(net.live_units()) {
+            *h = unit.bias + dot(&unit.input, &candidate.public);
+        }
+        Scored {
+            candidate,
+            linear: dot(&net.linear, &candidate.public),
+            hidden,
+        }
+    }
+}
+
+/// One observed play that was a choice: its seat (by location), the moment before it, its
+/// candidates (every move the seat might have held then), which was chosen, and the seat's
+/// tiles played from then on.
 struct Evidence {
     location: usize,
+    moment: Moment,
     candidates: Vec<Scored>,
     chosen: u8,
     later: u32,
@@ -485,22 +530,12 @@ impl PlayInference {
             }
             let net = &nets[location];
             let candidates = moment
-                .candidates(fits[index] & !moment.laid)
-                .into_iter()
-                .map(|c| {
-                    let mut hidden = [0.0; HIDDEN];
-                    for (h, unit) in hidden.iter_mut().zip(net.live_units()) {
-                        *h = unit.bias + dot(&unit.input, &c.public);
-                    }
-                    Scored {
-                        candidate: c,
-                        linear: dot(&net.linear, &c.public),
-                        hidden,
-                    }
-                })
+                .candidates(fits[index] & !moment.seen.laid)
+                .map(|c| Scored::new(net, c))
                 .collect();
             evidence.push(Evidence {
                 location,
+                moment: *moment,
                 candidates,
                 chosen: a.mv(),
                 later,
@@ -516,34 +551,37 @@ impl PlayInference {
 
     /// The likelihood of the evidence on a deal (`hands` by seat).
     pub fn likelihood(&self, hands: &[u32; 4]) -> f64 {
-        let mut log = vec![[0.0f64; 3]; self.seats.len()];
-        let mut scores = Vec::with_capacity(32);
+        let mut log = [[0.0f64; 3]; 3];
+        let mut scores = [[0.0f64; 3]; 112];
         for e in &self.evidence {
-            let hand = hands[self.seats[e.location] as usize] | e.later;
+            let tiles = hands[self.seats[e.location] as usize] | e.later;
+            let hand = e.moment.hand(tiles);
             let net = &self.nets[e.location];
-            scores.clear();
-            let mut chosen = usize::MAX;
+            let (mut n, mut chosen) = (0, usize::MAX);
             for s in &e.candidates {
                 let c = &s.candidate;
-                if hand >> c.tile() & 1 == 0 {
+                if tiles >> c.tile() & 1 == 0 {
                     continue;
                 }
-                let f = c.features(hand);
+                let f = c.features(&hand);
                 if c.mv == e.chosen {
-                    chosen = scores.len();
+                    chosen = n;
                 }
-                scores.push([net_score(net, s, &f), self.mixture.beta * f[0], 0.0]);
+                scores[n] = [net_score(net, s, &f), self.mixture.beta * f[0], 0.0];
+                n += 1;
             }
-            if scores.len() < 2 || chosen == usize::MAX {
+            if n < 2 || chosen == usize::MAX {
                 continue;
             }
+            let scores = &scores[..n];
             for (m, total) in log[e.location].iter_mut().enumerate() {
                 let top = scores.iter().map(|s| s[m]).fold(f64::MIN, f64::max);
                 let sum: f64 = scores.iter().map(|s| (s[m] - top).exp()).sum();
                 *total += scores[chosen][m] - top - sum.ln();
             }
         }
-        log.iter()
+        log[..self.seats.len()]
+            .iter()
             .map(|l| {
                 l.iter()
                     .zip(self.mixture.prior)
@@ -578,9 +616,10 @@ fn dot(w: &[f64; FEATURES], f: &[f64; FEATURES]) -> f64 {
 /// the decision logs hold (`None` for a lead).
 pub fn decision_features(view: &View, lines: &[Line]) -> Option<Vec<[f64; FEATURES]>> {
     let now = *moments(view, lines).last().expect("the moment now");
+    let hand = now.hand(view.hand);
     view.legal
         .iter()
-        .map(|&mv| now.candidate(mv).map(|c| c.features(view.hand)))
+        .map(|&mv| now.candidate(mv).map(|c| c.features(&hand)))
         .collect()
 }
 
@@ -617,9 +656,9 @@ mod tests {
             let moments = moments(view, &lines);
             for (at, hands_then, features, legal) in &logged {
                 let moment = &moments[*at];
-                let hand = hands_then[moment.seat as usize];
+                let hand = moment.hand(hands_then[moment.seat as usize]);
                 for (mv, f) in legal.iter().zip(features) {
-                    assert_eq!(moment.candidate(*mv).unwrap().features(hand), *f);
+                    assert_eq!(moment.candidate(*mv).unwrap().features(&hand), *f);
                     rebuilt += 1;
                 }
             }

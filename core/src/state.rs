@@ -128,6 +128,13 @@ impl Line {
         self.counts[..self.n as usize].iter().sum()
     }
 
+    /// Bitmask of the numbers the open ends show.
+    pub fn open_numbers(&self) -> u8 {
+        self.ends[..self.n as usize]
+            .iter()
+            .fold(0, |m, &n| m | 1 << n)
+    }
+
     /// Whether `mv` may be laid here: a lead either way (end 0 or 1), any other tile on an
     /// open end showing one of its numbers.
     pub fn fits(&self, mv: u8) -> bool {

@@ -110,10 +110,7 @@ fn mixture(
             "a play model is {ROLES} x {NET_SIZE} finite parameters and 3 shares >= 0, not all 0"
         )));
     }
-    let mut nets = [Net::of(&params[..NET_SIZE]); ROLES];
-    for (net, chunk) in nets.iter_mut().zip(params.chunks(NET_SIZE)) {
-        *net = Net::of(chunk);
-    }
+    let nets = std::array::from_fn(|role| Net::of(&params[role * NET_SIZE..][..NET_SIZE]));
     Ok(Some(Mixture { nets, beta, prior }))
 }
 

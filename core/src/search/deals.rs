@@ -21,6 +21,8 @@ pub struct Deals {
     seat: u8,
     hand: u32,
     resample: usize,
+    /// The deals drawn for the one searched, kept from deal to deal.
+    drawn: Vec<([u32; 4], Rest, f64)>,
 }
 
 impl Deals {
@@ -42,6 +44,7 @@ impl Deals {
             seat: view.seat,
             hand: view.hand,
             resample,
+            drawn: Vec::with_capacity(resample),
         })
     }
 
@@ -51,20 +54,22 @@ impl Deals {
             let (hands, rest, weight) = self.draw(rng)?;
             return Ok((with_deal(&self.template, &hands, &rest), weight));
         }
-        let mut drawn = Vec::with_capacity(self.resample);
+        self.drawn.clear();
         for _ in 0..self.resample {
-            drawn.push(self.draw(rng)?);
+            let deal = self.draw(rng)?;
+            self.drawn.push(deal);
         }
-        let total: f64 = drawn.iter().map(|d| d.2).sum();
+        let total: f64 = self.drawn.iter().map(|d| d.2).sum();
         let mut pick = rng.random() * total;
-        let chosen = drawn
+        let chosen = self
+            .drawn
             .iter()
             .position(|d| {
                 pick -= d.2;
                 pick < 0.0
             })
-            .unwrap_or(drawn.len() - 1);
-        let (hands, rest, _) = &drawn[chosen];
+            .unwrap_or(self.resample - 1);
+        let (hands, rest, _) = &self.drawn[chosen];
         Ok((
             with_deal(&self.template, hands, rest),
             total / self.resample as f64,

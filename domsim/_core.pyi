@@ -236,7 +236,8 @@ def insane_move(view: PlayerView, seed: int, *, samples: int, budget_ms: float, 
                 loss: float = 0.0, against_cap: bool = False, drop: float = 0.0,
                 merge_mirrors: bool = False, keyed_stream: bool = False,
                 model: list[float] | None = None,
-                prior: tuple[float, float, float] = (0.6, 0.2, 0.2), resample: int = 1) -> int: ...
+                prior: tuple[float, float, float] = (0.6, 0.2, 0.2), resample: int = 1,
+                model_moves: int = 0) -> int: ...
 def perfect_information_move(state: State, seed: int, *, samples: int, exact_tiles: int,
                              random_share: float, block: float, follow: float) -> int: ...
 def sample_deals(view: PlayerView, count: int, seed: int, *,

@@ -43,7 +43,9 @@ learned model's prior share of that mixture, the rest split evenly) and `model_s
 times this: above 1 a sharper filter of the deals, below 1 a softer one) and `resample` (deals
 drawn for each one searched, picked among them by weight and weighted by their mean, so that the
 playouts go where the weighting puts its weight; 0: the preset's, 1: each deal drawn is
-searched). With a game clock
+searched) and `model_moves` (with the learned model on, the other seats' first this many moves of
+each playout are drawn from it, so that a playout plays the table as the model says it plays; 0:
+the playout policy plays every seat; negative: the preset's). With a game clock
 (`--time-control`) it spends a share of what is left on each decision. Deterministic for a game
 seed and fixed parameters without a budget or a clock."""
 
@@ -84,6 +86,7 @@ class Preset:
     model: bool = False
     model_file: str = "play_model"
     resample: int = 1
+    model_moves: int = 0
 
     def tuning(self, variant: str) -> Tuning:
         return self.tunings.get(variant, Tuning())
@@ -130,7 +133,7 @@ class Insane(Strategy):
                  beta: float = -1.0, against_cap: int = -1, drop: float = -1.0,
                  merge_mirrors: int = -1, keyed_stream: int = -1, model: int = -1,
                  model_share: float = MODEL_SHARE, model_scale: float = 1.0,
-                 resample: int = 0) -> None:
+                 resample: int = 0, model_moves: int = -1) -> None:
         if preset not in PRESETS:
             raise ValueError(f"insane has no preset {preset!r}: use one of {', '.join(PRESETS)}")
         self.preset = PRESETS[preset]
@@ -152,6 +155,7 @@ class Insane(Strategy):
         self.prior = (model_share, rest, rest)
         self.model_scale = model_scale
         self.resample = resample
+        self.model_moves = model_moves
 
     def choose(self, view: PlayerView) -> Move:
         seed = self.rng.getrandbits(64)
@@ -177,9 +181,10 @@ class Insane(Strategy):
                    or model_weights(variant, scale=self.model_scale)) if learned else None
         model = {} if weights is None else dict(model=weights, prior=self.prior)
         resample = self.resample or self.preset.resample
+        moves = self.model_moves if self.model_moves >= 0 else self.preset.model_moves
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     drop=drop, merge_mirrors=merge, exact_tiles=exact, keyed_stream=keyed,
-                    resample=resample, **model, **self.options_now())
+                    resample=resample, model_moves=moves, **model, **self.options_now())
 
     def options_now(self) -> dict:
         """The search's options for this decision: with a game clock, the time budget is a share

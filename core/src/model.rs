@@ -28,7 +28,7 @@
 use crate::action::{Action, Kind};
 use crate::belief::{note_void, plays_since_draw};
 use crate::rules::Rules;
-use crate::state::Line;
+use crate::state::{Line, Table};
 use crate::tiles::{
     fitting, is_double, other_number, tile_id, tiles_of, NUMBER_MASK, PIPS, TILE_A, TILE_B,
 };
@@ -317,6 +317,32 @@ impl Moment {
             heaviest,
         }
     }
+
+    /// A move of the mover, which holds `tiles` and may play, drawn from `net`'s softmax over
+    /// its plays (the only one without a draw), `chance` giving a uniform number in [0, 1).
+    pub fn draw_move(&self, net: &Net, tiles: u32, chance: impl FnOnce() -> f64) -> u8 {
+        let hand = self.hand(tiles);
+        let mut scored = [(0u8, 0.0f64); 112];
+        let mut n = 0;
+        for c in self.candidates(tiles) {
+            scored[n] = (c.mv, net.score(&c.features(&hand)));
+            n += 1;
+        }
+        let scored = &scored[..n];
+        if n == 1 {
+            return scored[0].0;
+        }
+        let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+        let total: f64 = scored.iter().map(|s| (s.1 - top).exp()).sum();
+        let mut pick = chance() * total;
+        for &(mv, score) in scored {
+            pick -= (score - top).exp();
+            if pick < 0.0 {
+                return mv;
+            }
+        }
+        scored[n - 1].0
+    }
 }
 
 impl Candidate {
@@ -413,6 +439,8 @@ pub struct Net {
     pub linear: [f64; FEATURES],
     pub units: [Unit; HIDDEN],
     pub live: usize,
+    /// By feature, its linear weight and each unit's input weight (`score`'s layout).
+    by_feature: [[f64; HIDDEN + 1]; FEATURES],
 }
 
 impl Net {
@@ -436,11 +464,38 @@ impl Net {
             units[live].out = chunk[FEATURES + 1];
             live += 1;
         }
+        let by_feature = std::array::from_fn(|k| {
+            let mut row = [linear[k]; HIDDEN + 1];
+            for (w, unit) in row[1..].iter_mut().zip(&units) {
+                *w = unit.input[k];
+            }
+            row
+        });
         Net {
             linear,
             units,
             live,
+            by_feature,
         }
+    }
+
+    /// The score of a move of features `f`, adding up only the features that are not 0 (most
+    /// are not): a playout's one-off draws; the inference, which scores a candidate on many
+    /// deals, works out its public part once instead (`net_score`).
+    fn score(&self, f: &[f64; FEATURES]) -> f64 {
+        let mut sums = [0.0; HIDDEN + 1];
+        for (sum, unit) in sums[1..].iter_mut().zip(&self.units) {
+            *sum = unit.bias;
+        }
+        for (&x, row) in f.iter().zip(&self.by_feature) {
+            if x != 0.0 {
+                for (sum, w) in sums.iter_mut().zip(row) {
+                    *sum += w * x;
+                }
+            }
+        }
+        let hidden = self.live_units().iter().zip(&sums[1..]);
+        sums[0] + hidden.map(|(u, &h)| u.out * h.max(0.0)).sum::<f64>()
     }
 
     fn live_units(&self) -> &[Unit] {
@@ -612,6 +667,45 @@ fn dot(w: &[f64; FEATURES], f: &[f64; FEATURES]) -> f64 {
     w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
 
+/// The other seats as a search's playouts may play them (issue 51): each other seat's net by its
+/// role to the searcher, how many of their moves a playout draws from the nets (its first ones),
+/// and the line and what the table had seen at the decision.
+pub struct TableModel<'a> {
+    nets: [Option<&'a Net>; 4],
+    pub moves: usize,
+    line: Line,
+    seen: Seen,
+}
+
+impl<'a> TableModel<'a> {
+    /// `lines` as `search::position` gives them.
+    pub fn new(view: &View, lines: &[Line], mixture: &'a Mixture, moves: usize) -> TableModel<'a> {
+        let now = moments(view, lines).pop().expect("the moment now");
+        let nets = std::array::from_fn(|s| {
+            let other = s < view.players() && s as u8 != view.seat;
+            other.then(|| &mixture.nets[role(&view.rules, view.seat, s as u8)])
+        });
+        TableModel {
+            nets,
+            moves,
+            line: now.line,
+            seen: now.seen,
+        }
+    }
+
+    /// The net `seat` plays by, None for the searcher's seat.
+    pub fn net(&self, seat: u8) -> Option<&'a Net> {
+        self.nets[seat as usize]
+    }
+
+    /// What the table has seen once the decision's move `a` has been made on `t`.
+    pub fn seen_after(&self, a: Action, t: &Table) -> Seen {
+        let mut seen = self.seen;
+        seen.note(a, &self.line, &Line::of(t));
+        seen
+    }
+}
+
 /// The features of each legal move of the view's decision, from the view (its own hand): what
 /// the decision logs hold (`None` for a lead).
 pub fn decision_features(view: &View, lines: &[Line]) -> Option<Vec<[f64; FEATURES]>> {
@@ -669,6 +763,54 @@ mod tests {
         assert!(rebuilt > 10_000);
     }
 
+    /// A move drawn from a net is one of the mover's plays, in its softmax's proportions: with
+    /// every weight 0 each play is as likely (the uniform number picks the play at its rank);
+    /// weighting the pips strongly, the heaviest comes whatever the number. Block, 2 players,
+    /// ends 0|6: 0-1 on the 0, 4-6 and 1-6 on the 6.
+    #[test]
+    fn a_move_drawn_from_a_net_follows_its_softmax() {
+        let view = block_decision();
+        let (_, _, lines) = position(&view);
+        let now = *moments(&view, &lines).last().unwrap();
+        let mut params = [0.0; NET_SIZE];
+        let uniform = Net::of(&params);
+        let drawn = |net: &Net, u: f64| now.draw_move(net, view.hand, || u);
+        let tile = |name: &str, end: u8| crate::tiles::id(name) << 2 | end;
+        let order = [tile("0-1", 0), tile("1-6", 1), tile("4-6", 1)];
+        for (rank, mv) in order.iter().enumerate() {
+            assert_eq!(drawn(&uniform, (rank as f64 + 0.5) / 3.0), *mv);
+        }
+        params[0] = 20.0;
+        let heavy = Net::of(&params);
+        assert!([0.001, 0.5, 0.999]
+            .iter()
+            .all(|&u| drawn(&heavy, u) == order[2]));
+    }
+
+    /// A net scores a move alike both ways: feature by feature, skipping zeros (a playout's
+    /// draws), and from its public part worked out ahead (the inference's), with every unit live.
+    #[test]
+    fn both_ways_of_scoring_agree() {
+        let params: Vec<f64> = (0..NET_SIZE)
+            .map(|i| (i * 7919 % 17) as f64 / 8.0 - 1.0)
+            .collect();
+        let net = Net::of(&params);
+        assert_eq!(net.live, HIDDEN);
+        let mut scored = 0;
+        decisions(|view, _| {
+            let (_, _, lines) = position(view);
+            let now = *moments(view, &lines).last().unwrap();
+            let hand = now.hand(view.hand);
+            for c in now.candidates(view.hand) {
+                let f = c.features(&hand);
+                let ahead = net_score(&net, &Scored::new(&net, c), &f);
+                assert!((net.score(&f) - ahead).abs() < 1e-9 * ahead.abs().max(1.0));
+                scored += 1;
+            }
+        });
+        assert!(scored > 10_000, "{scored}");
+    }
+
     /// R-SEAT: seats sit in turn order, partners across in team games: to seat 0, seat 2 is the
     /// partner, 1 the next seat and 3 the previous one; without teams the seat across is another
     /// opponent, and with 2 players the other seat is the opponent.
@@ -686,14 +828,8 @@ mod tests {
         assert_eq!(roles("block", 2), ["opponent"]);
     }
 
-    /// Block, 2 players, R-MUST: seat 0 leads 0-6 and seat 1 passes (it lacks 0 and 6). Seat 0,
-    /// holding 0-1, 1-6, 4-6, 3-3, 2-2 and 2-5 on ends 0|6: 0-1 on the 0 exposes 1 (ends 1|6,
-    /// which 1-6 and 4-6 fit; it holds 1-6; five 1s unseen); 4-6 on the 6 exposes 4 (six 4s
-    /// unseen, none its own); neither leaves seat 1 known to have nothing. Both cover an end
-    /// seat 0 exposed and a number seat 1 lacks; 4-6 is the heaviest it may lay, and it keeps
-    /// 1-6 for the 6 it covers.
-    #[test]
-    fn features_of_a_block_decision() {
+    /// Seat 0's view in `features_of_a_block_decision`.
+    fn block_decision() -> View {
         let hand = crate::tiles::mask;
         let mut game = Game::new(Table::new(presets::rules("block", 2)));
         game.start_hand(
@@ -707,7 +843,18 @@ mod tests {
         );
         game.play(crate::tiles::id("0-6") << 2);
         game.pass_turn();
-        let view = View::of(&game, game.t.legal_vec());
+        View::of(&game, game.t.legal_vec())
+    }
+
+    /// Block, 2 players, R-MUST: seat 0 leads 0-6 and seat 1 passes (it lacks 0 and 6). Seat 0,
+    /// holding 0-1, 1-6, 4-6, 3-3, 2-2 and 2-5 on ends 0|6: 0-1 on the 0 exposes 1 (ends 1|6,
+    /// which 1-6 and 4-6 fit; it holds 1-6; five 1s unseen); 4-6 on the 6 exposes 4 (six 4s
+    /// unseen, none its own); neither leaves seat 1 known to have nothing. Both cover an end
+    /// seat 0 exposed and a number seat 1 lacks; 4-6 is the heaviest it may lay, and it keeps
+    /// 1-6 for the 6 it covers.
+    #[test]
+    fn features_of_a_block_decision() {
+        let view = block_decision();
         let (_, _, lines) = position(&view);
         let features = decision_features(&view, &lines).expect("not a lead");
         let of = |tile: &str, end: u8| {

@@ -19,7 +19,7 @@ use crate::search::{self, Deals, Judge, Policy, Settings, Solver, Stream};
 /// settings (`floor`, `loss`, `against_cap` and `drop` default to domsim 0.2's stop: only when
 /// one move is left; `keyed_stream` to its 64 random numbers drawn for every deal).
 #[pyfunction]
-#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false, model = None, prior = (0.6, 0.2, 0.2), resample = 1))]
+#[pyo3(signature = (view, seed, *, samples, budget_ms, exact_tiles, random_share, block, follow, beta, floor = 8, loss = 0.0, against_cap = false, drop = 0.0, merge_mirrors = false, keyed_stream = false, model = None, prior = (0.6, 0.2, 0.2), resample = 1, model_moves = 0))]
 #[allow(clippy::too_many_arguments)]
 pub fn insane_move(
     py: Python<'_>,
@@ -41,6 +41,7 @@ pub fn insane_move(
     model: Option<Vec<f64>>,
     prior: (f64, f64, f64),
     resample: usize,
+    model_moves: usize,
 ) -> PyResult<u32> {
     let data = PlayerView::data_of(view)?.clone();
     let model = mixture(model, prior, beta)?;
@@ -82,6 +83,7 @@ pub fn insane_move(
         },
         model,
         resample,
+        model_moves,
     };
     let mv = py
         .detach(move || search::choose(&data, &settings, seed))
@@ -199,17 +201,25 @@ pub fn perfect_information_move(
         stream: Stream::Drawn,
         model: None,
         resample: 1,
+        model_moves: 0,
     };
     let judge = Judge::new(&t.rules, t.to_move);
     let evaluation = py.detach(move || {
-        search::evaluate(&settings, judge, &moves, &mut Xoshiro::new(seed), |rng| {
-            let mut deal = t;
-            crate::belief::shuffle(
-                rng,
-                &mut deal.boneyard[deal.drawn as usize..deal.bone_len as usize],
-            );
-            Ok((deal, 1.0))
-        })
+        search::evaluate(
+            &settings,
+            judge,
+            &moves,
+            None,
+            &mut Xoshiro::new(seed),
+            |rng| {
+                let mut deal = t;
+                crate::belief::shuffle(
+                    rng,
+                    &mut deal.boneyard[deal.drawn as usize..deal.bone_len as usize],
+                );
+                Ok((deal, 1.0))
+            },
+        )
         .map(|e| e.best(&moves))
     });
     Ok(evaluation.map_err(value_error)? as u32)

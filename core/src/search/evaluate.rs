@@ -8,7 +8,7 @@ use super::mirror::distinct_moves;
 use super::playout::{Policy, Stream};
 use super::solver::{solvable, Solver};
 use super::stop::Tally;
-use crate::model::Mixture;
+use crate::model::{Mixture, TableModel};
 use crate::rng::Xoshiro;
 use crate::state::Table;
 use crate::tiles::heaviness;
@@ -54,6 +54,9 @@ pub struct Settings {
     /// Deals drawn for each one searched, which is picked among them by weight (`Deals`; 1:
     /// each deal drawn is searched).
     pub resample: usize,
+    /// The other seats' moves of each playout, its first ones, drawn from `model`'s nets
+    /// (`Policy::play_out_modelled`; 0: the policy plays every seat).
+    pub model_moves: usize,
 }
 
 /// Per move, its value on each deal drawn while it was in contention (the same deals for every
@@ -92,17 +95,18 @@ fn weighted_mean(values: &[f64], weights: &[f64]) -> f64 {
 }
 
 /// Evaluate `moves` of the seat to move on the deals `deal` draws (each a Table at the position
-/// to decide, with its weight).
+/// to decide, with its weight), the playouts playing the other seats by `table` if given.
 pub fn evaluate(
     settings: &Settings,
     judge: Judge,
     moves: &[u8],
+    table: Option<&TableModel>,
     rng: &mut Xoshiro,
     mut deal: impl FnMut(&mut Xoshiro) -> Result<(Table, f64), String>,
 ) -> Result<Evaluation, String> {
     let deadline = (settings.budget_ms > 0.0)
         .then(|| Instant::now() + Duration::from_secs_f64(settings.budget_ms / 1000.0));
-    let mut sampling = Sampling::new(settings, judge, moves);
+    let mut sampling = Sampling::new(settings, judge, moves, table);
     for done in 1..=settings.samples {
         let (base, weight) = deal(rng)?;
         if done == 1 && settings.merge_mirrors {
@@ -133,10 +137,22 @@ struct Sampling<'a> {
     /// Its table holds whole deals: every deal may share it.
     solver: Option<Solver>,
     policy: Policy,
+    table: Option<&'a TableModel<'a>>,
 }
 
 impl<'a> Sampling<'a> {
-    fn new(settings: &'a Settings, judge: Judge, moves: &'a [u8]) -> Sampling<'a> {
+    fn new(
+        settings: &'a Settings,
+        judge: Judge,
+        moves: &'a [u8],
+        table: Option<&'a TableModel<'a>>,
+    ) -> Sampling<'a> {
+        let policy = Policy::new(
+            settings.random_share,
+            settings.block,
+            settings.follow,
+            settings.stream,
+        );
         Sampling {
             settings,
             judge,
@@ -149,12 +165,12 @@ impl<'a> Sampling<'a> {
             active: (0..moves.len()).collect(),
             on_deal: vec![0.0; moves.len()],
             solver: None,
-            policy: Policy::new(
-                settings.random_share,
-                settings.block,
-                settings.follow,
-                settings.stream,
-            ),
+            policy: if table.is_some() {
+                policy.modelled()
+            } else {
+                policy
+            },
+            table,
         }
     }
 
@@ -169,13 +185,19 @@ impl<'a> Sampling<'a> {
         self.policy.new_stream(rng);
         for &i in &self.active {
             let mut child = *base;
-            child.play(self.moves[i]);
+            let a = child.play(self.moves[i]);
             self.on_deal[i] = if exact {
                 let (judge, rules) = (self.judge, &base.rules);
                 let solver = self.solver.get_or_insert_with(|| Solver::new(judge, rules));
                 solver.value(&child, f64::NEG_INFINITY, f64::INFINITY)
             } else {
-                self.policy.play_out(&mut child);
+                match self.table {
+                    Some(table) => {
+                        let seen = table.seen_after(a, &child);
+                        self.policy.play_out_modelled(&mut child, table, seen);
+                    }
+                    None => self.policy.play_out(&mut child),
+                }
                 self.judge.value(&child)
             };
             self.evaluation.values[i].push(self.on_deal[i]);
@@ -240,6 +262,7 @@ mod tests {
             stream: Stream::Drawn,
             model: None,
             resample: 1,
+            model_moves: 0,
         }
     }
 
@@ -253,6 +276,7 @@ mod tests {
             &settings(1, 7, 8, 0.0),
             judge,
             &moves,
+            None,
             &mut Xoshiro::new(0),
             |_| Ok((t, 1.0)),
         )
@@ -273,6 +297,7 @@ mod tests {
             &settings(256, 7, 32, 0.0),
             judge,
             &moves,
+            None,
             &mut Xoshiro::new(0),
             |_| Ok((t, 1.0)),
         )
@@ -296,6 +321,7 @@ mod tests {
                 &settings(512, 0, floor, loss),
                 judge,
                 &moves,
+                None,
                 &mut Xoshiro::new(3),
                 &mut deal,
             )
@@ -320,8 +346,10 @@ mod tests {
         let valued = |merge: bool| {
             let mut s = settings(64, 0, 8, 0.0);
             s.merge_mirrors = merge;
-            let evaluation =
-                evaluate(&s, judge, &moves, &mut Xoshiro::new(2), |_| Ok((t, 1.0))).unwrap();
+            let evaluation = evaluate(&s, judge, &moves, None, &mut Xoshiro::new(2), |_| {
+                Ok((t, 1.0))
+            })
+            .unwrap();
             let rows: Vec<u8> = (0..moves.len())
                 .filter(|&i| !evaluation.values[i].is_empty())
                 .map(|i| moves[i] & 3)
@@ -345,6 +373,7 @@ mod tests {
                 &settings(256, 0, 32, loss),
                 judge,
                 &moves,
+                None,
                 &mut Xoshiro::new(1),
                 |_| Ok((t, 1.0)),
             )

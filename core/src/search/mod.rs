@@ -29,6 +29,7 @@ pub use playout::{Playable, Policy, Stream};
 pub use position::position;
 pub use solver::{solvable, Solver};
 
+use crate::model::TableModel;
 use crate::rng::Xoshiro;
 use crate::view::View;
 
@@ -37,8 +38,17 @@ pub fn choose(view: &View, settings: &Settings, seed: u64) -> Result<u8, String>
     let mut rng = Xoshiro::new(seed);
     let mut deals = Deals::new(view, settings.beta, settings.model, settings.resample)?;
     let judge = Judge::new(&view.rules, view.seat);
-    let evaluation = evaluate(settings, judge, &view.legal, &mut rng, |rng| {
-        deals.next(rng)
-    })?;
+    let table = (settings.model_moves > 0)
+        .then_some(settings.model.as_ref())
+        .flatten()
+        .map(|m| TableModel::new(view, &position(view).2, m, settings.model_moves));
+    let evaluation = evaluate(
+        settings,
+        judge,
+        &view.legal,
+        table.as_ref(),
+        &mut rng,
+        |rng| deals.next(rng),
+    )?;
     Ok(evaluation.best(&view.legal))
 }

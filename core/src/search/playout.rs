@@ -3,9 +3,10 @@
 //! fives, first the points it makes), now and then a random one.
 
 use crate::game::Game;
+use crate::model::{Moment, Seen, TableModel};
 use crate::rng::{splitmix64, Xoshiro, SPLITMIX_GAMMA};
 use crate::scoring::fives_points;
-use crate::state::{attach, Table};
+use crate::state::{attach, Line, Table};
 use crate::tiles::{HEAVINESS, NUMBER_MASK};
 
 /// Random numbers drawn per deal by `Stream::Drawn` and replayed, cycled, in every move's
@@ -76,6 +77,9 @@ pub struct Policy {
     kind: Stream,
     stream: [f64; STREAM],
     key: u64,
+    /// Whether the playouts draw moves from a learned model (`play_out_modelled`), which needs
+    /// the random numbers whatever `random_share`.
+    modelled: bool,
 }
 
 impl Policy {
@@ -88,12 +92,21 @@ impl Policy {
             kind,
             stream: [0.0; STREAM],
             key: 0,
+            modelled: false,
+        }
+    }
+
+    /// The policy whose playouts may draw moves from a learned model (`play_out_modelled`).
+    pub fn modelled(self) -> Policy {
+        Policy {
+            modelled: true,
+            ..self
         }
     }
 
     /// Draw what the following playouts' random numbers come from (`Stream`).
     pub fn new_stream(&mut self, rng: &mut Xoshiro) {
-        if self.random_share == 0.0 {
+        if self.random_share == 0.0 && !self.modelled {
             return;
         }
         match self.kind {
@@ -104,7 +117,39 @@ impl Policy {
 
     /// Play `position` to the end of the hand (a Game: with its history and results).
     pub fn play_out<P: Playable>(&self, position: &mut P) {
+        self.play_out_from(position, 0);
+    }
+
+    /// `play_out` on a bare table, the other seats' first `table.moves` moves drawn from their
+    /// nets (issue 51: the table plays as the model says it plays), `seen` what the table has
+    /// seen so far.
+    pub fn play_out_modelled(&self, t: &mut Table, table: &TableModel, mut seen: Seen) {
         let mut drawn = 0usize;
+        let mut left = table.moves;
+        while left > 0 && !t.hand_over {
+            let (seat, before) = (t.to_move, Line::of(t));
+            if let Some(a) = t.step_forced() {
+                seen.note(a, &before, &before);
+                continue;
+            }
+            let mv = match table.net(seat) {
+                Some(net) => {
+                    left -= 1;
+                    let hand = t.hands[seat as usize];
+                    let count = hand.count_ones() as i32;
+                    let moment = Moment::new(&t.rules, seat, before, seen, count);
+                    moment.draw_move(net, hand, || self.chance(&mut drawn))
+                }
+                None => self.choose_on_any_line(t, &mut drawn),
+            };
+            let a = t.play(mv);
+            seen.note(a, &before, &Line::of(t));
+        }
+        self.play_out_from(t, drawn);
+    }
+
+    /// `play_out` with the random numbers from the `drawn`th on.
+    fn play_out_from<P: Playable>(&self, position: &mut P, mut drawn: usize) {
         while !position.table().hand_over {
             if let Some(t) = position.plain_table() {
                 return self.play_out_plain(t, &mut drawn);
@@ -446,6 +491,65 @@ mod tests {
             }
         }
         assert!(plain > 1000, "only {plain} hands took the fast path");
+    }
+
+    /// A modelled playout reads each of its decisions as a view of it would (R-VIEW): what it
+    /// keeps of the table, action by action, gives the choices of a playout that rebuilds each
+    /// decision's moment from the game's history (`model::moments`, which the logs' features are
+    /// pinned to), on random positions of every variant, with a net that reads every feature.
+    #[test]
+    fn a_modelled_playout_reads_the_table_as_a_view_does() {
+        use crate::model::{moments, Mixture, Net, NET_SIZE, ROLES};
+        use crate::search::position;
+        use crate::view::{tests::random_decisions, View};
+        let params: Vec<f64> = (0..NET_SIZE)
+            .map(|i| (i * 7919 % 13) as f64 / 6.0 - 1.0)
+            .collect();
+        let net = Net::of(&params);
+        let mixture = Mixture {
+            nets: [net; ROLES],
+            beta: 0.0,
+            prior: [1.0, 0.0, 0.0],
+        };
+        let (mut playouts, mut drawn_moves) = (0, 0);
+        random_decisions(5, 3, 2, |game, view| {
+            let table = TableModel::new(view, &position(view).2, &mixture, 6);
+            let mut policy = Policy::new(0.1, 4.0, 2.0, Stream::Keyed).modelled();
+            policy.new_stream(&mut Xoshiro::new(game.history.len() as u64));
+            let mv = view.legal[0];
+            let mut t = game.t;
+            let a = t.play(mv);
+            let seen = table.seen_after(a, &t);
+            policy.play_out_modelled(&mut t, &table, seen);
+            let mut rebuilt = game.clone();
+            rebuilt.play(mv);
+            let (mut drawn, mut left) = (0, table.moves);
+            while left > 0 && !rebuilt.t.hand_over {
+                if rebuilt.step_forced() {
+                    continue;
+                }
+                let seat = rebuilt.t.to_move;
+                let mv = if seat == view.seat {
+                    policy.choose_on_any_line(&rebuilt.t, &mut drawn)
+                } else {
+                    left -= 1;
+                    let now = View::of(&rebuilt, rebuilt.t.legal_vec());
+                    let moment = *moments(&now, &position(&now).2).last().unwrap();
+                    let hand = rebuilt.t.hands[seat as usize];
+                    drawn_moves += usize::from(now.legal.len() > 1);
+                    moment.draw_move(&net, hand, || policy.chance(&mut drawn))
+                };
+                rebuilt.play(mv);
+            }
+            policy.play_out_from(&mut rebuilt, drawn);
+            let state = |t: &Table| (t.hands, t.ends, t.drawn, t.to_move, t.outcome);
+            assert_eq!(state(&t), state(&rebuilt.t), "{:?}", view.rules);
+            playouts += 1;
+        });
+        assert!(
+            playouts > 500 && drawn_moves > 2000,
+            "{playouts} {drawn_moves}"
+        );
     }
 
     /// A keyed stream serves every playout on a deal the same numbers (common random numbers)

@@ -65,7 +65,8 @@ class Tuning:
     """How a variant's decisions are searched under the cap of deals: the sequential stop
     (`floor`, `loss`, `against_cap`), the regret below which a move drops out (`drop`), whether
     mirror-image moves are valued once (`merge_mirrors`) and the tiles in hands from which the
-    exact solver takes over (`exact_tiles`); the defaults are domsim 0.2's."""
+    exact solver takes over (`exact_tiles`), and the other seats' moves of each playout drawn
+    from the learned model (`model_moves`); the defaults are domsim 0.2's."""
 
     floor: int = 8
     loss: float = 0.0
@@ -73,6 +74,7 @@ class Tuning:
     drop: float = 0.0
     merge_mirrors: bool = False
     exact_tiles: int = 7
+    model_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,6 @@ class Preset:
     model: bool = False
     model_file: str = "play_model"
     resample: int = 1
-    model_moves: int = 0
 
     def tuning(self, variant: str) -> Tuning:
         return self.tunings.get(variant, Tuning())
@@ -181,7 +182,7 @@ class Insane(Strategy):
                    or model_weights(variant, scale=self.model_scale)) if learned else None
         model = {} if weights is None else dict(model=weights, prior=self.prior)
         resample = self.resample or self.preset.resample
-        moves = self.model_moves if self.model_moves >= 0 else self.preset.model_moves
+        moves = self.model_moves if self.model_moves >= 0 else tuning.model_moves
         return dict(samples=samples, beta=beta, floor=floor, loss=loss, against_cap=against_cap,
                     drop=drop, merge_mirrors=merge, exact_tiles=exact, keyed_stream=keyed,
                     resample=resample, model_moves=moves, **model, **self.options_now())

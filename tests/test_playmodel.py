@@ -152,6 +152,20 @@ def test_resampling_deals_by_weight_is_its_own_search():
     assert games[0] == games[1] != games[2] == games[3]
 
 
+def test_playouts_drawing_the_other_seats_moves_from_the_model_are_their_own_search():
+    """`model_moves=0` is every playout seat played by the fixed policy (the presets' own);
+    drawing the other seats' first moves of each playout from the learned model plays another
+    game, and replays it for a seed (R-RNG); without the model it is the search without it."""
+    rules = make_rules("partnership")
+    games = [play_game(rules, [spec, "hard"] * 2, 6, move_time_limit=None)["hands"]
+             for spec in ("insane?preset=history", "insane?preset=history&model_moves=0",
+                          "insane?preset=history&model_moves=2",
+                          "insane?preset=history&model_moves=2",
+                          "insane?preset=lean", "insane?preset=lean&model_moves=2")]
+    assert games[0] == games[1] != games[2] == games[3]
+    assert games[4] == games[5]
+
+
 def _view_after(hidden: str):
     """Block: seat 0 led 6-6, seat 1 laid 6-1; seat 0's view (seat 1's other tiles hidden)."""
     state = position("block", ["6-6 5-6 4-6 3-6 2-5 1-4 0-3", f"1-6 {hidden}"], moves="0:6-6")

@@ -328,15 +328,15 @@ impl Moment {
             scored[n] = (c.mv, net.score(&c.features(&hand)));
             n += 1;
         }
-        let scored = &scored[..n];
+        let scored = &mut scored[..n];
         if n == 1 {
             return scored[0].0;
         }
         let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
-        let total: f64 = scored.iter().map(|s| (s.1 - top).exp()).sum();
-        let mut pick = chance() * total;
-        for &(mv, score) in scored {
-            pick -= (score - top).exp();
+        scored.iter_mut().for_each(|s| s.1 = (s.1 - top).exp());
+        let mut pick = chance() * scored.iter().map(|s| s.1).sum::<f64>();
+        for &(mv, weight) in scored.iter() {
+            pick -= weight;
             if pick < 0.0 {
                 return mv;
             }

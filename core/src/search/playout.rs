@@ -135,10 +135,12 @@ impl Policy {
             let mv = match table.net(seat) {
                 Some(net) => {
                     left -= 1;
-                    let hand = t.hands[seat as usize];
-                    let count = hand.count_ones() as i32;
-                    let moment = Moment::new(&t.rules, seat, before, seen, count);
-                    moment.draw_move(net, hand, || self.chance(&mut drawn))
+                    only_move(t).unwrap_or_else(|| {
+                        let hand = t.hands[seat as usize];
+                        let count = hand.count_ones() as i32;
+                        let moment = Moment::new(&t.rules, seat, before, seen, count);
+                        moment.draw_move(net, hand, || self.chance(&mut drawn))
+                    })
                 }
                 None => self.choose_on_any_line(t, &mut drawn),
             };
@@ -362,6 +364,16 @@ fn only_play<const ENDS: usize>(plays: [u32; ENDS]) -> bool {
         all |= play;
     }
     all.is_power_of_two() && twice == 0
+}
+
+/// The move of the seat to move on a line, if it has only one.
+fn only_move(t: &Table) -> Option<u8> {
+    let hand = t.hands[t.to_move as usize];
+    let mut plays = [0u32; 4];
+    for (end, play) in plays.iter_mut().enumerate().take(t.n_ends as usize) {
+        *play = hand & NUMBER_MASK[t.ends[end] as usize];
+    }
+    only_play(plays).then(|| nth_play(plays, 0))
 }
 
 /// The first of `plays` (per end, as `nth_play` orders them) with the greatest `key(tile, end)`.

@@ -30,7 +30,8 @@ use crate::belief::{note_void, plays_since_draw};
 use crate::rules::Rules;
 use crate::state::{Line, Table};
 use crate::tiles::{
-    fitting, is_double, other_number, tile_id, tiles_of, NUMBER_MASK, PIPS, TILE_A, TILE_B,
+    fitting, is_double, other_number, tile_id, tiles_of, ALL_TILES, NUMBER_MASK, PIPS, TILE_A,
+    TILE_B,
 };
 use crate::view::View;
 
@@ -325,24 +326,30 @@ impl Moment {
         let mut scored = [(0u8, 0.0f64); 112];
         let mut n = 0;
         for c in self.candidates(tiles) {
-            scored[n] = (c.mv, net.score(&c.features(&hand)));
+            scored[n] = (c.mv, net.finish(net.partial(&c.public), &c.features(&hand)));
             n += 1;
         }
-        let scored = &mut scored[..n];
-        if n == 1 {
-            return scored[0].0;
-        }
-        let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
-        scored.iter_mut().for_each(|s| s.1 = (s.1 - top).exp());
-        let mut pick = chance() * scored.iter().map(|s| s.1).sum::<f64>();
-        for &(mv, weight) in scored.iter() {
-            pick -= weight;
-            if pick < 0.0 {
-                return mv;
-            }
-        }
-        scored[n - 1].0
+        draw(&mut scored[..n], chance)
     }
+}
+
+/// One of the moves `scored` (with their scores), drawn from their softmax, `chance` giving a
+/// uniform number in [0, 1) when there is more than one.
+fn draw(scored: &mut [(u8, f64)], chance: impl FnOnce() -> f64) -> u8 {
+    let n = scored.len();
+    if n == 1 {
+        return scored[0].0;
+    }
+    let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+    scored.iter_mut().for_each(|s| s.1 = (s.1 - top).exp());
+    let mut pick = chance() * scored.iter().map(|s| s.1).sum::<f64>();
+    for &(mv, weight) in scored.iter() {
+        pick -= weight;
+        if pick < 0.0 {
+            return mv;
+        }
+    }
+    scored[n - 1].0
 }
 
 impl Candidate {
@@ -479,18 +486,31 @@ impl Net {
         }
     }
 
-    /// The score of a move of features `f`, adding up only the features that are not 0 (most
-    /// are not): a playout's one-off draws; the inference, which scores a candidate on many
-    /// deals, works out its public part once instead (`net_score`).
-    fn score(&self, f: &[f64; FEATURES]) -> f64 {
+    /// A playout's scoring, feature by feature, skipping those that are 0 (most are): the
+    /// linear score and each unit's input as a candidate's public features make them
+    /// (`finish` adds the hand's). The inference, which scores a candidate on many deals,
+    /// works out its public part once by dot products instead (`net_score`).
+    fn partial(&self, public: &[f64; FEATURES]) -> Partial {
         let mut sums = [0.0; HIDDEN + 1];
         for (sum, unit) in sums[1..].iter_mut().zip(&self.units) {
             *sum = unit.bias;
         }
-        for (&x, row) in f.iter().zip(&self.by_feature) {
+        for (&x, row) in public.iter().zip(&self.by_feature) {
             if x != 0.0 {
                 for (sum, w) in sums.iter_mut().zip(row) {
                     *sum += w * x;
+                }
+            }
+        }
+        sums
+    }
+
+    /// The score of a move of features `f` whose public ones made `sums` (`partial`).
+    fn finish(&self, mut sums: Partial, f: &[f64; FEATURES]) -> f64 {
+        for k in HAND_FEATURES {
+            if f[k] != 0.0 {
+                for (sum, w) in sums.iter_mut().zip(&self.by_feature[k]) {
+                    *sum += w * f[k];
                 }
             }
         }
@@ -502,6 +522,9 @@ impl Net {
         &self.units[..self.live]
     }
 }
+
+/// A move's linear score and each live unit's input (`Net::partial`).
+type Partial = [f64; HIDDEN + 1];
 
 /// The models mixed for each seat: the net by role, the heavy-tile model's strength (`beta`: a
 /// logit on pips alone) and the uniform model, with their prior shares.
@@ -675,22 +698,88 @@ pub struct TableModel<'a> {
     pub moves: usize,
     line: Line,
     seen: Seen,
+    /// By legal move of the decision, the next seat's reply to it (`Reply`).
+    replies: Vec<Option<Reply>>,
+}
+
+/// The moment a seat replies to the decision's move, the same on every deal, and every move it
+/// might make then (of the tiles the searcher has not seen) with its public part of the score:
+/// on each deal only the features of the hand are left to work out.
+pub struct Reply {
+    moment: Moment,
+    candidates: Vec<(Candidate, Partial)>,
+}
+
+impl Reply {
+    /// `Moment::draw_move` for the replying seat holding `tiles`.
+    pub fn draw(&self, net: &Net, tiles: u32, chance: impl FnOnce() -> f64) -> u8 {
+        let hand = self.moment.hand(tiles);
+        let mut scored = [(0u8, 0.0f64); 112];
+        let mut n = 0;
+        for (c, sums) in self
+            .candidates
+            .iter()
+            .filter(|(c, _)| tiles >> c.tile() & 1 == 1)
+        {
+            scored[n] = (c.mv, net.finish(*sums, &c.features(&hand)));
+            n += 1;
+        }
+        draw(&mut scored[..n], chance)
+    }
 }
 
 impl<'a> TableModel<'a> {
-    /// `lines` as `search::position` gives them.
-    pub fn new(view: &View, lines: &[Line], mixture: &'a Mixture, moves: usize) -> TableModel<'a> {
+    /// `template` and `lines` as `search::position` gives them.
+    pub fn new(
+        view: &View,
+        template: &Table,
+        lines: &[Line],
+        mixture: &'a Mixture,
+        moves: usize,
+    ) -> TableModel<'a> {
         let now = moments(view, lines).pop().expect("the moment now");
         let nets = std::array::from_fn(|s| {
             let other = s < view.players() && s as u8 != view.seat;
             other.then(|| &mixture.nets[role(&view.rules, view.seat, s as u8)])
         });
-        TableModel {
+        let mut table = TableModel {
             nets,
             moves,
             line: now.line,
             seen: now.seen,
-        }
+            replies: Vec::new(),
+        };
+        let unseen = ALL_TILES & !view.seen();
+        table.replies = (view.legal.iter())
+            .map(|&mv| table.reply_to(view, template, mv, unseen))
+            .collect();
+        table
+    }
+
+    /// The reply to the decision's move `mv` on `template`, its seat holding some of `unseen`
+    /// (None once the hand is over).
+    fn reply_to(&self, view: &View, template: &Table, mv: u8, unseen: u32) -> Option<Reply> {
+        let mut t = *template;
+        let a = t.play(mv);
+        let net = self.net(t.to_move).filter(|_| !t.hand_over)?;
+        let count = i32::from(view.hand_counts[t.to_move as usize]);
+        let moment = Moment::new(
+            &t.rules,
+            t.to_move,
+            Line::of(&t),
+            self.seen_after(a, &t),
+            count,
+        );
+        let candidates = moment
+            .candidates(unseen)
+            .map(|c| (c, net.partial(&c.public)))
+            .collect();
+        Some(Reply { moment, candidates })
+    }
+
+    /// The reply to the decision's `index`th legal move.
+    pub fn reply(&self, index: usize) -> Option<&Reply> {
+        self.replies[index].as_ref()
     }
 
     /// The net `seat` plays by, None for the searcher's seat.
@@ -804,7 +893,8 @@ mod tests {
             for c in now.candidates(view.hand) {
                 let f = c.features(&hand);
                 let ahead = net_score(&net, &Scored::new(&net, c), &f);
-                assert!((net.score(&f) - ahead).abs() < 1e-9 * ahead.abs().max(1.0));
+                let sparse = net.finish(net.partial(&c.public), &f);
+                assert!((sparse - ahead).abs() < 1e-9 * ahead.abs().max(1.0));
                 scored += 1;
             }
         });

@@ -194,7 +194,7 @@ impl<'a> Sampling<'a> {
                 match self.table {
                     Some(table) => {
                         let seen = table.seen_after(a, &child);
-                        self.policy.play_out_modelled(&mut child, table, seen);
+                        self.policy.play_out_modelled(&mut child, table, i, seen);
                     }
                     None => self.policy.play_out(&mut child),
                 }

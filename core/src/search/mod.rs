@@ -41,7 +41,10 @@ pub fn choose(view: &View, settings: &Settings, seed: u64) -> Result<u8, String>
     let table = (settings.model_moves > 0)
         .then_some(settings.model.as_ref())
         .flatten()
-        .map(|m| TableModel::new(view, &position(view).2, m, settings.model_moves));
+        .map(|m| {
+            let (template, _, lines) = position(view);
+            TableModel::new(view, &template, &lines, m, settings.model_moves)
+        });
     let evaluation = evaluate(
         settings,
         judge,

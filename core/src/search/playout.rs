@@ -120,32 +120,37 @@ impl Policy {
         self.play_out_from(position, 0);
     }
 
-    /// `play_out` on a bare table, the other seats' first `table.moves` moves drawn from their
-    /// nets (issue 51: the table plays as the model says it plays), `seen` what the table has
-    /// seen so far.
-    pub fn play_out_modelled(&self, t: &mut Table, table: &TableModel, mut seen: Seen) {
-        let mut drawn = 0usize;
-        let mut left = table.moves;
+    /// `play_out` on a bare table where the decision's `index`th move was just made, the other
+    /// seats' first `table.moves` moves drawn from their nets (issue 51: the table plays as the
+    /// model says it plays), `seen` what the table has seen so far.
+    pub fn play_out_modelled(&self, t: &mut Table, table: &TableModel, index: usize, seen: Seen) {
+        let mut seen = seen;
+        let (mut drawn, mut left, mut reply) = (0usize, table.moves, table.reply(index));
         while left > 0 && !t.hand_over {
             let (seat, before) = (t.to_move, Line::of(t));
             if let Some(a) = t.step_forced() {
                 seen.note(a, &before, &before);
+                reply = None;
                 continue;
             }
             let mv = match table.net(seat) {
                 Some(net) => {
                     left -= 1;
                     only_move(t).unwrap_or_else(|| {
-                        let hand = t.hands[seat as usize];
+                        let (hand, chance) = (t.hands[seat as usize], || self.chance(&mut drawn));
+                        if let Some(reply) = reply {
+                            return reply.draw(net, hand, chance);
+                        }
                         let count = hand.count_ones() as i32;
                         let moment = Moment::new(&t.rules, seat, before, seen, count);
-                        moment.draw_move(net, hand, || self.chance(&mut drawn))
+                        moment.draw_move(net, hand, chance)
                     })
                 }
                 None => self.choose_on_any_line(t, &mut drawn),
             };
             let a = t.play(mv);
             seen.note(a, &before, &Line::of(t));
+            reply = None;
         }
         self.play_out_from(t, drawn);
     }
@@ -506,9 +511,10 @@ mod tests {
     }
 
     /// A modelled playout reads each of its decisions as a view of it would (R-VIEW): what it
-    /// keeps of the table, action by action, gives the choices of a playout that rebuilds each
-    /// decision's moment from the game's history (`model::moments`, which the logs' features are
-    /// pinned to), on random positions of every variant, with a net that reads every feature.
+    /// keeps of the table, action by action, and the reply it worked out ahead of every deal
+    /// give the choices of a playout that rebuilds each decision's moment from the game's
+    /// history (`model::moments`, which the logs' features are pinned to), on random positions
+    /// of every variant, with a net that reads every feature.
     #[test]
     fn a_modelled_playout_reads_the_table_as_a_view_does() {
         use crate::model::{moments, Mixture, Net, NET_SIZE, ROLES};
@@ -525,14 +531,15 @@ mod tests {
         };
         let (mut playouts, mut drawn_moves) = (0, 0);
         random_decisions(5, 3, 2, |game, view| {
-            let table = TableModel::new(view, &position(view).2, &mixture, 6);
+            let (template, _, lines) = position(view);
+            let table = TableModel::new(view, &template, &lines, &mixture, 6);
             let mut policy = Policy::new(0.1, 4.0, 2.0, Stream::Keyed).modelled();
             policy.new_stream(&mut Xoshiro::new(game.history.len() as u64));
             let mv = view.legal[0];
             let mut t = game.t;
             let a = t.play(mv);
             let seen = table.seen_after(a, &t);
-            policy.play_out_modelled(&mut t, &table, seen);
+            policy.play_out_modelled(&mut t, &table, 0, seen);
             let mut rebuilt = game.clone();
             rebuilt.play(mv);
             let (mut drawn, mut left) = (0, table.moves);

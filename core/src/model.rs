@@ -90,6 +90,7 @@ const HAND_FEATURES: [usize; 9] = [
     LONGEST_X,
     NO_FOLLOW,
 ];
+type HandFeatures = [f64; HAND_FEATURES.len()];
 /// The mover's hand counts as late from this many tiles down (`late_pips`).
 const LATE_TILES: i32 = 3;
 
@@ -326,7 +327,10 @@ impl Moment {
         let mut scored = [(0u8, 0.0f64); 112];
         let mut n = 0;
         for c in self.candidates(tiles) {
-            scored[n] = (c.mv, net.finish(net.partial(&c.public), &c.features(&hand)));
+            scored[n] = (
+                c.mv,
+                net.finish(net.partial(&c.public), &c.hand_features(&hand)),
+            );
             n += 1;
         }
         draw(&mut scored[..n], chance)
@@ -360,6 +364,14 @@ impl Candidate {
     /// All its features for a mover holding `hand` (the tile among them).
     pub fn features(&self, hand: &Hand) -> [f64; FEATURES] {
         let mut f = self.public;
+        for (&k, x) in HAND_FEATURES.iter().zip(self.hand_features(hand)) {
+            f[k] = x;
+        }
+        f
+    }
+
+    /// Its features that depend on the mover's `hand`, in `HAND_FEATURES` order.
+    fn hand_features(&self, hand: &Hand) -> HandFeatures {
         let tile = self.tile();
         let others = hand.tiles & !(1 << tile);
         let holds = |number: usize| hand.per_number[number] - (NUMBER_MASK[number] >> tile & 1);
@@ -368,16 +380,17 @@ impl Candidate {
         let follow = (others & self.after_fit).count_ones();
         let own_x = holds(self.x as usize);
         let longest = (0..7).map(holds).max().unwrap_or(0);
-        f[FOLLOW] = follow as f64;
-        f[OWN_X] = own_x as f64;
-        f[UNSEEN_X] = unseen as f64;
-        f[X_DEAD] = f64::from(unseen == 0);
-        f[OWN_E] = holds(self.e as usize) as f64;
-        f[OWN_DOUBLE_X] = f64::from(others >> tile_id(self.x, self.x) & 1 == 1);
-        f[HEAVIEST] = f64::from(hand.heaviest <= PIPS[tile as usize]);
-        f[LONGEST_X] = f64::from(own_x > 0 && own_x == longest);
-        f[NO_FOLLOW] = f64::from(follow == 0);
-        f
+        [
+            follow as f64,
+            own_x as f64,
+            unseen as f64,
+            f64::from(unseen == 0),
+            holds(self.e as usize) as f64,
+            f64::from(others >> tile_id(self.x, self.x) & 1 == 1),
+            f64::from(hand.heaviest <= PIPS[tile as usize]),
+            f64::from(own_x > 0 && own_x == longest),
+            f64::from(follow == 0),
+        ]
     }
 }
 
@@ -505,12 +518,13 @@ impl Net {
         sums
     }
 
-    /// The score of a move of features `f` whose public ones made `sums` (`partial`).
-    fn finish(&self, mut sums: Partial, f: &[f64; FEATURES]) -> f64 {
-        for k in HAND_FEATURES {
-            if f[k] != 0.0 {
+    /// The score of a move whose public features made `sums` (`partial`) and whose hand's
+    /// are `own`.
+    fn finish(&self, mut sums: Partial, own: &HandFeatures) -> f64 {
+        for (&k, &x) in HAND_FEATURES.iter().zip(own) {
+            if x != 0.0 {
                 for (sum, w) in sums.iter_mut().zip(&self.by_feature[k]) {
-                    *sum += w * f[k];
+                    *sum += w * x;
                 }
             }
         }
@@ -641,11 +655,15 @@ impl PlayInference {
                 if tiles >> c.tile() & 1 == 0 {
                     continue;
                 }
-                let f = c.features(&hand);
                 if c.mv == e.chosen {
                     chosen = n;
                 }
-                scores[n] = [net_score(net, s, &f), self.mixture.beta * f[0], 0.0];
+                let own = c.hand_features(&hand);
+                scores[n] = [
+                    net_score(net, s, &own),
+                    self.mixture.beta * c.public[0],
+                    0.0,
+                ];
                 n += 1;
             }
             if n < 2 || chosen == usize::MAX {
@@ -670,17 +688,15 @@ impl PlayInference {
     }
 }
 
-/// A candidate's score under a net, its public parts worked out already and `f` its features
-/// on the deal.
-fn net_score(net: &Net, s: &Scored, f: &[f64; FEATURES]) -> f64 {
-    let own: f64 = HAND_FEATURES.iter().map(|&k| net.linear[k] * f[k]).sum();
-    let mut score = s.linear + own;
+/// A candidate's score under a net, its public parts worked out already and `own` its features
+/// of the hand on the deal.
+fn net_score(net: &Net, s: &Scored, own: &HandFeatures) -> f64 {
+    let by_hand = |w: &[f64; FEATURES]| -> f64 {
+        HAND_FEATURES.iter().zip(own).map(|(&k, x)| w[k] * x).sum()
+    };
+    let mut score = s.linear + by_hand(&net.linear);
     for (unit, &public) in net.live_units().iter().zip(&s.hidden) {
-        let input = public
-            + HAND_FEATURES
-                .iter()
-                .map(|&k| unit.input[k] * f[k])
-                .sum::<f64>();
+        let input = public + by_hand(&unit.input);
         score += unit.out * input.max(0.0);
     }
     score
@@ -696,10 +712,9 @@ fn dot(w: &[f64; FEATURES], f: &[f64; FEATURES]) -> f64 {
 pub struct TableModel<'a> {
     nets: [Option<&'a Net>; 4],
     pub moves: usize,
-    line: Line,
-    seen: Seen,
-    /// By legal move of the decision, the next seat's reply to it (`Reply`).
-    replies: Vec<Option<Reply>>,
+    /// By legal move of the decision, what the table has seen once it is made, and the next
+    /// seat's reply to it (`Reply`; None once the hand is over).
+    afters: Vec<(Seen, Option<Reply>)>,
 }
 
 /// The moment a seat replies to the decision's move, the same on every deal, and every move it
@@ -711,17 +726,28 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The reply of the seat to move on `t`, which `net` plays, holding `hand_count` tiles of
+    /// `unseen`.
+    fn new(t: &Table, seen: Seen, net: &Net, hand_count: i32, unseen: u32) -> Reply {
+        let moment = Moment::new(&t.rules, t.to_move, Line::of(t), seen, hand_count);
+        let candidates = moment
+            .candidates(unseen)
+            .map(|c| (c, net.partial(&c.public)))
+            .collect();
+        Reply { moment, candidates }
+    }
+
     /// `Moment::draw_move` for the replying seat holding `tiles`.
     pub fn draw(&self, net: &Net, tiles: u32, chance: impl FnOnce() -> f64) -> u8 {
         let hand = self.moment.hand(tiles);
         let mut scored = [(0u8, 0.0f64); 112];
         let mut n = 0;
-        for (c, sums) in self
+        let held = self
             .candidates
             .iter()
-            .filter(|(c, _)| tiles >> c.tile() & 1 == 1)
-        {
-            scored[n] = (c.mv, net.finish(*sums, &c.features(&hand)));
+            .filter(|(c, _)| tiles >> c.tile() & 1 == 1);
+        for (c, sums) in held {
+            scored[n] = (c.mv, net.finish(*sums, &c.hand_features(&hand)));
             n += 1;
         }
         draw(&mut scored[..n], chance)
@@ -738,48 +764,27 @@ impl<'a> TableModel<'a> {
         moves: usize,
     ) -> TableModel<'a> {
         let now = moments(view, lines).pop().expect("the moment now");
-        let nets = std::array::from_fn(|s| {
+        let nets: [Option<&Net>; 4] = std::array::from_fn(|s| {
             let other = s < view.players() && s as u8 != view.seat;
             other.then(|| &mixture.nets[role(&view.rules, view.seat, s as u8)])
         });
-        let mut table = TableModel {
+        let unseen = ALL_TILES & !view.seen();
+        let after = |&mv: &u8| {
+            let mut t = *template;
+            let a = t.play(mv);
+            let mut seen = now.seen;
+            seen.note(a, &now.line, &Line::of(&t));
+            let seat = t.to_move as usize;
+            let count = i32::from(view.hand_counts[seat]);
+            let reply = (nets[seat].filter(|_| !t.hand_over))
+                .map(|net| Reply::new(&t, seen, net, count, unseen));
+            (seen, reply)
+        };
+        TableModel {
             nets,
             moves,
-            line: now.line,
-            seen: now.seen,
-            replies: Vec::new(),
-        };
-        let unseen = ALL_TILES & !view.seen();
-        table.replies = (view.legal.iter())
-            .map(|&mv| table.reply_to(view, template, mv, unseen))
-            .collect();
-        table
-    }
-
-    /// The reply to the decision's move `mv` on `template`, its seat holding some of `unseen`
-    /// (None once the hand is over).
-    fn reply_to(&self, view: &View, template: &Table, mv: u8, unseen: u32) -> Option<Reply> {
-        let mut t = *template;
-        let a = t.play(mv);
-        let net = self.net(t.to_move).filter(|_| !t.hand_over)?;
-        let count = i32::from(view.hand_counts[t.to_move as usize]);
-        let moment = Moment::new(
-            &t.rules,
-            t.to_move,
-            Line::of(&t),
-            self.seen_after(a, &t),
-            count,
-        );
-        let candidates = moment
-            .candidates(unseen)
-            .map(|c| (c, net.partial(&c.public)))
-            .collect();
-        Some(Reply { moment, candidates })
-    }
-
-    /// The reply to the decision's `index`th legal move.
-    pub fn reply(&self, index: usize) -> Option<&Reply> {
-        self.replies[index].as_ref()
+            afters: view.legal.iter().map(after).collect(),
+        }
     }
 
     /// The net `seat` plays by, None for the searcher's seat.
@@ -787,11 +792,11 @@ impl<'a> TableModel<'a> {
         self.nets[seat as usize]
     }
 
-    /// What the table has seen once the decision's move `a` has been made on `t`.
-    pub fn seen_after(&self, a: Action, t: &Table) -> Seen {
-        let mut seen = self.seen;
-        seen.note(a, &self.line, &Line::of(t));
-        seen
+    /// What the table has seen once the decision's `index`th legal move is made, and the reply
+    /// to it.
+    pub fn after(&self, index: usize) -> (Seen, Option<&Reply>) {
+        let (seen, reply) = &self.afters[index];
+        (*seen, reply.as_ref())
     }
 }
 
@@ -891,9 +896,9 @@ mod tests {
             let now = *moments(view, &lines).last().unwrap();
             let hand = now.hand(view.hand);
             for c in now.candidates(view.hand) {
-                let f = c.features(&hand);
-                let ahead = net_score(&net, &Scored::new(&net, c), &f);
-                let sparse = net.finish(net.partial(&c.public), &f);
+                let own = c.hand_features(&hand);
+                let ahead = net_score(&net, &Scored::new(&net, c), &own);
+                let sparse = net.finish(net.partial(&c.public), &own);
                 assert!((sparse - ahead).abs() < 1e-9 * ahead.abs().max(1.0));
                 scored += 1;
             }

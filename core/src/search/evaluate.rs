@@ -185,17 +185,14 @@ impl<'a> Sampling<'a> {
         self.policy.new_stream(rng);
         for &i in &self.active {
             let mut child = *base;
-            let a = child.play(self.moves[i]);
+            child.play(self.moves[i]);
             self.on_deal[i] = if exact {
                 let (judge, rules) = (self.judge, &base.rules);
                 let solver = self.solver.get_or_insert_with(|| Solver::new(judge, rules));
                 solver.value(&child, f64::NEG_INFINITY, f64::INFINITY)
             } else {
                 match self.table {
-                    Some(table) => {
-                        let seen = table.seen_after(a, &child);
-                        self.policy.play_out_modelled(&mut child, table, i, seen);
-                    }
+                    Some(table) => self.policy.play_out_modelled(&mut child, table, i),
                     None => self.policy.play_out(&mut child),
                 }
                 self.judge.value(&child)

@@ -3,7 +3,7 @@
 //! fives, first the points it makes), now and then a random one.
 
 use crate::game::Game;
-use crate::model::{Moment, Seen, TableModel};
+use crate::model::{Moment, TableModel};
 use crate::rng::{splitmix64, Xoshiro, SPLITMIX_GAMMA};
 use crate::scoring::fives_points;
 use crate::state::{attach, Line, Table};
@@ -122,10 +122,10 @@ impl Policy {
 
     /// `play_out` on a bare table where the decision's `index`th move was just made, the other
     /// seats' first `table.moves` moves drawn from their nets (issue 51: the table plays as the
-    /// model says it plays), `seen` what the table has seen so far.
-    pub fn play_out_modelled(&self, t: &mut Table, table: &TableModel, index: usize, seen: Seen) {
-        let mut seen = seen;
-        let (mut drawn, mut left, mut reply) = (0usize, table.moves, table.reply(index));
+    /// model says it plays).
+    pub fn play_out_modelled(&self, t: &mut Table, table: &TableModel, index: usize) {
+        let (mut seen, mut reply) = table.after(index);
+        let (mut drawn, mut left) = (0usize, table.moves);
         while left > 0 && !t.hand_over {
             let (seat, before) = (t.to_move, Line::of(t));
             if let Some(a) = t.step_forced() {
@@ -537,9 +537,8 @@ mod tests {
             policy.new_stream(&mut Xoshiro::new(game.history.len() as u64));
             let mv = view.legal[0];
             let mut t = game.t;
-            let a = t.play(mv);
-            let seen = table.seen_after(a, &t);
-            policy.play_out_modelled(&mut t, &table, 0, seen);
+            t.play(mv);
+            policy.play_out_modelled(&mut t, &table, 0);
             let mut rebuilt = game.clone();
             rebuilt.play(mv);
             let (mut drawn, mut left) = (0, table.moves);

@@ -722,6 +722,8 @@ pub struct TableModel<'a> {
 /// on each deal only the features of the hand are left to work out.
 pub struct Reply {
     moment: Moment,
+    /// The candidates' tiles (which a deal's hand picks from), then the candidates.
+    tiles: Vec<u8>,
     candidates: Vec<(Candidate, Partial)>,
 }
 
@@ -730,11 +732,15 @@ impl Reply {
     /// `unseen`.
     fn new(t: &Table, seen: Seen, net: &Net, hand_count: i32, unseen: u32) -> Reply {
         let moment = Moment::new(&t.rules, t.to_move, Line::of(t), seen, hand_count);
-        let candidates = moment
+        let candidates: Vec<(Candidate, Partial)> = moment
             .candidates(unseen)
             .map(|c| (c, net.partial(&c.public)))
             .collect();
-        Reply { moment, candidates }
+        Reply {
+            moment,
+            tiles: candidates.iter().map(|(c, _)| c.tile()).collect(),
+            candidates,
+        }
     }
 
     /// `Moment::draw_move` for the replying seat holding `tiles`.
@@ -742,13 +748,12 @@ impl Reply {
         let hand = self.moment.hand(tiles);
         let mut scored = [(0u8, 0.0f64); 112];
         let mut n = 0;
-        let held = self
-            .candidates
-            .iter()
-            .filter(|(c, _)| tiles >> c.tile() & 1 == 1);
-        for (c, sums) in held {
-            scored[n] = (c.mv, net.finish(*sums, &c.hand_features(&hand)));
-            n += 1;
+        for (i, &tile) in self.tiles.iter().enumerate() {
+            if tiles >> tile & 1 == 1 {
+                let (c, sums) = &self.candidates[i];
+                scored[n] = (c.mv, net.finish(*sums, &c.hand_features(&hand)));
+                n += 1;
+            }
         }
         draw(&mut scored[..n], chance)
     }

@@ -95,7 +95,8 @@ fn weighted_mean(values: &[f64], weights: &[f64]) -> f64 {
 }
 
 /// Evaluate `moves` of the seat to move on the deals `deal` draws (each a Table at the position
-/// to decide, with its weight), the playouts playing the other seats by `table` if given.
+/// to decide, with its weight), the playouts playing the other seats by `table` (built for these
+/// `moves`) if given.
 pub fn evaluate(
     settings: &Settings,
     judge: Judge,

@@ -149,7 +149,9 @@ impl Policy {
                 None => self.choose_on_any_line(t, &mut drawn),
             };
             let a = t.play(mv);
-            seen.note(a, &before, &Line::of(t));
+            if left > 0 {
+                seen.note(a, &before, &Line::of(t));
+            }
             reply = None;
         }
         self.play_out_from(t, drawn);

@@ -718,7 +718,8 @@ pub struct TableModel<'a> {
 }
 
 /// The moment a seat replies to the decision's move, the same on every deal, and every move it
-/// might make then (of the tiles the searcher has not seen) with its public part of the score:
+/// might make then (of the tiles the searcher has not seen, none of a number the seat is known to
+/// lack) with its public part of the score:
 /// on each deal only the features of the hand are left to work out.
 pub struct Reply {
     moment: Moment,
@@ -729,11 +730,11 @@ pub struct Reply {
 
 impl Reply {
     /// The reply of the seat to move on `t`, which `net` plays, holding `hand_count` tiles of
-    /// `unseen`.
-    fn new(t: &Table, seen: Seen, net: &Net, hand_count: i32, unseen: u32) -> Reply {
+    /// `may_hold`.
+    fn new(t: &Table, seen: Seen, net: &Net, hand_count: i32, may_hold: u32) -> Reply {
         let moment = Moment::new(&t.rules, t.to_move, Line::of(t), seen, hand_count);
         let candidates: Vec<(Candidate, Partial)> = moment
-            .candidates(unseen)
+            .candidates(may_hold)
             .map(|c| (c, net.partial(&c.public)))
             .collect();
         Reply {
@@ -781,8 +782,9 @@ impl<'a> TableModel<'a> {
             seen.note(a, &now.line, &Line::of(&t));
             let seat = t.to_move as usize;
             let count = i32::from(view.hand_counts[seat]);
+            let may_hold = unseen & !fitting(seen.voids[seat]);
             let reply = (nets[seat].filter(|_| !t.hand_over))
-                .map(|net| Reply::new(&t, seen, net, count, unseen));
+                .map(|net| Reply::new(&t, seen, net, count, may_hold));
             (seen, reply)
         };
         TableModel {

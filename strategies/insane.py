@@ -4,9 +4,10 @@ the end of the hand on each before choosing (the search runs in the core: domsim
 
 A `preset` names a whole search (`PRESETS`): `history`, the default, lean reading the other
 seats' plays through issue 51's learned play model (domsim/play_model_history.json: the seats'
-history too, and hidden units; issue 39's model in the variants it does not cover); `model`, the
-same through issue 39's model (commit 455ac6a's insane, whose games `insane?preset=model` replays
-move for move); `lean` (commit 60428d1's insane, whose games
+history too, and hidden units; issue 39's model in the variants it does not cover) and, in
+partnership and kozel, playing the other seats' first move of each playout as that model says they
+play; `model`, lean reading them through issue 39's model (commit 455ac6a's insane, whose games
+`insane?preset=model` replays move for move); `lean` (commit 60428d1's insane, whose games
 `insane?preset=lean` replays move for move), and `v0.2`, insane as it was before it learnt to stop
 early (commit 541f5f4; `insane?preset=v0.2` replays its games move for move). Any parameter given
 explicitly overrides the preset's:
@@ -51,7 +52,7 @@ seed and fixed parameters without a budget or a clock."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from domsim.clock import budget_seconds
 from domsim.playmodel import model_weights
@@ -106,6 +107,10 @@ LEAN = {
     "partnership": Tuning(floor=128, against_cap=True, drop=0.001),
     "partnership-1v1": Tuning(floor=32, against_cap=True, drop=0.005),
 }
+#: history's: lean's, and in partnership and kozel, where issue 51's model reads the table, each
+#: playout's first move of the other seats drawn from it (docs/INSANE.md).
+HISTORY = {**LEAN, **{variant: replace(LEAN[variant], model_moves=1)
+                      for variant in ("partnership", "kozel")}}
 #: `v0.2`: 512 deals a decision with 2 players, 2,048 with 3-4, stopping only when one move beats
 #: every other at 3 standard errors (on the core, 512 deals beat domsim 0.1's 96 by +0.49 pips a
 #: hand in block [+0.32, +0.66] over 1,000 paired games, and 2,048 beat 224 in kozel and
@@ -114,7 +119,7 @@ SAMPLES = {2: 512, 3: 2048, 4: 2048}
 PRESETS = {"v0.2": Preset(samples=SAMPLES),
            "lean": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True),
            "model": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True, model=True),
-           "history": Preset(samples=SAMPLES, tunings=LEAN, keyed_stream=True, model=True,
+           "history": Preset(samples=SAMPLES, tunings=HISTORY, keyed_stream=True, model=True,
                              model_file="play_model_history")}
 #: The learned model's prior share in each seat's mixture (the rest split evenly between the
 #: heavy-tile and uniform models).

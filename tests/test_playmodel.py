@@ -152,18 +152,21 @@ def test_resampling_deals_by_weight_is_its_own_search():
     assert games[0] == games[1] != games[2] == games[3]
 
 
-def test_playouts_drawing_the_other_seats_moves_from_the_model_are_their_own_search():
-    """`model_moves=0` is every playout seat played by the fixed policy (the presets' own);
-    drawing the other seats' first moves of each playout from the learned model plays another
-    game, and replays it for a seed (R-RNG); without the model it is the search without it."""
+def test_history_draws_the_other_seats_first_playout_move_from_the_model():
+    """In partnership `insane?preset=history` draws the other seats' first move of each playout
+    from the learned model (`model_moves=1`): with the fixed policy for every seat (0) it plays
+    another game, and so with two moves drawn, which replays for a seed (R-RNG); without the
+    model, drawing changes nothing."""
     rules = make_rules("partnership")
     games = [play_game(rules, [spec, "hard"] * 2, 6, move_time_limit=None)["hands"]
-             for spec in ("insane?preset=history", "insane?preset=history&model_moves=0",
+             for spec in ("insane?preset=history", "insane?preset=history&model_moves=1",
+                          "insane?preset=history&model_moves=0",
                           "insane?preset=history&model_moves=2",
                           "insane?preset=history&model_moves=2",
                           "insane?preset=lean", "insane?preset=lean&model_moves=2")]
-    assert games[0] == games[1] != games[2] == games[3]
-    assert games[4] == games[5]
+    assert games[0] == games[1] != games[2]
+    assert games[3] == games[4] != games[0]
+    assert games[5] == games[6]
 
 
 def _view_after(hidden: str):

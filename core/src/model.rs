@@ -209,7 +209,7 @@ pub struct Candidate {
 
 /// What the hand-dependent features read of a mover's hand at a decision, worked out once for
 /// all its candidates: its tiles, how many hold each number, and the most pips it could lay.
-pub struct Hand {
+struct Hand {
     tiles: u32,
     per_number: [u32; 7],
     heaviest: i32,
@@ -308,7 +308,7 @@ impl Moment {
     }
 
     /// The mover's `tiles` as its candidates' features read them.
-    pub fn hand(&self, tiles: u32) -> Hand {
+    fn hand(&self, tiles: u32) -> Hand {
         let heaviest = tiles_of(tiles & self.now_fit)
             .map(|t| PIPS[t as usize])
             .max()
@@ -362,7 +362,7 @@ impl Candidate {
     }
 
     /// All its features for a mover holding `hand` (the tile among them).
-    pub fn features(&self, hand: &Hand) -> [f64; FEATURES] {
+    fn features(&self, hand: &Hand) -> [f64; FEATURES] {
         let mut f = self.public;
         for (&k, x) in HAND_FEATURES.iter().zip(self.hand_features(hand)) {
             f[k] = x;

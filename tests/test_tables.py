@@ -15,7 +15,7 @@ from domsim.game import play
 from domsim.plan.config import TourneyConfig
 from domsim.rules import make_rules
 from domsim.runner import worker as worker_module
-from domsim.runner.play import MAX_BATCH, batch_size
+from domsim.runner.play import MAX_BATCH, batch_sizes
 from domsim.runner.tourney import Tourney
 from domsim.runner.worker import games_at_once, play_batch
 from domsim.seat import pool as pool_module
@@ -288,13 +288,12 @@ def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_
     (ROUND_ROBIN[:2], {"time_control": "10+0.1"}, None),  # a clock: one game at a time
 ])
 def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settings, filled):
-    """A batch's games start at once: as many as fill every hosted bot's tables, as far as each
-    worker gets a batch; a run with an `exec:` program (it may play one game a process), or all
-    in process, or under a clock, keeps the batches it had."""
+    """A batch's games start at once: batches grow to as many as fill every hosted bot's
+    tables, as far as each worker gets a batch; a run with an `exec:` program (it may play one
+    game a process), or all in process, or under a clock, keeps the batches it had."""
     tourney = round_robin(20000, *entrants, **settings)
-    size = batch_size(tourney, 20000, 2)
-    assert size == (filled or MAX_BATCH)
-    assert batch_size(tourney, 100, 2) == (50 if filled else 6)
+    assert batch_sizes(tourney, 20000, 2) == (MAX_BATCH, filled or MAX_BATCH)
+    assert batch_sizes(tourney, 100, 2) == (6, 50 if filled else 6)
     if not settings:
         assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == \
             (filled or GAMES_AT_ONCE)

@@ -78,14 +78,19 @@ class Schedule:
         return self.games % self.round_games == 0
 
 
-def batches(game_ids: Iterable[int], size: int, singles: int = 0) -> Iterator[list[int]]:
+def batches(game_ids: Iterable[int], size: int, singles: int = 0, small: int | None = None,
+            most: int | None = None) -> Iterator[list[int]]:
     """Runs of consecutive ids cut into batches of at most `size` (a batch is one part file),
     made as they are asked for; the first `singles` batches hold one game each, so the progress
-    bar has a rate from the first game on (a batch of slow games can take minutes)."""
+    bar has a rate from the first game on (a batch of slow games can take minutes). With
+    `small`, only that many batches after the singles hold up to `size`, the rest up to `most`:
+    what watches the run between batches (a fault rate, say) sees its first games early, and
+    the bulk of the run plays in big batches."""
     batch: list[int] = []
     made = 0
     for game_id in game_ids:
-        limit = 1 if made < singles else size
+        limit = 1 if made < singles else \
+            size if small is None or made < singles + small else most
         if batch and (batch[-1] != game_id - 1 or len(batch) >= limit):
             yield batch
             batch = []

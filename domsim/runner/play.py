@@ -111,7 +111,7 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
     stopped = None
     try:
         if stream(executor_factory, games_to_play(tourney, done, workers, watch),
-                  2 * workers + 2, keep):
+                  window(workers), keep):
             session["isolated_after_a_worker_died"] = True
     except Decided:
         pass
@@ -164,17 +164,25 @@ def feed_earlier(tourney: Tourney, tally: Tally, watch: Watch | None) -> None:
     tally.add_table(earlier)
 
 
-def batch_size(tourney: Tourney, games: int, workers: int) -> int:
-    """The games of a batch when `games` are left to play on `workers`: about an eighth of a
-    worker's share, at most `MAX_BATCH`; when bots in their own processes answer for many
-    games in one round trip, as many as fill their tables (`tables_filled`) as far as each
-    worker still gets a batch, and no more: a batch's games all start at once, and a game
-    waiting for a table would ask a bot for more tables than it has."""
+def window(workers: int) -> int:
+    """The batches given to the workers at a time: one each to play, one each waiting, and two
+    more, so that no worker waits for the next while the last is written."""
+    return 2 * workers + 2
+
+
+def batch_sizes(tourney: Tourney, games: int, workers: int) -> tuple[int, int]:
+    """The games of the first batches (a window's) and of the later ones when `games` are left
+    to play on `workers`: about an eighth of a worker's share, at most `MAX_BATCH`; when bots in
+    their own processes answer for many games in one round trip, later batches hold as many as
+    fill their tables (`tables_filled`) as far as each worker still gets a batch, and no more: a
+    batch's games all start at once, and a game waiting for a table would ask a bot for more
+    tables than it has."""
+    size = max(1, min(MAX_BATCH, games // (workers * 8)))
     filled = None if tourney.config.clock() else \
         tables_filled(tourney.config, tourney.entrants, tourney.schedule)
-    if filled is not None:
-        return max(1, min(filled, -(-games // workers)))
-    return max(1, min(MAX_BATCH, games // (workers * 8)))
+    if filled is None:
+        return size, size
+    return size, max(size, min(filled, -(-games // workers)))
 
 
 def games_to_play(tourney: Tourney, done: set[int], workers: int,
@@ -185,9 +193,9 @@ def games_to_play(tourney: Tourney, done: set[int], workers: int,
     games = tourney.config.games
     if watch is None:
         missing = (g for g in range(games) if g not in done)
+        size, most = batch_sizes(tourney, games - len(done), workers)
         yield from (tourney.batch(ids) for ids in
-                    batches(missing, batch_size(tourney, games - len(done), workers),
-                            singles=workers))
+                    batches(missing, size, singles=workers, small=window(workers), most=most))
         return
     first, made = len(done), 0
     while first < games and not watch.decided:

@@ -25,6 +25,7 @@ from test_seats import marked
 from domsim.api import play as api_play
 from domsim.api import tourney as api_tourney
 from domsim.cli import main as cli_main
+from domsim.seat import command as command_module
 from domsim.seat import process as process_module
 from domsim.seat import sandbox
 from domsim.seat import seats as seat_module
@@ -487,6 +488,24 @@ def test_a_named_folder_holding_a_run_or_this_runs_out_is_refused(evil):
     result = invoke("play", "--variant", "block", "-p",
                     "bots/evil/greedy.py?files=bots/evil/notes", "-p", "easy", "--seed", "1")
     assert result.exit_code == 0, result.output
+
+
+def test_a_bots_files_are_walked_once_whatever_its_parameters(tmp_path, monkeypatch):
+    """A tune asks for its bot's process with each nudged value: the files its spec names are
+    checked to be its own once per spec without its parameters, not once per value."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bot" / "book").mkdir(parents=True)
+    (tmp_path / "bot" / "greedy.py").write_text(
+        (ROOT / "strategies" / "example_greedy.py").read_text())
+    walks = []
+    check_own = command_module._check_own
+    monkeypatch.setattr(command_module, "_check_own",
+                        lambda spec, *args: walks.append(spec) or check_own(spec, *args))
+    one, two = (bot_command(Spec.of(f"bot/greedy.py?files=bot/book&depth={value}"), True)
+                for value in (1, 2))
+    assert len(walks) == 1 and one == two
+    assert (one.spec.text, two.spec.text) == ("bot/greedy.py?files=bot/book&depth=1",
+                                              "bot/greedy.py?files=bot/book&depth=2")
 
 
 def test_a_sparse_64_gib_file_is_refused_in_one_line_never_read(tmp_path, monkeypatch):

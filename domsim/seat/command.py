@@ -13,7 +13,7 @@ import shlex
 import shutil
 import stat
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..results.folder import MANIFEST
@@ -152,12 +152,14 @@ def bot_command(spec: Spec, isolate: bool | None) -> BotCommand | None:
     any spec but `exec:` when `isolate` is False, and a class defined in the session, which
     exists only in this process and its forks (`check_spec` refuses one when `isolate` is
     True)."""
-    return _command_in(spec, isolate, os.getcwd())
+    started = _command_in(spec.without_parameters(), isolate, os.getcwd())
+    return started if started is None or started.spec == spec else replace(started, spec=spec)
 
 
 @functools.lru_cache(maxsize=256)
 def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None:
-    """`bot_command` run from `cwd`, worked out once per worker: a tourney asks it every game."""
+    """`bot_command` of a spec without its parameters, run from `cwd`, worked out (its files
+    walked and checked) once per worker: a tourney asks it every game, a tune with each value."""
     if spec.kind == "exec":
         return _exec_command(spec, cwd)
     if isolate is False or spec.trusted or spec.kind == "session":
@@ -168,14 +170,13 @@ def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None
     # elsewhere than here (in the sandbox, in /tmp): the path is made absolute.
     argv = (sys.executable, *HOST)
     extra = spec.files
-    started = spec.without_parameters().text
     if spec.path:
         found = str(existing_file(spec.path).resolve())
-        return BotCommand(spec, (*argv, started.replace(spec.path, found, 1)), cwd,
+        return BotCommand(spec, (*argv, spec.text.replace(spec.path, found, 1)), cwd,
                           (spec.path, *extra),
                           (found, *_found(spec, extra, cwd, str(local_file(spec.path)))))
     origin, root = _module_origin(spec.module)
-    return BotCommand(spec, (*argv, started), cwd, (*origin, *extra),
+    return BotCommand(spec, (*argv, spec.text), cwd, (*origin, *extra),
                       (*origin, *_found(spec, extra, cwd)), root)
 
 

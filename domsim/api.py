@@ -253,10 +253,10 @@ def tourney(variant: str | None = None, entrants: Entrants | None = None, *,
         if not resume:  # every pairing plays every deal in every seating, so deal luck cancels
             plan, rounded = plan.in_whole_deal_sets()
             notes += [rounded] if rounded else []
-        execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                              tuple(command), faults,
-                              Standings(standings_every, standings_seconds, not progress),
-                              game_lines, debug)
+        execution = _execution(workers, backend, scheduler, progress, command, faults=faults,
+                               standings=Standings(standings_every, standings_seconds,
+                                                   not progress),
+                               game_lines=game_lines, debug=debug)
         outcome = run_session(plan, folder, execution, resume=resume, notes=notes)
         if outcome.partial and not kept:
             raise TourneyError(f"{outcome.stopped or 'stopped'} after {outcome.done} of "
@@ -298,9 +298,9 @@ def compare(a: Entrant, b: Entrant, variant: str, *, elo0: float = DEFAULT_BOUND
         check_bounds(elo0, elo1, elo_model)
     sprt = Sprt(elo0, elo1, alpha, beta, model=elo_model) if sequential else None
     with _folder(out) as (folder, kept):
-        execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                              tuple(command), FaultWatch(max_fault_rate, stop_on_faults),
-                              game_lines=game_lines, debug=debug)
+        execution = _execution(workers, backend, scheduler, progress, command,
+                               faults=FaultWatch(max_fault_rate, stop_on_faults),
+                               game_lines=game_lines, debug=debug)
         result = run_compare(config, folder, sprt, execution)
         comparison = Comparison(result, kept)
         return comparison if kept else comparison.read_all()
@@ -319,10 +319,19 @@ def resume_compare(out: str | Path, *, workers: int | None = None, progress: boo
     config, sprt = resume_config(out)
     if given:
         config = TourneyConfig.from_dict({**config.to_dict(), **given})
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command), faults, debug=debug)
+    execution = _execution(workers, backend, scheduler, progress, command, faults=faults,
+                           debug=debug)
     result = run_compare(config, out, sprt, execution, resume=True)
     return Comparison(result, True)
+
+
+def _execution(workers: int | None, backend: str, scheduler: str | None, progress: bool,
+               command: Sequence[str], **more) -> Execution:
+    """How a call's sessions run: on `workers` (default: one a core), `backend` and
+    `scheduler`, silent unless `progress`, the manifest naming `command`; `more`: Execution's
+    other fields."""
+    return Execution(workers or default_workers(), backend, scheduler, not progress,
+                     tuple(command), **more)
 
 
 def _purpose(out: Path) -> str | None:
@@ -485,8 +494,8 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
     `lines` are the steps as told (each also to `say` as it is); a study that stopped early
     says why in `stopped`. `backend` and `scheduler` as `tourney`'s: every run of the study
     plays there, to the same results."""
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command), FaultWatch(max_fault_rate, stop_on_faults))
+    execution = _execution(workers, backend, scheduler, progress, command,
+                           faults=FaultWatch(max_fault_rate, stop_on_faults))
     execution.check()  # before a new study's folder is made
     study_folder = calibration_folder(out, resume)
     if resume:
@@ -548,8 +557,7 @@ def tune(variant: str | None = None, *, against: str = "medium", win_rate: float
     `against`, or (`levels`) that many levels evenly spaced in Elo from easy to insane; in
     `out` (default results/tune-<time>), or going on with the tune there (`resume=True`);
     `backend` and `scheduler` as `tourney`'s."""
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command))
+    execution = _execution(workers, backend, scheduler, progress, command)
     execution.check()  # before a new study's folder is made
     folder = tune_folder(out, resume).path
     if resume:
@@ -587,8 +595,7 @@ def tune_parameters(strategy: Member | None = None, params: Sequence[str] = (), 
     c_k ends at that share of each range, a_k / c_k^2 at r_end); `isolate` as `tourney`'s
     (False: a trusted file plays in process); in `out` (default results/tune-<time>), or going
     on with the tune there (`resume=True`); `backend` and `scheduler` as `tourney`'s."""
-    execution = Execution(workers or default_workers(), backend, scheduler, not progress,
-                          tuple(command))
+    execution = _execution(workers, backend, scheduler, progress, command)
     execution.check()  # before a new study's folder is made
     folder = spsa.spsa_folder(out, resume).path
     if resume:

@@ -460,20 +460,18 @@ def load_study(path: str | Path, stopped: str | None = None) -> Study:
     """The study in folder `path` as its file holds it: finished, stopped (`stopped` says why:
     when it does not, an unfinished study says it was not finished), or still playing."""
     path = Path(path)
-    for kind, (file, lines_of) in STUDY_FILES.items():
-        if (path / file).is_file():
-            try:
-                figures = StudyFolder(path, file, kind).content()
-                lines = lines_of(figures, path)
-            except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-                raise TourneyError(f"cannot read the {kind} in {path / file} "
-                                   f"({type(exc).__name__})") from None
-            if not figures.get("complete"):
-                stopped = stopped or f"not finished: `--out {path} --resume` goes on with it"
-            page = path / "report.html"
-            return Study(kind, path, lines, figures, page if page.is_file() else None, stopped)
-    raise TourneyError(f"{path} holds no {MANIFEST}, {CALIBRATION}, {TUNE_FILE} or "
-                       f"{spsa.SPSA_FILE}: give the folder of a run or a study")
+    kind = next((kind for kind, (file, _) in STUDY_FILES.items() if (path / file).is_file()),
+                None)
+    if kind is None:
+        raise TourneyError(f"{path} holds no {MANIFEST}, {CALIBRATION}, {TUNE_FILE} or "
+                           f"{spsa.SPSA_FILE}: give the folder of a run or a study")
+    file, lines_of = STUDY_FILES[kind]
+    figures, lines = StudyFolder(path, file, kind).read(
+        lambda figures: (figures, lines_of(figures, path)))
+    if not figures.get("complete"):
+        stopped = stopped or f"not finished: `--out {path} --resume` goes on with it"
+    page = path / "report.html"
+    return Study(kind, path, lines, figures, page if page.is_file() else None, stopped)
 
 
 def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = (),

@@ -6,6 +6,7 @@ reopens every folder a study writes, each with its notebook display (issue 49, i
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from weighted import Weighted
@@ -13,6 +14,12 @@ from weighted import Weighted
 import domsim
 from domsim import api
 from domsim.runner.tourney import TourneyError
+from domsim.studies.calibration import (
+    calibration_folder,
+    enclosing_calibration,
+    overview_runs,
+    resumed_request,
+)
 
 
 def test_every_api_name_is_the_packages_and_dir_shows_nothing_else():
@@ -75,3 +82,21 @@ def test_an_unfinished_study_loads_as_partial_and_a_folder_of_nothing_is_refused
     with pytest.raises(TourneyError, match="holds no manifest.json, calibration.json, "
                                            "tune.json or spsa.json"):
         domsim.load(tmp_path)
+
+
+@pytest.mark.parametrize("content, error", [("{", "JSONDecodeError"), ("[]", r"\w+Error")])
+def test_a_study_file_that_cannot_be_read_is_one_line_wherever_it_is_read(tmp_path, content,
+                                                                           error):
+    """Loading, reporting (the folder, or runs in it) and resuming read a study's file the one
+    way, and say the same line of what they cannot read."""
+    out = tmp_path / "cal"
+    out.mkdir()
+    (out / "calibration.json").write_text(content)
+    file = re.escape(str(out / "calibration.json"))
+    words = rf"cannot read the calibration in {file} \({error}\)"
+    for read in (lambda: domsim.load(out), lambda: overview_runs(out),
+                 lambda: enclosing_calibration([out / "block"])):
+        with pytest.raises(TourneyError, match=f"^{words}$"):
+            read()
+    with pytest.raises(TourneyError, match=f"^--resume: {words}: start a new calibration$"):
+        resumed_request(calibration_folder(out))

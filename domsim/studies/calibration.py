@@ -76,12 +76,9 @@ def overview_runs(folder: str | Path) -> list[Path]:
     folder = Path(folder)
     if not (folder / CALIBRATION).is_file():
         return [folder]
-    try:
-        variants = StudyFolder(folder, CALIBRATION, "calibration").content()["settings"]["variants"]
-        return [folder / variant for variant in variants if (folder / variant / MANIFEST).is_file()]
-    except (OSError, ValueError, TypeError, KeyError) as exc:
-        raise TourneyError(f"cannot read the calibration in {folder / CALIBRATION} "
-                           f"({type(exc).__name__})") from None
+    return StudyFolder(folder, CALIBRATION, "calibration").read(
+        lambda content: [folder / variant for variant in content["settings"]["variants"]
+                         if (folder / variant / MANIFEST).is_file()])
 
 
 def enclosing_calibration(runs: Sequence[str | Path]) -> dict | None:
@@ -96,15 +93,10 @@ def enclosing_calibration(runs: Sequence[str | Path]) -> dict | None:
     if len(homes) > 1:
         raise TourneyError(f"the runs sit in {len(homes)} calibrations ({homes[0]}, "
                            f"{homes[1]}, ...): report each calibration's runs apart")
-    try:
-        content = StudyFolder(homes[0], CALIBRATION, "calibration").content()
-        names = {path.name for path in paths}
-        ladders = [ladder for ladder in content.get("ladders", [])
-                   if Path(ladder["overview"]).name in names]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise TourneyError(f"cannot read the calibration in {homes[0] / CALIBRATION} "
-                           f"({type(exc).__name__})") from None
-    return {**content, "ladders": ladders}
+    names = {path.name for path in paths}
+    return StudyFolder(homes[0], CALIBRATION, "calibration").read(
+        lambda content: {**content, "ladders": [ladder for ladder in content.get("ladders", [])
+                                                if Path(ladder["overview"]).name in names]})
 
 
 def calibration_folder(out: str | Path | None, resume: bool = True) -> StudyFolder:

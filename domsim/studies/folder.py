@@ -18,6 +18,8 @@ from ..runner.session import default_out
 from ..runner.tourney import RunFinished, TourneyError
 
 T = TypeVar("T")
+#: What reading a study's file raises when it is unreadable or not what a study writes.
+UNREADABLE = (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -51,19 +53,24 @@ class StudyFolder:
         """What the study's file holds."""
         return json.loads((self.path / self.file).read_text(encoding="utf-8"))
 
+    def read(self, make: Callable[[dict], T], resuming: bool = False) -> T:
+        """`make` of what the study's file holds (TourneyError, one line: the file cannot be
+        read, or is not what a study writes; `resuming` says so and to start a new study)."""
+        try:
+            return make(self.content())
+        except UNREADABLE as exc:
+            problem = f"cannot read the {self.what} in {self.path / self.file} " \
+                      f"({type(exc).__name__})"
+            raise TourneyError(f"--resume: {problem}: start a new {self.what}" if resuming
+                               else problem) from None
+
     def saved(self, make: Callable[[dict], T]) -> T:
         """The study to resume, made by `make` from its file's content (TourneyError, one line:
         none to resume; RunFinished: the study is complete)."""
-        try:
-            content = self.content()
-            made = make(content)
-        except FileNotFoundError:
+        if not (self.path / self.file).is_file():
             raise TourneyError(f"--resume: {self.path} holds no {self.file}: give the --out of "
-                               f"a {self.what}") from None
-        except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
-            raise TourneyError(f"--resume: cannot read the {self.what} in "
-                               f"{self.path / self.file} ({type(exc).__name__}): start a new "
-                               f"{self.what}") from None
+                               f"a {self.what}")
+        content, made = self.read(lambda content: (content, make(content)), resuming=True)
         if content.get("complete"):
             raise RunFinished(f"{self.path} is already complete: nothing to resume, nothing "
                               "changed")

@@ -5,6 +5,7 @@ on small fast ladders; levels.json validates against docs/levels.schema.json."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -12,8 +13,17 @@ import jsonschema
 import pytest
 from clitools import invoke, one_line_error
 
+from domsim.results.atomic import strict_json
 from domsim.stats import elo_estimate
-from domsim.studies.steps import EQUAL, STRONGER, WEAKER, StepRule, chained_levels, looks
+from domsim.studies.steps import (
+    EQUAL,
+    STRONGER,
+    WEAKER,
+    Step,
+    StepRule,
+    chained_levels,
+    looks,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "docs" / "levels.schema.json").read_text())
@@ -213,3 +223,12 @@ def test_a_steps_interval_reaching_a_score_of_one_is_open_there(tmp_path):
     hard = levels["rule_sets"][0]["levels"][1]
     assert hard["elo_high"] is None and hard["elo_low"] == pytest.approx(step["elo_low"])
     assert (out / "report.html").is_file()
+
+
+@pytest.mark.parametrize("low, high", [(-math.inf, 40.0), (12.0, math.inf), (-5.0, 7.0)])
+def test_a_step_read_back_from_its_json_has_its_open_ends_infinite_again(low, high):
+    """calibration.json writes an open end null (strict JSON): read back, it is infinite."""
+    step = Step("fives", "easy", "hard", 60, 30, STRONGER, 0.9, 0.8, 1.0, 380.0, low, high,
+                "stronger", "cal/fives")
+    written = json.loads(strict_json(step.to_dict()))
+    assert Step.from_dict(written) == step

@@ -122,3 +122,11 @@ def open_end(elo: float) -> float:
     return math.copysign(math.inf, elo) if abs(elo) >= ELO_CLAMP else elo
 
 
+def open_ends(interval: dict) -> dict:
+    """An interval (`elo_low`, `elo_high`) read back from JSON, where an open end is null
+    (results.atomic.strict_json), with its open ends infinite again."""
+    low, high = interval["elo_low"], interval["elo_high"]
+    return interval | {"elo_low": -math.inf if low is None else low,
+                       "elo_high": math.inf if high is None else high}
+
+

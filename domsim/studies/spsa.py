@@ -36,6 +36,7 @@ from ..analysis import elo_text, faults_forfeit
 from ..plan.config import TourneyConfig
 from ..plan.games import Plan
 from ..plan.pairings import parse_entrants
+from ..results.ratings import open_ends
 from ..results.run import load_run
 from ..results.sides import sides_of
 from ..rules import make_rules
@@ -421,10 +422,8 @@ def saved_lines(saved: dict, out: Path) -> list[str]:
              f"{state.seconds:.1f} s",
              f"spec: {figures['spec']}"]
     confirmation = figures.get("confirmation")
-    if confirmation:  # an interval's open end is null in spsa.json (strict JSON), inf in elo_text
-        confirmation = confirmation | {
-            "elo_low": -math.inf if confirmation["elo_low"] is None else confirmation["elo_low"],
-            "elo_high": math.inf if confirmation["elo_high"] is None else confirmation["elo_high"]}
+    if confirmation:
+        confirmation = open_ends(confirmation)
         lines.append(f"confirmation, tuned against the start over {confirmation['games']:,} "
                      f"games: {elo_text(confirmation)} (95%), score "
                      f"{confirmation['win_rate']:.1%}")

@@ -28,7 +28,7 @@ from ..plan.games import round_up
 from ..plan.pairings import default_name, split_name
 from ..results.atomic import write_json
 from ..results.manifest import read_manifest
-from ..results.ratings import open_end
+from ..results.ratings import open_end, open_ends
 from ..rules import make_rules
 from ..seeding import derive_seed
 from ..stats import EloEstimate, elo_estimate
@@ -137,9 +137,7 @@ class Step:
     @classmethod
     def from_dict(cls, values: dict) -> Step:
         """A step as calibration.json holds it, where an open end is null."""
-        low, high = values["elo_low"], values["elo_high"]
-        return cls(**values | {"elo_low": -math.inf if low is None else low,
-                               "elo_high": math.inf if high is None else high})
+        return cls(**open_ends(values))
 
 
 def step_reason(verdict: str | None, games: int, plan: StepPlan, stopped: str | None) -> str:

@@ -14,16 +14,16 @@ from .clock import GameClock, TimeControl
 from .engine import State, start_next_hand
 from .human import HumanSeat, Terminal, is_human
 from .limits import MOVE_TIME_LIMIT, ON_FAULT
-from .plan.config import RUN_KEY_WORDS, ConfigError
+from .plan.config import SETTINGS, check_settings
 from .record import GameResult, forfeit_dict, game_record, hand_record, seal
 from .rules import Rules
 from .seat.alarm import MoveAlarm
-from .seat.command import bot_command
+from .seat.command import bot_command, run_key_for
 from .seat.pool import BotPool, deal_keys
 from .seat.process import DEFAULT_CONFINEMENT, Confinement
 from .seat.seats import BotSeat, GuardedSeat, Seat
 from .seat.watchdog import stop_watchdog
-from .seeding import deal_rng, derive_seed, game_seed, is_run_key, run_key, run_seed, seat_rng
+from .seeding import deal_rng, derive_seed, game_seed, run_seed, seat_rng
 from .spec import Spec
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
 from .view import Move, PlayerView, ViewBuilder
@@ -121,11 +121,9 @@ class LoneSeeds:
     @classmethod
     def draw(cls, specs: Sequence[Spec], isolate: bool | None, seed: int | None,
              key: str | None) -> LoneSeeds:
-        if key is not None and not is_run_key(key):
-            raise ConfigError(f"run_key must be {RUN_KEY_WORDS}, got {key!r}")
-        keyed = any(not is_human(spec) and bot_command(spec, isolate) is not None
-                    for spec in specs)
-        return cls(run_seed(seed), run_key(key, keyed))
+        check_settings({"run_key": key}, SETTINGS)
+        bots = (spec for spec in specs if not is_human(spec))
+        return cls(run_seed(seed), run_key_for(bots, isolate, key))
 
     @property
     def game(self) -> int:

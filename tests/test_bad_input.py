@@ -92,6 +92,15 @@ def test_play_with_zero_players_is_refused():
     one_line(invoke("play", "--variant", "block", "--players", "0"), "not 0")
 
 
+def test_a_run_key_that_is_not_a_key_is_refused_alike_for_a_game_and_a_run(tmp_path):
+    """`play` checks a given key as a tourney's settings do, in their words."""
+    words = "run_key must be 32 hex digits (a run's key, from its manifest), got 'nope'"
+    one_line(invoke("play", "--variant", "block", "-p", "easy", "--run-key", "nope"), words)
+    one_line(invoke("tourney", "--variant", "block", "-p", "easy", "-p", "medium", "--games",
+                    "2", "--run-key", "nope", "--out", str(tmp_path / "run")), words)
+    assert not (tmp_path / "run").exists()
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("", "holds no game record"),
     ("\n \n", "holds no game record"),

@@ -49,8 +49,6 @@ def _is_seconds(value: object) -> bool:
 
 Check = tuple[Callable[[object], bool], str]  # (test, what is allowed)
 
-RUN_KEY_WORDS = "32 hex digits (a run's key, from its manifest)"
-
 #: Every tourney setting with what it accepts, for each source of settings: command line,
 #: scenario file, a resumed run's manifest.
 SETTINGS: dict[str, Check] = {
@@ -74,7 +72,7 @@ SETTINGS: dict[str, Check] = {
     "deals_order": (lambda v: v in ORDERS, " or ".join(ORDERS)),
     "on_fault": (lambda v: v in FAULT_POLICIES, " or ".join(FAULT_POLICIES)),
     "run_key": (lambda v: v is None or is_run_key(v),
-                RUN_KEY_WORDS),
+                "32 hex digits (a run's key, from its manifest)"),
     "time_control": (lambda v: v is None or is_time_control(v),
                      "BASE+INC: seconds per game, seconds added per move (e.g. 60+0.5)"),
     "deal_groups": (is_positive_integer, "a positive integer that divides the pairings"),

@@ -12,8 +12,7 @@ from ..results.folder import MANIFEST, PARTS
 from ..results.legacy import legacy_problem
 from ..results.manifest import deals_info, manifest_config, read_manifest
 from ..results.parts import clean_parts
-from ..seat.command import bot_command
-from ..seeding import run_key
+from ..seat.command import bot_command, run_key_for
 from .lock import LockedError, RunLock
 from .tourney import RunFinished, Tourney, TourneyError
 
@@ -24,7 +23,8 @@ def open_tourney(plan: Plan, out: Path, resume: bool, command: Sequence[str] = (
     the caller closes the tourney to let it go. A new run with bots in their own process gets a
     secret key unless it has one or `keep_seeds` (an old run upgraded keeps its games' seeds)."""
     if not (resume or keep_seeds) and plan.config.run_key is None:
-        plan = plan.keyed(run_key(None, bots_out_of_process(plan)))
+        plan = plan.keyed(run_key_for((spec for entrant in plan.entrants
+                                       for spec in entrant.members), plan.config.isolate, None))
     # A new run's settings are checked before its folder is made: a bad one writes nothing.
     check_no_bot_names(out, plan)
     tourney = None if resume else Tourney(plan, out)
@@ -48,13 +48,6 @@ def check_no_bot_names(out: Path, plan: Plan) -> None:
         for spec in entrant.members:
             if command := bot_command(spec, plan.config.isolate):
                 command.check_not_holding(out, "this run's folder (--out)")
-
-
-def bots_out_of_process(plan: Plan) -> bool:
-    """Whether any strategy of the run plays in its own process: then the run gets a secret
-    key, so that no bot can work out the deals from a guessed seed (domsim.seeding)."""
-    return any(bot_command(spec, plan.config.isolate) is not None
-               for entrant in plan.entrants for spec in entrant.members)
 
 
 def new_folder_lock(out: Path, command: Sequence[str]) -> RunLock:

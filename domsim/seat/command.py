@@ -13,10 +13,12 @@ import shlex
 import shutil
 import stat
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..results.folder import MANIFEST
+from ..seeding import run_key
 from ..spec import Spec
 from ..strategy import StrategyError, check_registered, existing_file, local_file
 
@@ -154,6 +156,13 @@ def bot_command(spec: Spec, isolate: bool | None) -> BotCommand | None:
     True)."""
     started = _command_in(spec.without_parameters(), isolate, os.getcwd())
     return started if started is None or started.spec == spec else replace(started, spec=spec)
+
+
+def run_key_for(specs: Iterable[Spec], isolate: bool | None, given: str | None) -> str | None:
+    """The key of a new run (or of a game played alone) of `specs`: `given`, else, where any
+    of them plays in its own process, a secret one (domsim.seeding.run_key), so that no bot can
+    work out the deals from a guessed seed."""
+    return run_key(given, any(bot_command(spec, isolate) is not None for spec in specs))
 
 
 @functools.lru_cache(maxsize=256)

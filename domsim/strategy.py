@@ -195,7 +195,9 @@ def _load(spec: Spec, cwd: str) -> StrategyFactory:
     return factory
 
 
-_DOMSIM = Path(__file__).parent
+#: domsim's package folder: a frame in it is domsim's, not a strategy's; the sandbox shows it
+#: to every bot (domsim.seat.sandbox).
+PACKAGE = Path(__file__).parent
 
 
 def guarded(what: str, call: Callable[[], object]) -> object:
@@ -218,7 +220,7 @@ def _raised_at(exc: BaseException) -> str:
 
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
               if not frame.filename.startswith("<")
-              and not Path(frame.filename).is_relative_to(_DOMSIM)]
+              and not Path(frame.filename).is_relative_to(PACKAGE)]
     return f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
 
 

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DomsimError
+from ..strategy import PACKAGE
 from . import seccomp
 
 TOOL = "bwrap"
@@ -66,8 +67,6 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: alternatives behind /usr/bin's links); not the rest (passwords, keys, the host's settings).
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "passwd", "group",
        "nsswitch.conf", "alternatives")
-#: domsim's package folder (found without importing the package's face).
-PACKAGE = Path(__file__).parents[1]
 #: Where a bot's own files appear inside.
 BOT_FOLDER = "/bot"
 #: The host uids bots get when domsim runs as root: a range no real user has, one uid a bot

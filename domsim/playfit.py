@@ -99,14 +99,13 @@ def fit(logs: Iterable[dict[str, np.ndarray]], observer: str | None = None,
     for variant, variant_logs in sorted(by_variant.items()):
         per_role = [merge([rows_of(log, role_decisions(log, r, observer))
                            for log in variant_logs]) for r in range(len(ROLES))]
-        distinct = {rows_key(rows): rows for rows in per_role if len(rows["decision"])}
-        fits: dict[str, dict] = {}
+        keys, models = fitted(per_role, hidden)
         entry: dict = {"weights": {}, "decisions": {}, "nats": {}}
         if hidden:
             entry["hidden"] = {}
-        for name, rows in zip(ROLES, per_role, strict=True):
+        for name, rows, key in zip(ROLES, per_role, keys, strict=True):
             n = int(rows["decision"].max()) + 1 if len(rows["decision"]) else 0
-            model = fitted(rows if n else merge(list(distinct.values())), hidden, fits)
+            model = models[key]
             entry["weights"][name] = [round(float(w), 6) for w in model["weights"]]
             if hidden:
                 entry["hidden"][name] = [{key: rounded(value) for key, value in unit.items()}
@@ -118,13 +117,19 @@ def fit(logs: Iterable[dict[str, np.ndarray]], observer: str | None = None,
     return out
 
 
-def fitted(rows: dict[str, np.ndarray], hidden: int, fits: dict[str, dict]) -> dict:
-    """The model fitted on `rows` (`fit_net` with `hidden` units, else the logit), once for
-    the same rows in `fits`."""
-    key = rows_key(rows)
-    if key not in fits:
-        fits[key] = fit_net(rows, hidden) if hidden else {"weights": fit_rows(rows)}
-    return fits[key]
+def fitted(per_role: list[dict[str, np.ndarray]], hidden: int) -> tuple[list[str], dict]:
+    """Each role's rows' key (their hash, taken once) and the model fitted on them (`fit_net`
+    with `hidden` units, else the logit), once for the same rows; a role with none is keyed to
+    every distinct role's rows together."""
+    keys = [rows_key(rows) if len(rows["decision"]) else "" for rows in per_role]
+    distinct = {key: rows for key, rows in zip(keys, per_role, strict=True) if key}
+    if "" in keys:
+        together = merge(list(distinct.values()))
+        together_key = rows_key(together)
+        distinct.setdefault(together_key, together)
+        keys = [key or together_key for key in keys]
+    return keys, {key: fit_net(rows, hidden) if hidden else {"weights": fit_rows(rows)}
+                  for key, rows in distinct.items()}
 
 
 def rows_key(rows: dict[str, np.ndarray]) -> str:

@@ -34,6 +34,17 @@ def test_refitting_the_small_log_reproduces_its_model():
     assert roles["partner"] > 100 and roles["next"] > 100 and roles["opponent"] == 0
 
 
+def test_the_fit_hashes_each_roles_rows_once(monkeypatch):
+    """A role's rows are hashed once to find the roles that share a fit, and the rows of every
+    role together once for the roles with no decisions (the small log's opponents)."""
+    hashed = []
+    rows_key = playfit.rows_key
+    monkeypatch.setattr(playfit, "rows_key", lambda rows: hashed.append(id(rows)) or rows_key(rows))
+    fitted = playfit.fit([playfit.read_log(DATA / "play_model_small.npz")], "insane")
+    empty = sum(n == 0 for n in fitted["partnership"]["decisions"].values())
+    assert empty and len(hashed) == len(set(hashed)) == len(playmodel.ROLES) - empty + 1
+
+
 def test_the_fit_recovers_the_weights_choices_were_drawn_from():
     """Decisions simulated from a known conditional logit: the fitted weights come back within
     sampling error (the ridge pulls them in a little)."""

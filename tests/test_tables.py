@@ -57,6 +57,21 @@ def round_trips(monkeypatch):
     return seen
 
 
+@pytest.fixture
+def starts(monkeypatch):
+    """The seat seed of every `game` message sent to a bot: once per game and bot seat, unless
+    a game is played again from its start."""
+    sent = []
+    message = seat_module.game_message
+
+    def counted(rules, seat, seat_seed, *args):
+        sent.append(seat_seed)
+        return message(rules, seat, seat_seed, *args)
+
+    monkeypatch.setattr(seat_module, "game_message", counted)
+    return sent
+
+
 def outcome(game) -> tuple:
     """All a game's record holds but its decision times (a late move's, in its fault too)."""
     record = game.record()
@@ -94,7 +109,8 @@ def test_games_at_once_play_exactly_as_one_after_another(variant, specs, round_t
     ("late", "how=late&delay=0.4&share=0.01"),
     ("flood", "how=flood&share=0.01"),
 ])
-def test_a_bot_that_fails_in_a_round_trip_faults_every_game_it_was_asked_in(how, query, caplog):
+def test_a_bot_that_fails_in_a_round_trip_faults_every_game_it_was_asked_in(how, query, caplog,
+                                                                           starts):
     """Whether the bot dies, hangs, answers late or floods in one game of a round trip, the
     failure is its own in every game it was asked in (issue 47): each game whose process was
     lost has a fault, a late reply is a late move of each game it made late, and no game is
@@ -105,6 +121,7 @@ def test_a_bot_that_fails_in_a_round_trip_faults_every_game_it_was_asked_in(how,
     alone = played(rules, specs, seeds, 1, limit=0.3)
     faulted = {seed for seed, game in zip(seeds, alone, strict=True) if game[2][0]["first"]}
     assert 0 < len(faulted) < len(seeds) // 2
+    starts.clear()
     together = played(rules, specs, seeds, 12, limit=0.3)
     faulted_together = {seed for seed, game in zip(seeds, together, strict=True)
                         if game[2][0]["first"]}
@@ -114,7 +131,7 @@ def test_a_bot_that_fails_in_a_round_trip_faults_every_game_it_was_asked_in(how,
         assert "a fault in each of the" in caplog.text
     assert all(game == alone[seed] for seed, game in zip(seeds, together, strict=True)
                if seed not in faulted_together)
-    assert "played again" not in caplog.text
+    assert len(set(starts)) == len(starts) == len(seeds)  # each game's deal given the bot once
 
 
 def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):
@@ -127,7 +144,7 @@ def test_a_slow_bot_is_never_late_for_being_asked_with_others(round_trips):
     assert max(seconds for _, seconds in round_trips) < 0.1 / 2
 
 
-def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, caplog):
+def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, starts):
     """A bot taking 0.2 s to start each game, allowed 0.5 s: the starts of games begun together
     are not asked together beyond what fits (a game's start is bound by its wait)."""
     rules, specs = make_rules("block"), [f"{UNLUCKY}?share=0&start=0.2", "easy"]
@@ -139,7 +156,7 @@ def test_a_slow_start_is_never_late_for_being_asked_with_others(monkeypatch, cap
         games = play_at_once([functools.partial(play, rules, specs, seed, isolate=True,
                                                 bots=bots, alarm=alarm) for seed in range(6)], 6)
     assert all(game.faults[0]["first"] is None for game in games)
-    assert "played again" not in caplog.text
+    assert len(set(starts)) == len(starts) == len(games)  # each game started once
 
 
 def test_a_round_trip_answers_each_table_in_order_in_one_write():

@@ -367,6 +367,32 @@ def test_specs_that_differ_only_in_parameters_share_a_process_and_are_checked_fi
 
 
 # -- isolation: what a hostile strategy cannot see or change --------------------------------------
+#: Weighted, saying its value on stderr as each game starts.
+TALKING = "import sys\n" + WEIGHTED.replace(
+    "    def choose(self, view):\n", "    def start_game(self, seat, rules):\n"
+    "        print('talker', self.double, file=sys.stderr)\n\n"
+    "    def choose(self, view):\n")
+
+
+def test_a_bots_stderr_is_logged_under_the_spec_of_its_game(tmp_path, caplog):
+    """A process shared by specs that differ only in values (a tune's) logs a game's stderr
+    under that game's spec when it plays one game at a time (the example external bot); when
+    it plays several (domsim's host), under the spec without the values once they differ."""
+    (tmp_path / "talker.py").write_text(TALKING)
+    one_at_a_time = [EXAMPLE.replace("exec:", f"exec?doubles={v}:", 1) for v in (1, 2)]
+    several = [f"{tmp_path / 'talker.py'}?double={v}" for v in (1, 2)]
+    for specs, labels, words in ((one_at_a_time, one_at_a_time, "example_external: seat 0"),
+                                 (several, [several[0], str(tmp_path / "talker.py")], "talker")):
+        caplog.clear()
+        with BotPool(Confinement(sandboxed=False)) as pool, \
+                caplog.at_level("INFO", logger="domsim.seats"):
+            for seed, spec in enumerate(specs):
+                play(BLOCK, [spec, "easy"], seed, isolate=True, bots=pool)
+            assert len(pool.pids()) == 1  # one process played both games
+        said = [r.getMessage().partition(f": stderr: {words}") for r in caplog.records]
+        assert [label for label, found, _ in said if found] == labels
+
+
 @pytest.mark.parametrize("sandboxed", [True, False])
 def test_isolated_spy_sees_no_hidden_tile(tmp_path, caplog, sandboxed):
     """In process the spy finds the other hand (the test can fail); isolated it finds nothing

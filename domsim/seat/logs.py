@@ -29,9 +29,15 @@ class LogBudget:
     _process_left = LOG_BYTES_PER_PROCESS
 
     def __init__(self, label: str) -> None:
-        self.label = printable(label, lines=False)
+        self.named = self.label = ""
+        self.name(label)
         self._game_left = LOG_BYTES_PER_GAME
         self._capped = False
+
+    def name(self, label: str) -> None:
+        """Its lines named `label` from now on (escaped once, not at every line)."""
+        if label != self.named:
+            self.named, self.label = label, printable(label, lines=False)
 
     def new_game(self) -> None:
         self._game_left, self._capped = LOG_BYTES_PER_GAME, False

@@ -268,10 +268,14 @@ class BotProcess:
         return "; its stderr ended: " + " | ".join(map(_quoted, self._stderr_tail)) \
             if self._stderr_tail else ""
 
-    def new_game(self, game: str = "") -> None:
-        """A game starts (`game`: its name in the trace): the per-game budgets of logging and
-        unanswered output start afresh."""
+    def new_game(self, game: str, spec: Spec) -> None:
+        """A game starts (`game`: its name in the trace; `spec`: its seat's, values included):
+        the per-game budgets of logging and unanswered output start afresh. Its stderr is
+        logged under the game's spec when it plays one game at a time; when several, a line may
+        be any of theirs: once their values differ, under the spec without them."""
         self.game = game.replace(" ", "-") or self.game
+        self.log.name(spec.label if self.tables == 1 or spec.label == self.log.named
+                      else self.command.spec.without_parameters().label)
         self.log.new_game()
         self._junk, self._last_junk = 0, None
 

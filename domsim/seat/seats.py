@@ -326,7 +326,7 @@ class BotSeat(GuardedSeat):
     def start_game(self, rules: Rules) -> None:
         self._rules = rules
         if self.playing:
-            self.bot.new_game(self.game)
+            self.bot.new_game(self.game, self.spec)
             message = game_message(rules, self.seat, seat_seed(self.seed, self.seat), self.limit,
                                    self.parameters)
             self._ask(Ask(message, "ready", STARTUP_SECONDS, table=self.table))

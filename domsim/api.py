@@ -48,6 +48,7 @@ from .studies.calibration import Request as CalibrationRequest
 from .studies.calibration import (
     begin,
     calibration_folder,
+    calibration_samples,
     enclosing_calibration,
     overview_runs,
     resumed_request,
@@ -524,22 +525,25 @@ def calibrate(variants: Sequence[str] | None = None, *, levels: Sequence[str] = 
     return Study("calibration", folder, lines, study_folder.content(), page, stopped)
 
 
-def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int = SAMPLES,
+def report(run_dirs: Sequence[str | Path], out: str | Path, samples: int | None = None,
            calibration: dict | None = None, partial: bool = False) -> Path:
     """Build the report (report.html, levels.json, charts/, tables/) in `out` from run folders
     (finished or partial; a calibration's folder: its overview runs), one section per run, as
     `domsim report` does; a calibration's steps (`calibration`, else those of the calibration
-    the runs sit in) fill its summary. Returns the page."""
+    the runs sit in) fill its summary, and its `samples` are the report's unless given (so its
+    P values are those of the calibration's own page). Returns the page."""
     from .pages.report import write_report  # matplotlib takes a third of a second to import
 
     given = run_dirs
     run_dirs = [run for path in given for run in overview_runs(path)]
     if given and not run_dirs:
         raise TourneyError(f"no run to report in {given[0]}: the calibration has played none")
-    runs = [run_statistics(load_run(Path(path)), samples) for path in run_dirs]
     if calibration is None:
         calibration = enclosing_calibration(run_dirs)
         partial = partial or (calibration is not None and not calibration.get("complete"))
+    if samples is None:
+        samples = calibration_samples(calibration)
+    runs = [run_statistics(load_run(Path(path)), samples) for path in run_dirs]
     return write_report(runs, Path(out), calibration, partial)
 
 

@@ -1154,12 +1154,14 @@ TUNE_SESSION = ("out", "workers", "silent", "resume", "backend", "scheduler")
 @click.argument("run_dirs", metavar="RUN_DIR...", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Report folder (default results/report-<timestamp>); never overwritten.")
-@SAMPLES
+@click.option("--samples", type=click.IntRange(min=0), default=None,
+              help="Bootstrap resamplings of whole deals for the rating intervals [default: "
+                   "the calibration's own, as its report was written; else 1000].")
 @user_errors
 def report(run_dirs, out, samples) -> None:
     """Build the calibration report (report.html, SVG charts, CSV tables) from finished or
     partial runs, one section per run. A calibration's folder (or a run in one) gives its steps
-    from its calibration.json, as the calibration's own report does.
+    from its calibration.json, and its --samples, as the calibration's own report does.
 
     Example: domsim report results/block-levels results/kozel-levels --out results/report
     """

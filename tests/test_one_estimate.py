@@ -125,6 +125,25 @@ def test_the_report_of_a_run_in_a_calibration_gives_the_calibrations_steps(calib
                           str(tmp_path / "both")), "report each calibration's runs apart")
 
 
+def test_the_report_of_a_calibration_bootstraps_as_the_calibration_did(calibrated, tmp_path):
+    """`domsim report CAL` takes the calibration's own --samples (10 here, not report's 1000),
+    so every table, the P values of the verdict it prints included, is the one calibrate
+    wrote; a --samples given still sets them (and here changes them)."""
+    out, _ = calibrated
+    tables = sorted((out / "tables").glob("*.csv"))
+    own = invoke("report", str(out), "--out", str(tmp_path / "own"))
+    assert own.exit_code == 0, own.output
+    assert tables and all(table.read_text() == (tmp_path / "own" / "tables" / table.name)
+                          .read_text() for table in tables)
+    with (out / "tables" / "verdicts.csv").open(newline="", encoding="utf-8") as verdicts:
+        verdict = next(csv.DictReader(verdicts))["verdict"]
+    assert "(P " in verdict and own.stdout.splitlines()[0] == f"classic: {verdict}"
+    given = invoke("report", str(out), "--out", str(tmp_path / "given"), "--samples", "1000")
+    assert given.exit_code == 0, given.output
+    assert (tmp_path / "given" / "tables" / "verdicts.csv").read_text() != \
+        (out / "tables" / "verdicts.csv").read_text()
+
+
 @pytest.mark.slow
 def test_every_step_of_the_issues_calibration_is_one_estimate_on_every_surface(tmp_path):
     out = tmp_path / "cal"

@@ -99,6 +99,15 @@ def enclosing_calibration(runs: Sequence[str | Path]) -> dict | None:
                                                 if Path(ladder["overview"]).name in names]})
 
 
+def calibration_samples(calibration: dict | None) -> int:
+    """The bootstrap resamplings a calibration's report was written with (its request's
+    `samples`), so that a report of its runs gives the same intervals and P values; SAMPLES
+    for runs in no calibration."""
+    settings = (calibration or {}).get("settings")
+    samples = settings.get("samples") if isinstance(settings, dict) else None
+    return samples if type(samples) is int and samples >= 0 else SAMPLES
+
+
 def calibration_folder(out: str | Path | None, resume: bool = True) -> StudyFolder:
     """The calibration's folder: `out`, else a new one (domsim.studies.folder)."""
     return StudyFolder.given(out, resume, CALIBRATION, "calibration", "calibrate")

@@ -10,7 +10,7 @@ Naming one (a spec), wherever domsim takes a strategy:
   `path/to/bot.py:ClassName`;
 - a module: `package.module:ClassName`;
 - any of these with parameters for the constructor: `hard?aggression=0.7&depth=2`, coerced by the
-  constructor's annotations (int, float, bool or str);
+  constructor's annotations (int, float, bool or str); one without a default must be given;
 - `session:ClassName`, which `define_strategy` makes for a class or an instance defined in the
   running Python session (a notebook): it works in this process and its forked workers only.
 
@@ -135,13 +135,15 @@ def description_of(cls: type) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def load_strategy(spec: Spec | str) -> StrategyFactory:
+def load_strategy(spec: Spec | str, values_per_game: bool = False) -> StrategyFactory:
     """Resolve a spec (module docstring; its text is read here) and check that its constructor
-    accepts the parameters.
+    accepts the parameters, and gets every one it requires. With `values_per_game` (a seat
+    host, started without them) a strategy lacking some required ones is loaded unbuilt: each
+    game brings them, as domsim checked against the host's `hello` (`check_required`).
 
     Raises StrategyError with a one-line message saying what to do when the spec cannot be
     loaded. Loading the same file twice in a process gives the same class."""
-    return _load(Spec.of(spec), os.getcwd())
+    return _load(Spec.of(spec), os.getcwd(), values_per_game)
 
 
 _defined: dict[str, type[Strategy] | Strategy] = {}
@@ -176,9 +178,10 @@ def receive_definitions(definitions: dict[str, type[Strategy] | Strategy]) -> No
 
 
 @functools.lru_cache(maxsize=256)
-def _load(spec: Spec, cwd: str) -> StrategyFactory:
+def _load(spec: Spec, cwd: str, values_per_game: bool) -> StrategyFactory:
     # `cwd` is part of the cache key because relative file paths depend on it.
     target = spec.target
+    required: tuple[str, ...] = ()  # an instance is copied, never constructed
     if isinstance(_defined.get(target), Strategy):
         if spec.query:
             raise StrategyError(f"{spec.text!r} is an instance: it takes no parameters")
@@ -188,9 +191,13 @@ def _load(spec: Spec, cwd: str) -> StrategyFactory:
     else:
         cls, origin = _resolve(spec)
         factory = StrategyFactory(spec, cls, _parameters(cls, spec), origin)
+        required = required_parameters(cls)
     if not isinstance(getattr(cls, "description", ""), str):
         raise StrategyError(f"strategy {spec.text!r}: its description must be a string (one "
                             f"line), not {cls.description!r}")
+    if values_per_game and _missing(spec, required):
+        return factory
+    check_required(spec, required)
     guarded(f"cannot build strategy {spec.text!r}", lambda: factory(random.Random(0)))
     return factory
 
@@ -393,6 +400,29 @@ def declared_parameters(cls: type[Strategy]) -> dict[str, str]:
     check a spec's values before any game (`check_declared`)."""
     return {name: kind.__name__ if kind in PARAMETER_TYPES else str(kind)
             for name, kind in _accepted_parameters(cls).items()}
+
+
+def required_parameters(cls: type[Strategy]) -> tuple[str, ...]:
+    """The constructor's parameters without a default, which every spec of it must give: what
+    a seat host declares in `hello` as `required` (`check_required`)."""
+    return tuple(param.name for param in inspect.signature(cls).parameters.values()
+                 if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY)
+                 and param.default is param.empty)
+
+
+def _missing(spec: Spec, required: Iterable[str]) -> list[str]:
+    return [name for name in required if name not in spec.parameter_values]
+
+
+def check_required(spec: Spec, required: Iterable[str]) -> None:
+    """StrategyError, one line, for a required parameter (`required_parameters`, or a bot's
+    `hello`) the spec does not give, with the spec that gives it."""
+    if missing := _missing(spec, required):
+        names = ", ".join(map(repr, missing))
+        example = spec.with_parameters(dict.fromkeys(missing, "VALUE")).text
+        raise StrategyError(f"strategy {spec.target!r} needs parameter{'s' * (len(missing) > 1)} "
+                            f"{names}: give {'them' if len(missing) > 1 else 'it'} in the spec, "
+                            f"e.g. {example!r}")
 
 
 def check_declared(spec: Spec, declared: dict[str, str]) -> None:

@@ -367,6 +367,25 @@ def test_specs_that_differ_only_in_parameters_share_a_process_and_are_checked_fi
 
 
 # -- isolation: what a hostile strategy cannot see or change --------------------------------------
+def test_a_strategy_requiring_a_parameter_plays_in_its_own_process_when_its_spec_gives_it(
+        tmp_path):
+    """A constructor parameter without a default: given in the spec, the strategy plays in its
+    own process as in process (its host, started without the value, declares it `required` in
+    `hello` and gets it with each game); not given, either way is one line saying how."""
+    bot = tmp_path / "required.py"
+    bot.write_text(WEIGHTED.replace("*, double: float = 1.0", "*, double: float"))
+    unsandboxed = Confinement(sandboxed=False)
+    played = [play_game(BLOCK, [f"{bot}?double=2.5", "easy"], 4, isolate=isolate,
+                        confinement=unsandboxed) for isolate in (True, False)]
+    assert results(played[0]) == results(played[1])
+    assert played[0]["faults"][0]["first"] is None
+    assert check_spec(Spec.of(f"{bot}?double=2.5"), True, unsandboxed)["required"] == ["double"]
+    words = f"needs parameter 'double': give it in the spec, e.g. '{bot}?double=VALUE'"
+    for isolate in ("--isolate", "--in-process"):
+        one_line_error(invoke("play", "--variant", "block", "-p", str(bot), "-p", "easy",
+                              isolate, "--no-sandbox"), words)
+
+
 #: Weighted, saying its value on stderr as each game starts.
 TALKING = "import sys\n" + WEIGHTED.replace(
     "    def choose(self, view):\n", "    def start_game(self, seat, rules):\n"

@@ -29,6 +29,7 @@ from ..strategy import (
     declared_parameters,
     load_strategy,
     one_line,
+    required_parameters,
     short_repr,
 )
 from ..version import __version__
@@ -95,14 +96,16 @@ class Host:
 
     def _on_hello(self, message: dict) -> dict:
         try:
-            self.factory = load_strategy(self.spec)
+            self.factory = load_strategy(self.spec, values_per_game=True)
         except StrategyError as exc:
             return {"type": "error", "message": str(exc)}
+        required = required_parameters(self.factory.cls)
         self.compact = ("compact" in message.get("encodings", ())
                         and message.get("domsim") == __version__)
         return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.spec.text,
                 "origin": self.factory.origin, "class": self.factory.cls.__qualname__,
                 "parameters": declared_parameters(self.factory.cls),
+                **({"required": list(required)} if required else {}),
                 "encoding": "compact" if self.compact else "json",
                 **({"tables": TABLES} if self.compact else {})}
 

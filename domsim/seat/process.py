@@ -21,7 +21,7 @@ from .._core import Pipes, State
 from ..limits import GRACE_SECONDS, SEAT_MEMORY_MB
 from ..printable import printable
 from ..spec import Spec
-from ..strategy import StrategyError, check_declared, load_strategy
+from ..strategy import StrategyError, check_declared, check_required, load_strategy
 from ..version import __version__
 from . import sandbox
 from .alarm import start_without_signals
@@ -146,6 +146,8 @@ def check_spec(spec: Spec, isolate: bool | None, confinement: Confinement) -> di
         load_strategy(spec)
         return None
     hello = check_bot(command, confinement)
+    required = hello.get("required")
+    check_required(spec, map(str, required) if isinstance(required, list) else ())
     if spec.parameters:  # sent with each game (Spec.without_parameters): checked here, once
         declared = hello.get("parameters")
         check_declared(spec, {str(name): str(kind) for name, kind in declared.items()}

@@ -79,12 +79,9 @@ class Spec:
     def without_parameters(self) -> Spec:
         """This spec with none of its strategy's parameters (its `files=` kept): what a bot
         process is started with, the parameters going with each game instead
-        (`parameter_values`), so that specs differing only in them share their processes."""
-        if not self.parameters:
-            return self
-        files = [pair for pair in self.query.split("&")
-                 if pair.partition("=")[0].strip() == FILES_PARAMETER]
-        return self._with_query(files[0] if files else "")
+        (`parameter_values`), so that specs differing only in them share their processes.
+        Worked out once per spec and process: a game's seats ask it."""
+        return _without_parameters(self)
 
     @property
     def parameter_values(self) -> dict[str, str]:
@@ -114,6 +111,15 @@ class Spec:
             if key == FILES_PARAMETER:
                 return tuple(name for name in (n.strip() for n in value.split(",")) if name)
         return ()
+
+
+@functools.lru_cache(maxsize=1024)
+def _without_parameters(spec: Spec) -> Spec:
+    if not spec.parameters:
+        return spec
+    files = [pair for pair in spec.query.split("&")
+             if pair.partition("=")[0].strip() == FILES_PARAMETER]
+    return spec._with_query(files[0] if files else "")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -154,8 +154,10 @@ def bot_command(spec: Spec, isolate: bool | None) -> BotCommand | None:
     any spec but `exec:` when `isolate` is False, and a class defined in the session, which
     exists only in this process and its forks (`check_spec` refuses one when `isolate` is
     True)."""
-    started = _command_in(spec.without_parameters(), isolate, os.getcwd())
-    return started if started is None or started.spec == spec else replace(started, spec=spec)
+    if spec.kind != "exec" and (isolate is False or spec.trusted or spec.kind == "session"):
+        return None
+    started = _command_in(spec.without_parameters(), os.getcwd())
+    return started if started.spec == spec else replace(started, spec=spec)
 
 
 def run_key_for(specs: Iterable[Spec], isolate: bool | None, given: str | None) -> str | None:
@@ -166,13 +168,12 @@ def run_key_for(specs: Iterable[Spec], isolate: bool | None, given: str | None) 
 
 
 @functools.lru_cache(maxsize=256)
-def _command_in(spec: Spec, isolate: bool | None, cwd: str) -> BotCommand | None:
-    """`bot_command` of a spec without its parameters, run from `cwd`, worked out (its files
-    walked and checked) once per worker: a tourney asks it every game, a tune with each value."""
+def _command_in(spec: Spec, cwd: str) -> BotCommand:
+    """`bot_command` of a spec without its parameters that leaves the process, run from `cwd`,
+    worked out (its files walked and checked) once per worker: a tourney asks it every game, a
+    tune with each value."""
     if spec.kind == "exec":
         return _exec_command(spec, cwd)
-    if isolate is False or spec.trusted or spec.kind == "session":
-        return None
     if spec.kind == "name":  # a registered name: known here, or a typo
         check_registered(spec.target.strip())
     # A file shipped to this process (a Dask worker) is loaded from its copy; the host runs

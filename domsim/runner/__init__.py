@@ -9,5 +9,6 @@ same for a tourney and for every run of a study (domsim.studies).
 - `play`: a session's games in game-id order under a watch, and the result files written;
 - `stream`: batches in flight on an executor, a dead worker's played again, isolated;
 - `worker`: a batch of games played in a worker; `local`, `dask`: the two backends;
+  `studypool`: a study's local workers, kept for all its sessions;
 - `console`: the progress bar, the standings and the run's log; `signals`: stop signals.
 Nothing here prints but the progress and the log; `domsim.cli` does."""

@@ -144,6 +144,63 @@ class _OneAtATime(logging.Handler):
         self.handler.handle(record)
 
 
+#: How long a session's end waits for the log records of lasting workers (LastingWorkersLog).
+DRAIN_SECONDS = 5.0
+#: The attribute of LastingWorkersLog's drain marks.
+DRAIN_MARK = "domsim_drain_mark"
+
+
+class LastingWorkersLog(WorkerLogHandler):
+    """The log of workers that outlive a session (a study's: domsim.runner.studypool): installed
+    in them alone (`take_over`), it brings their records through one queue for as long as they
+    live, and hands each to the `domsim` logger's handlers of the moment, those of the session
+    being played (`run_logging`); `drain` waits for what they sent before the session's log
+    closes."""
+
+    def __init__(self, retired: tuple[WorkerLogHandler, ...] = ()) -> None:
+        super().__init__(_ToTheSession(), retired)
+        self.marks = 0  # drain marks sent through the queue
+
+    def take_over(self) -> None:
+        """In a worker: its `domsim` records go through this handler, and only this one."""
+        logging.getLogger(LOGGER).handlers = [self]
+
+    def drain(self, seconds: float = DRAIN_SECONDS) -> None:
+        """Wait until every record the workers have sent is handed on, `seconds` at most (a
+        worker killed in the middle of one never finishes it). The queue counts a record from
+        a worker's put, before it is sent: once it counts none, a mark sent after them is
+        handed on after the last."""
+        deadline = time.monotonic() + seconds
+        while self.queue.qsize() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.marks += 1
+        self.queue.put(logging.makeLogRecord({DRAIN_MARK: self.marks}))
+        self.sub_handler.handler.wait_for(self.marks, deadline - time.monotonic())
+
+
+class _ToTheSession(logging.Handler):
+    """The parent's side of LastingWorkersLog: each worker record to the `domsim` logger's
+    handlers of the moment; a drain mark tells the drain it has come."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passed = threading.Condition()
+        self.mark = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        mark = getattr(record, DRAIN_MARK, None)
+        if mark is None:
+            logging.getLogger(LOGGER).handle(record)
+            return
+        with self.passed:
+            self.mark = mark
+            self.passed.notify_all()
+
+    def wait_for(self, mark: int, seconds: float) -> None:
+        with self.passed:
+            self.passed.wait_for(lambda: self.mark >= mark, max(seconds, 0.0))
+
+
 def renew_worker_logging() -> None:
     """Before forking a pool: its workers log through a new queue, so a worker of an earlier pool
     killed while it wrote to that pool's queue cannot silence or hang them."""

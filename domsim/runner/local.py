@@ -9,7 +9,8 @@ batches finish and writes them. Workers die with the parent: on Linux the kernel
 it goes (PR_SET_PDEATHSIG), however it goes, so none plays on unseen. Workers run the seat
 watchdog: a strategy call that hangs past its limit by far kills its worker
 (domsim.seat.watchdog). A pool ends at once when told to (`kill_workers`): what they were playing
-is lost, to be played on resume."""
+is lost, to be played on resume. A study keeps one pool for all its sessions
+(domsim.runner.studypool)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ..seat.process import keep_bots_on
 from ..seat.watchdog import enable_watchdog
-from .console import renew_worker_logging
+from .console import LastingWorkersLog, renew_worker_logging
 from .signals import STOPS
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -34,7 +35,8 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _start_worker(parent: int, started: multiprocessing.sharedctypes.Synchronized) -> None:
+def _start_worker(parent: int, started: multiprocessing.sharedctypes.Synchronized,
+                  log: LastingWorkersLog | None) -> None:
     # What the parent left for the cyclic collector (a notebook's closed Dask client, say) is
     # never collected here: its finalizer would wait on threads a forked child does not have,
     # and the watchdog would then kill the worker.
@@ -42,6 +44,8 @@ def _start_worker(parent: int, started: multiprocessing.sharedctypes.Synchronize
     for stop in STOPS:
         signal.signal(stop, signal.SIG_IGN)
     die_with_parent(parent)
+    if log is not None:
+        log.take_over()
     enable_watchdog()
     with started.get_lock():  # the workers' CPUs in turn: each keeps to its own with its bots
         index = started.value
@@ -71,12 +75,21 @@ class LocalPool(ProcessPoolExecutor):
             process.kill()
         self.shutdown(wait=False, cancel_futures=True)
 
+    @property
+    def ended(self) -> bool:
+        """Whether it takes no more work: a worker died (it is broken) or it was shut down."""
+        return bool(self._broken) or self._shutdown_thread
 
-def local_executor(workers: int, games: int | None = None) -> LocalPool:
+
+def local_executor(workers: int, games: int | None = None,
+                   log: LastingWorkersLog | None = None) -> LocalPool:
     """A pool of `workers` processes, but never more than the `games` to play: a fork pool starts
-    every worker at once, so `--workers 100000000` for two games would fork a hundred million."""
+    every worker at once, so `--workers 100000000` for two games would fork a hundred million.
+    Its workers log through a queue of the pool's own (renew_worker_logging), or through `log`,
+    for workers that outlive the session."""
     workers = max(1, min(workers, games)) if games is not None else workers
-    renew_worker_logging()
+    if log is None:
+        renew_worker_logging()
     context = multiprocessing.get_context("fork")
     return LocalPool(max_workers=workers, mp_context=context, initializer=_start_worker,
-                     initargs=(os.getpid(), context.Value("i", 0)))
+                     initargs=(os.getpid(), context.Value("i", 0), log))

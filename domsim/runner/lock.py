@@ -3,14 +3,18 @@ holder (pid, host, start, command) for the writer that is refused.
 
 The lock is on the folder's own descriptor, not on a file in it, so nothing stale can block a
 later run: the kernel drops the lock when the holder exits, however it dies. The note is only
-information and is removed on release."""
+information and is removed on release. A forked child (a local worker) closes its copies of the
+descriptors at once: a lock is its parent's, and a child that outlives the session (a study's
+worker: domsim.runner.studypool) would otherwise hold it on past the release."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import socket
+import weakref
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +22,20 @@ from pathlib import Path
 from ..errors import DomsimError
 
 HOLDER = ".writer"
+_held: weakref.WeakSet[RunLock] = weakref.WeakSet()  # this process's locks
+
+
+def _drop_parents_locks() -> None:
+    """In a forked child: its copies of the locks' descriptors closed, and the locks left to the
+    parent (a release here does nothing)."""
+    for lock in list(_held):
+        with contextlib.suppress(OSError):
+            os.close(lock.fd)
+        lock.fd = -1
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_drop_parents_locks)
 
 
 class LockedError(DomsimError):
@@ -40,6 +58,7 @@ class RunLock:
             raise LockedError(f"{folder} is in use by another run ({holder(folder)}): wait "
                               "for it to end, or choose another --out") from None
         lock = cls(folder, fd)
+        _held.add(lock)
         note = {"pid": os.getpid(), "host": socket.gethostname(),
                 "started": datetime.now(UTC).isoformat(timespec="seconds"),
                 "command": " ".join(command)}
@@ -54,6 +73,7 @@ class RunLock:
         if self.fd < 0:
             return
         (self.folder / HOLDER).unlink(missing_ok=True)
+        _held.discard(self)
         os.close(self.fd)  # drops the lock
         self.fd = -1
 

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +27,7 @@ from .local import local_executor
 from .opening import open_tourney, resume_manifest
 from .play import Watch, run_tourney
 from .signals import stops_interrupt
+from .studypool import StudyPool
 from .tourney import Tourney, TourneyError
 
 if TYPE_CHECKING:
@@ -68,7 +69,8 @@ class Execution:
     processes, or the Dask cluster at `scheduler`, whose threads are then the workers), what
     shows on the terminal (`silent`, the `standings`, a line a finished game), the watch on the
     fault rates (`faults`), `debug`'s trace of the seat protocol, and the command the manifest
-    says ran it. A study passes its own to every session it plays."""
+    says ran it. A study passes its own to every session it plays, with the local workers it
+    keeps for all of them (`pool`: `study_workers`; None: each session forks its own)."""
 
     workers: int = 1
     backend: str = "local"
@@ -79,6 +81,7 @@ class Execution:
     standings: Standings | None = None
     game_lines: bool = False
     debug: bool = False
+    pool: StudyPool | None = None
 
     def check(self) -> None:
         """TourneyError, one line, for a backend it cannot use."""
@@ -115,7 +118,8 @@ def run_session(plan: Plan, out: Path, execution: Execution, *, resume: bool,
         config = tourney.config
         with closing(tourney), run_logging(out / "run.log", execution.silent), \
                 traced(str(out / PROTOCOL_TRACE) if execution.debug else None), \
-                executors(tourney, workers, cluster) as factory, stops_interrupt():
+                executors(tourney, workers, cluster, execution.pool) as factory, \
+                stops_interrupt():
             log_header(command, config.seed, config.entrant_names(),
                        tourney.how_strategies_run())
             for note in said:
@@ -159,12 +163,32 @@ def connect_dask(address: str) -> DaskCluster:
 
 
 @contextmanager
-def executors(tourney: Tourney, workers: int,
-              cluster: DaskCluster | None) -> Iterator[Callable[[], Executor]]:
-    """What makes the executor: local worker processes, or the Dask cluster readied for the
-    tourney."""
-    if cluster is None:
-        yield lambda: local_executor(workers, tourney.config.games)
-    else:
+def study_workers(execution: Execution) -> Iterator[Execution]:
+    """`execution` for the sessions of one study: on local workers, one pool of them for all its
+    sessions, so that each keeps its bots from session to session (domsim.runner.studypool),
+    shut down when the study ends, however it ends. Unchanged for Dask, whose workers last
+    anyway, and with `debug`, whose trace reaches each run's folder through the environment its
+    workers are forked with."""
+    if execution.backend != "local" or execution.debug:
+        yield execution
+        return
+    pool = StudyPool(execution.workers)
+    try:
+        yield replace(execution, pool=pool)
+    finally:
+        pool.close()
+
+
+@contextmanager
+def executors(tourney: Tourney, workers: int, cluster: DaskCluster | None,
+              pool: StudyPool | None = None) -> Iterator[Callable[[], Executor]]:
+    """What makes the executor: local worker processes (the study's `pool`, else the session's
+    own), or the Dask cluster readied for the tourney."""
+    if cluster is not None:
         with cluster.serving(tourney) as factory:
             yield factory
+    elif pool is not None:
+        with pool.serving() as factory:
+            yield factory
+    else:
+        yield lambda: local_executor(workers, tourney.config.games)

@@ -1,5 +1,5 @@
 """What a bot puts in the run's log: its stderr and protocol notes, at INFO under
-`BOTS_LOGGER`, within a budget per game and per process of domsim."""
+`BOTS_LOGGER`, within a budget per game and per process of domsim in a run."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ BOTS_LOGGER = "domsim.seats"  # bots' stderr and protocol notes, at INFO
 log = logging.getLogger(BOTS_LOGGER)
 
 #: Bytes of a bot's stderr and unknown lines logged per game, and per process of domsim (a
-#: worker): beyond, they are read and dropped, and the cap is logged once.
+#: worker) in a run: beyond, they are read and dropped, and the cap is logged once.
 LOG_BYTES_PER_GAME = 64 << 10
 LOG_BYTES_PER_PROCESS = 1 << 20
 #: Bytes run.log adds to each line around its text (time, process, logger, level, separators).
@@ -24,7 +24,7 @@ LOG_LINE = 1000
 
 class LogBudget:
     """What one bot process may put in the run's log: `LOG_BYTES_PER_GAME` a game, within
-    `LOG_BYTES_PER_PROCESS` for every bot of this process; each cap is logged once."""
+    `LOG_BYTES_PER_PROCESS` for every bot of this process in a run; each cap is logged once."""
 
     _process_left = LOG_BYTES_PER_PROCESS
 
@@ -38,6 +38,12 @@ class LogBudget:
         """Its lines named `label` from now on (escaped once, not at every line)."""
         if label != self.named:
             self.named, self.label = label, printable(label, lines=False)
+
+    @classmethod
+    def new_run(cls) -> None:
+        """A run starts with the whole allowance of a process, also in a worker that played
+        earlier runs (a study's: domsim.runner.studypool)."""
+        cls._process_left = LOG_BYTES_PER_PROCESS
 
     def new_game(self) -> None:
         self._game_left, self._capped = LOG_BYTES_PER_GAME, False

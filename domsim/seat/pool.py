@@ -4,6 +4,7 @@ free table of one to a seat, never one that has met the game's deal."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 
 from .command import BotCommand
 from .process import DEFAULT_CONFINEMENT, BotProcess, Confinement
@@ -57,6 +58,17 @@ class BotPool:
         if bot.alive:
             with self._lock:
                 self._free.setdefault(bot, []).append(table)
+
+    def close_all_but(self, commands: Collection[BotCommand]) -> None:
+        """Kill the bots of every command but `commands` (a study's worker starting a run that
+        plays none of them: domsim.runner.studypool)."""
+        with self._lock:
+            gone = [bot for bot in self._all if bot.command not in commands]
+            self._all = [bot for bot in self._all if bot.command in commands]
+            for bot in gone:
+                self._free.pop(bot, None)
+        for bot in gone:
+            bot.close()
 
     def close(self) -> None:
         with self._lock:

@@ -69,8 +69,17 @@ PIPE_ERRORS = (OSError, EOFError, ValueError)
 
 
 #: Commands whose bot went wrong in a round trip of several asks: from then on this process
-#: asks their bots one move at a time (BotProcess.exchange).
+#: asks their bots one move at a time in this run (BotProcess.exchange).
 _asked_alone: set[BotCommand] = set()
+
+
+def forget_asked_alone() -> set[BotCommand]:
+    """A run starts with every command's bots asked several moves at once, also in a worker
+    that played earlier runs (a study's: domsim.runner.studypool); returns the commands it
+    forgets, whose bots started since are asked one move at a time."""
+    forgotten = set(_asked_alone)
+    _asked_alone.clear()
+    return forgotten
 
 
 class BotFault(Exception):

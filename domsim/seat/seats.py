@@ -57,8 +57,9 @@ TIMEOUT, EXCEPTION, ILLEGAL = tuple(FAULT_KINDS)
 
 #: Late moves in a row after which the seat is handed to the stand-in for the rest of the game.
 MAX_CONSECUTIVE_TIMEOUTS = 3
-#: Games of one worker process in which a spec's seat was handed over for timing out, after
-#: which its later games there start with the stand-in (a hung bot costs seconds, not hours).
+#: Games of one worker process in a run in which a spec's seat was handed over for timing out,
+#: after which its later games there start with the stand-in (a hung bot costs seconds, not
+#: hours).
 MAX_HUNG_GAMES = 3
 #: The exit status of a process forked inside an in-process strategy call (it exits at once).
 FORKED_IN_STRATEGY = 86
@@ -281,8 +282,14 @@ class Seat(GuardedSeat):
         return result
 
 
-_hung_games: Counter[Spec] = Counter()  # spec -> games handed over for timeouts, this process
+_hung_games: Counter[Spec] = Counter()  # spec -> games handed over for timeouts, this run
 _in_strategy = False  # True while an in-process strategy runs (the fork guard reads it)
+
+
+def forget_hung_games() -> None:
+    """A run starts with no spec counted as hung, also in a worker that played earlier runs (a
+    study's: domsim.runner.studypool)."""
+    _hung_games.clear()
 
 
 def _exit_if_forked_in_strategy() -> None:

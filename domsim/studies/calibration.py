@@ -16,7 +16,7 @@ from ..plan.config import TourneyConfig
 from ..plan.games import Plan
 from ..results.folder import MANIFEST
 from ..results.manifest import Outcome
-from ..runner.session import Execution, run_session
+from ..runner.session import Execution, run_session, study_workers
 from ..runner.tourney import RunFinished, TourneyError
 from .calibrate import run_calibration
 from .compare import CompareResult, compare_in
@@ -130,8 +130,8 @@ def run_study(request: Request, folder: StudyFolder, execution: Execution,
               say: Callable[[str], None] = print) -> Calibrated:
     """Play the calibration in `folder` (made by `begin`, or resumed), held for this writer:
     each rule set's overview and then its steps, each run new, resumed or (finished) read
-    back; `say` tells the steps."""
-    with folder.held(execution.command):
+    back, all on one set of workers; `say` tells the steps."""
+    with folder.held(execution.command), study_workers(execution) as execution:
         return play_study(request, folder, execution, say)
 
 

@@ -40,7 +40,7 @@ from ..results.ratings import open_ends
 from ..results.run import load_run
 from ..results.sides import sides_of
 from ..rules import make_rules
-from ..runner.session import Execution, run_session
+from ..runner.session import Execution, run_session, study_workers
 from ..runner.tourney import RunFinished, TourneyError
 from ..seat.process import DEFAULT_CONFINEMENT, check_spec
 from ..seeding import derive_seed
@@ -272,9 +272,9 @@ class SpsaResult:
 
 def run_spsa(request: SpsaRequest, state: SpsaState, out: Path, execution: Execution,
              bar: Callable[[int, list[float]], None] = lambda games, theta: None) -> SpsaResult:
-    """Play the rounds still to play, then the confirmation duel, with the folder held;
-    spsa.json after each."""
-    with spsa_folder(out).held(execution.command):
+    """Play the rounds still to play, then the confirmation duel, with the folder held, on one
+    set of workers; spsa.json after each."""
+    with spsa_folder(out).held(execution.command), study_workers(execution) as execution:
         return play_rounds(request, state, out, execution, bar)
 
 

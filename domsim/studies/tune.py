@@ -39,7 +39,7 @@ from ..analysis import pair_reference
 from ..plan.config import TourneyConfig
 from ..plan.pairings import builtin_levels, make_pairings, parse_entrants
 from ..rules import make_rules
-from ..runner.session import Execution, resume_hint
+from ..runner.session import Execution, resume_hint, study_workers
 from ..runner.tourney import TourneyError
 from ..seeding import derive_seed
 from ..stats import (
@@ -569,16 +569,19 @@ class TuneRequest:
 
 def run_request(request: TuneRequest, out: Path, execution: Execution,
                 resume: bool = False) -> str | None:
-    """Play the tune `request` asks for in `out` (`resume`: go on with the one there); returns
-    why it stopped early (None: it did not). What it found is in out/tune.json."""
-    play = Play(request.variant, request.players, request.options, request.seed, execution,
-                request.on_fault, asdict(request), resume)
-    if request.count is not None:
-        return run_levels(play, request.count, out, steps=request.steps,
-                          games_per_step=request.games, gap_games=request.gap_games,
-                          tolerance=request.tolerance).stopped
-    target = TuneTarget(request.level, request.win_rate, request.tolerance)
-    return run_tune(play, target, out, steps=request.steps, games_per_step=request.games).stopped
+    """Play the tune `request` asks for in `out` (`resume`: go on with the one there), all on
+    one set of workers; returns why it stopped early (None: it did not). What it found is in
+    out/tune.json."""
+    with study_workers(execution) as execution:
+        play = Play(request.variant, request.players, request.options, request.seed, execution,
+                    request.on_fault, asdict(request), resume)
+        if request.count is not None:
+            return run_levels(play, request.count, out, steps=request.steps,
+                              games_per_step=request.games, gap_games=request.gap_games,
+                              tolerance=request.tolerance).stopped
+        target = TuneTarget(request.level, request.win_rate, request.tolerance)
+        return run_tune(play, target, out, steps=request.steps,
+                        games_per_step=request.games).stopped
 
 
 def levels_content(result: LevelsResult, play: Play) -> dict:

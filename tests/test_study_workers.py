@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import re
 from contextlib import nullcontext
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from clitools import invoke
+from clitools import interrupted_at, invoke
 
 from domsim.plan.config import TourneyConfig
 from domsim.runner import opening, studypool
@@ -118,6 +119,17 @@ def test_a_studys_bots_start_once_and_each_runs_log_gets_its_workers_lines(tmp_p
         batches = re.findall(r"games (\d+)-(\d+) played", text)
         assert sorted(g for a, b in batches for g in range(int(a), int(b) + 1)) \
             == list(range(games))
+
+
+@pytest.mark.parametrize("stop_at", [None, 2], ids=["finished", "interrupted"])
+def test_a_studys_workers_end_with_it(tmp_path, monkeypatch, stop_at):
+    """However the study ends, done or stopped by Ctrl-C, no worker of it is left running."""
+    args = ["tune", "--variant", "draw", "--strategy", "hard", "--param", "block=0:10",
+            "--against", "medium", "--games", "96", "--confirm", "0", "--seed", "7", "--silent",
+            "--out", str(tmp_path / "tune")]
+    result = invoke(*args) if stop_at is None else interrupted_at(monkeypatch, stop_at, *args)
+    assert (result.exit_code == 0) == (stop_at is None), result.output
+    assert not multiprocessing.active_children()
 
 
 def forget_nothing(batch):

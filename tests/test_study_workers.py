@@ -18,12 +18,12 @@ import pytest
 from clitools import interrupted_at, invoke
 
 from domsim.plan.config import TourneyConfig
-from domsim.runner import opening, studypool
+from domsim.runner import studypool
 from domsim.runner.console import run_logging
 from domsim.runner.lock import LockedError, RunLock
 from domsim.runner.session import Execution, study_workers
 from domsim.runner.tourney import Tourney
-from domsim.seat import process, seats
+from domsim.seat import command, process, seats
 from domsim.seat.command import bot_command
 from domsim.seat.logs import LOG_BYTES_PER_PROCESS, LogBudget
 from domsim.spec import Spec
@@ -75,7 +75,7 @@ def test_a_study_plays_the_same_on_its_lasting_workers_as_on_fresh_ones(tmp_path
     for bots in their own process) is the same both ways, as a rerun with the kept keys."""
     bot = tmp_path / "weighted.py"
     bot.write_text(BOT)
-    monkeypatch.setattr(opening, "run_key", lambda given, bots_out: given or (
+    monkeypatch.setattr(command, "run_key", lambda given, bots_out: given or (
         "5" * 32 if bots_out else None))
     found = {}
     for way in ("lasting", "fresh"):

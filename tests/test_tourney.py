@@ -150,6 +150,7 @@ def test_batches_cut_runs_of_consecutive_ids():
     assert list(batches(range(7), 3, singles=2)) == [[0], [1], [2, 3, 4], [5, 6]]
     sizes = [len(batch) for batch in batches(range(40), 3, singles=1, small=2, most=10)]
     assert sizes == [1, 3, 3, 10, 10, 10, 3]
+    assert list(batches(range(5), 2, small=1)) == [[0, 1], [2, 3], [4]]  # nothing bigger given
 
 
 def test_shares_and_margins_of_the_sides():

@@ -90,7 +90,7 @@ def batches(game_ids: Iterable[int], size: int, singles: int = 0, small: int | N
     made = 0
     for game_id in game_ids:
         limit = 1 if made < singles else \
-            size if small is None or made < singles + small else most
+            size if small is None or most is None or made < singles + small else most
         if batch and (batch[-1] != game_id - 1 or len(batch) >= limit):
             yield batch
             batch = []

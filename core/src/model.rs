@@ -499,6 +499,16 @@ impl Net {
         }
     }
 
+    /// A net with nearly every weight set, each one of `spread` values scaled by `scale` about
+    /// 0: tests read every feature through it.
+    #[cfg(test)]
+    pub fn dense(spread: usize, scale: f64) -> Net {
+        let params: Vec<f64> = (0..NET_SIZE)
+            .map(|i| (i * 7919 % spread) as f64 / scale - 1.0)
+            .collect();
+        Net::of(&params)
+    }
+
     /// A playout's scoring, feature by feature, skipping those that are 0 (most are): the
     /// linear score and each unit's input as a candidate's public features make them
     /// (`finish` adds the hand's). The inference, which scores a candidate on many deals,
@@ -892,10 +902,7 @@ mod tests {
     /// draws), and from its public part worked out ahead (the inference's), with every unit live.
     #[test]
     fn both_ways_of_scoring_agree() {
-        let params: Vec<f64> = (0..NET_SIZE)
-            .map(|i| (i * 7919 % 17) as f64 / 8.0 - 1.0)
-            .collect();
-        let net = Net::of(&params);
+        let net = Net::dense(17, 8.0);
         assert_eq!(net.live, HIDDEN);
         let mut scored = 0;
         decisions(|view, _| {

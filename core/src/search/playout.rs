@@ -519,13 +519,10 @@ mod tests {
     /// of every variant, with a net that reads every feature.
     #[test]
     fn a_modelled_playout_reads_the_table_as_a_view_does() {
-        use crate::model::{moments, Mixture, Net, NET_SIZE, ROLES};
+        use crate::model::{moments, Mixture, Net, ROLES};
         use crate::search::position;
         use crate::view::{tests::random_decisions, View};
-        let params: Vec<f64> = (0..NET_SIZE)
-            .map(|i| (i * 7919 % 13) as f64 / 6.0 - 1.0)
-            .collect();
-        let net = Net::of(&params);
+        let net = Net::dense(13, 6.0);
         let mixture = Mixture {
             nets: [net; ROLES],
             beta: 0.0,

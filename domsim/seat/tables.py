@@ -2,8 +2,11 @@
 (docs/seat-protocol.md, "Tables") is asked for all of them in one round trip.
 
 Each game runs in a greenlet until one of its bots must answer (`ask`), and the next game runs.
-When every game waits, each bot process is sent everything asked of it in one write and reads
-its replies in order (`BotProcess.exchange`). Games share nothing else: each plays exactly as it
+When every game waits, the bot processes are swept in a fixed order: each is sent everything
+asked of it in one write and reads its replies in order (`BotProcess.exchange`), and the games
+it answered play on at once, so that what they ask next of a process later in the order is
+answered in the same sweep: a game of two processes makes two moves a sweep, not one, and each
+round trip carries about twice the asks. Games share nothing else: each plays exactly as it
 would alone. A bot process lost to a fault (it died, stopped answering, flooded or broke the
 protocol) is the fault of every game it was playing: each asked in the round trip gets the
 fault, and so does each later ask of the killed process. No game is played again for anything
@@ -37,11 +40,22 @@ class Hub:
     def __init__(self) -> None:
         self.greenlet = getcurrent()
         self.waiting: dict[BotProcess, list[tuple[greenlet, Ask]]] = {}
+        self.order: dict[BotProcess, int] = {}  # each bot's place in a sweep, first seen first
 
     def ask(self, bot: BotProcess, ask: Ask) -> tuple[Any, float]:
         """From a game: wait for `bot`'s answer to `ask` while the other games play on."""
-        self.waiting.setdefault(bot, []).append((getcurrent(), ask))
+        waiting = self.waiting.get(bot)
+        if waiting is None:
+            waiting = self.waiting[bot] = []
+            self.order.setdefault(bot, len(self.order))
+        waiting.append((getcurrent(), ask))
         return self.greenlet.switch()
+
+    def next_bot(self, swept: set[BotProcess]) -> BotProcess | None:
+        """The waiting bot first in the order that this sweep has not asked yet."""
+        order = self.order
+        return min((bot for bot in self.waiting if bot not in swept), key=order.__getitem__,
+                   default=None)
 
 
 _local = threading.local()  # the hub of this thread's play_at_once (Dask workers have several)
@@ -82,21 +96,29 @@ def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
             playing.add(game)
             ready.append((game, None, None))
 
+    def play_ready() -> None:
+        """Each ready game plays on to its next ask (or its end: the next game starts)."""
+        while ready:
+            game, value, error = ready.popleft()
+            if error is None:
+                game.switch(value)
+            else:
+                game.throw(error)
+            if game.dead:
+                playing.discard(game)
+                start_next()
+
     _local.hub = hub
     try:
         for _ in range(at_once):
             start_next()
-        while ready:
-            while ready:
-                game, value, error = ready.popleft()
-                if error is None:
-                    game.switch(value)
-                else:
-                    game.throw(error)
-                if game.dead:
-                    playing.discard(game)
-                    start_next()
-            _exchange_all(hub, ready)
+        play_ready()
+        while hub.waiting:
+            swept: set[BotProcess] = set()
+            while (bot := hub.next_bot(swept)) is not None:
+                swept.add(bot)
+                _exchange(hub, bot, ready)
+                play_ready()
     except BaseException:
         for game in playing:
             if not game.dead:
@@ -111,24 +133,24 @@ def _play_into(results: list, index: int, game: Callable[[], T]) -> None:
     results[index] = game()
 
 
-def _exchange_all(hub: Hub, ready: deque) -> None:
-    """Each waiting bot answers what it may be asked at once; its games are made ready."""
-    for bot in list(hub.waiting):
-        waiting = hub.waiting.pop(bot)
-        if bot.closed:  # lost to a fault of another of its games since these asked
-            ready.extend((game, None, _lost()) for game, _ in waiting)
-            continue
-        now, later = waiting[:bot.batch_cap], waiting[bot.batch_cap:]
-        answers = bot.exchange([ask for _, ask in now])
-        lost = False  # a fault: the bot is closed when its game goes on
-        for (game, _), answer in zip(now, answers, strict=True):
-            failed = isinstance(answer, BotFault)
-            lost = lost or failed
-            ready.append((game, None, answer) if failed else (game, answer, None))
-        if lost:
-            ready.extend((game, None, _lost()) for game, _ in later)
-        elif later:
-            hub.waiting[bot] = later
+def _exchange(hub: Hub, bot: BotProcess, ready: deque) -> None:
+    """`bot` answers what it may be asked at once of what it waits for; its games are made
+    ready."""
+    waiting = hub.waiting.pop(bot)
+    if bot.closed:  # lost to a fault of another of its games since these asked
+        ready.extend((game, None, _lost()) for game, _ in waiting)
+        return
+    now, later = waiting[:bot.batch_cap], waiting[bot.batch_cap:]
+    answers = bot.exchange([ask for _, ask in now])
+    lost = False  # a fault: the bot is closed when its game goes on
+    for (game, _), answer in zip(now, answers, strict=True):
+        failed = isinstance(answer, BotFault)
+        lost = lost or failed
+        ready.append((game, None, answer) if failed else (game, answer, None))
+    if lost:
+        ready.extend((game, None, _lost()) for game, _ in later)
+    elif later:
+        hub.waiting[bot] = later
 
 
 def _lost() -> BotFault:

@@ -168,13 +168,14 @@ def play(rules: Rules, specs: Sequence[Spec | str], seed: int, *,
          bots: BotPool | None = None, on_fault: str = ON_FAULT,
          terminal: Terminal | None = None,
          time_control: TimeControl | None = None, alarm: MoveAlarm | None = None,
-         game_id: int | None = None) -> PlayedGame:
+         game_id: int | None = None, lane: int | None = None) -> PlayedGame:
     """`play_game`, returning the PlayedGame; without `keep_hands` no hand record is built (a
     tourney that keeps no records needs only the results); `first_deal` (a fixed deal) instead
     of the seed's for the first hand. Bots in their own process come from `bots`, which the
     caller closes (None: a pool for this game alone). Games played at once (domsim.seat.tables)
     share one move `alarm`, entered by the caller for `move_time_limit` (None: the game's own).
-    `game_id`, a run's id of the game, names it in the log (else its seed does)."""
+    `game_id`, a run's id of the game, names it in the log (else its seed does). A `lane` (of
+    games played at once: domsim.seat.tables) keeps each bot to the processes of that lane."""
     specs = [Spec.of(spec) for spec in specs]
     if len(specs) != rules.players:
         raise StrategyError(f"{rules.name} needs {rules.players} strategies, got {len(specs)}")
@@ -196,7 +197,7 @@ def play(rules: Rules, specs: Sequence[Spec | str], seed: int, *,
                     HumanSeat(seat, terminal, make_stand_in, specs, game) if factory is
                     None and command is None else
                     BotSeat(seat, command, bots, seed, make_stand_in, move_time_limit, game,
-                            clock, deal_keys(seed, first_deal)) if command else
+                            clock, deal_keys(seed, first_deal), lane) if command else
                     Seat(seat, factory, seat_rng(seed, seat), make_stand_in, alarm, game,
                          clock))
             state, hands = _play(rules, seats, seed, keep_hands, first_deal)

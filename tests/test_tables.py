@@ -5,7 +5,9 @@ was asked in, and none is played again (R-SEAT-FAULT)."""
 
 import functools
 import os
+import random
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from domsim.game import play
 from domsim.plan.config import TourneyConfig
 from domsim.rules import make_rules
 from domsim.runner import worker as worker_module
-from domsim.runner.play import MAX_BATCH, batch_sizes
+from domsim.runner.play import MAX_BATCH, TABLE_ROUNDS, batch_sizes, window
 from domsim.runner.tourney import Tourney
 from domsim.runner.worker import games_at_once, play_batch
 from domsim.seat import pool as pool_module
@@ -305,12 +307,20 @@ def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_
     (ROUND_ROBIN[:2], {"time_control": "10+0.1"}, None),  # a clock: one game at a time
 ])
 def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settings, filled):
-    """A batch's games start at once: batches grow to as many as fill every hosted bot's
-    tables, as far as each worker gets a batch; a run with an `exec:` program (it may play one
-    game a process), or all in process, or under a clock, keeps the batches it had."""
+    """Batches of hosted bots grow past the first window to up to `TABLE_ROUNDS` rounds of
+    filled tables (a lane's next game takes a finished one's tables), as many to each worker;
+    a run with an `exec:` program (it may play one game a process), or all in process, or under
+    a clock, keeps the batches it had."""
     tourney = round_robin(20000, *entrants, **settings)
-    assert batch_sizes(tourney, 20000, 2) == (MAX_BATCH, filled or MAX_BATCH)
-    assert batch_sizes(tourney, 100, 2) == (6, 50 if filled else 6)
+    for games, first in ((20000, MAX_BATCH), (100, 6)):
+        size, most = batch_sizes(tourney, games, 2)
+        assert size == first
+        if filled is None:
+            assert most == first
+            continue
+        later = games - 2 - window(2) * size  # past the two single games and the window
+        assert most <= TABLE_ROUNDS * filled and (most >= filled or most >= later / 2)
+        assert -(-later // most) % 2 == 0  # each worker as many
     if not settings:
         assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == \
             (filled or GAMES_AT_ONCE)
@@ -334,3 +344,75 @@ def test_a_sweep_answers_a_game_twice_a_round_of_its_two_processes(monkeypatch, 
     assert len(result.rows) == at_once
     asks = [asked for asked, _ in round_trips]
     assert sum(asks) / len(asks) >= 4.5  # 5.2 here; 3.5 before the sweep (games end unevenly)
+
+
+def test_a_lanes_next_game_takes_the_tables_of_its_last_so_they_stay_filled(monkeypatch,
+                                                                          round_trips):
+    """A batch of four rounds of filled tables of a round robin: each lane (a pairing in a
+    seating) plays a table's worth at once in processes of its own, and a game that ends makes
+    way for the next of its lane, so no process beyond one a seat is started (were tables
+    handed to any process with one free, a lane gone ahead would find the others' processes
+    holding its deal and start more) and none meets a deal twice."""
+    tourney = round_robin(800, *ROUND_ROBIN)
+    monkeypatch.setattr(worker_module, "TABLES", 9)
+    started = []
+
+    def counted(command, *args):
+        started.append(command.spec.text)
+        return process_module.BotProcess(command, *args)
+
+    monkeypatch.setattr(pool_module, "BotProcess", counted)
+    monkeypatch.setattr(worker_module, "_pools", {})
+    batch = tourney.batch(list(range(4 * 8 * 12)))
+    assert worker_module.lanes(batch) == [game_id % 12 for game_id in batch.game_ids]
+    try:
+        result = play_batch(batch)
+        bots = [bot for pool in worker_module._pools.values() for bot in pool._all]
+    finally:
+        for pool in worker_module._pools.values():
+            pool.close()
+    assert len(result.rows) == 4 * 8 * 12
+    assert sorted(started) == sorted(ROUND_ROBIN * 6)
+    assert all(len(bot.deals) == 32 for bot in bots)  # a game of every deal, one seat a lane
+    asks = [asked for asked, _ in round_trips]
+    assert sum(asks) / len(asks) >= 5
+
+
+class _ThreeTableBot:
+    """Stands in for a process of three tables, for the pool's own choices."""
+
+    tables = 3
+
+    def __init__(self, command, confinement):
+        self.command, self.thread, self.lane = command, threading.get_ident(), None
+        self.alive, self.closed, self.deals = True, False, set()
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_lane_keeps_to_its_own_processes_whatever_order_its_games_end_in(monkeypatch, seed):
+    """Six lanes of two games at once, each game a new deal of its lane, ending in a random
+    order: each lane's games go to one process of its own, which never meets a deal twice (a
+    table given to whichever process had one free made seven processes in most orders)."""
+    monkeypatch.setattr(pool_module, "BotProcess", _ThreeTableBot)
+    rng, pool, running = random.Random(seed), BotPool(), []
+    dealt = dict.fromkeys(range(6), 0)
+
+    def start(lane):
+        bot, table = pool.take("a bot", deal_keys(dealt[lane]), lane)
+        running.append((lane, bot, table))
+        dealt[lane] += 1
+
+    for lane in dealt:
+        start(lane)
+        start(lane)
+    while running:
+        lane, bot, table = running.pop(rng.randrange(len(running)))
+        pool.give(bot, table)
+        if dealt[lane] < 60:
+            start(lane)
+    assert len(pool._all) == 6
+    assert sorted(bot.lane for bot in pool._all) == list(range(6))
+    assert all(len(bot.deals) == 60 for bot in pool._all)

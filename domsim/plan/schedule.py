@@ -53,6 +53,18 @@ class Schedule:
         (a bot meets each of them at most once a seat it holds, whatever the round)."""
         return self.pairings * self.seatings_per_deal
 
+    @property
+    def lanes(self) -> int:
+        """The games of a round that share its deals: a pairing's place in its deal group, in
+        each seating it plays (every pairing's, with one deal group)."""
+        return self.round_games // self.deal_groups
+
+    def lane(self, game_id: int) -> int:
+        """A game's lane (of `lanes`): the games of one lane, a game a deal group a round, never
+        share a deal, and hold the same places of their pairings' seats."""
+        pairing, within = divmod(game_id % self.round_games, self.seatings_per_deal)
+        return (pairing % (self.pairings // self.deal_groups)) * self.seatings_per_deal + within
+
     def slot(self, game_id: int) -> Slot:
         deal, pairing, seating = self.placed(game_id)
         return Slot(game_id, deal, pairing, seating, game_seed(self.seed, deal, self.run_key))

@@ -31,6 +31,9 @@ log = logging.getLogger("domsim.runner")
 
 
 MAX_BATCH = 100
+#: The most rounds of filled tables a batch of hosted bots holds (`batch_sizes`): more thin out
+#: fewer round trips at batch ends, fewer show progress less often.
+TABLE_ROUNDS = 4
 
 
 #: A watched run's batches: few deals, so little is played past the decision.
@@ -172,17 +175,19 @@ def window(workers: int) -> int:
 
 def batch_sizes(tourney: Tourney, games: int, workers: int) -> tuple[int, int]:
     """The games of the first batches (a window's) and of the later ones when `games` are left
-    to play on `workers`: about an eighth of a worker's share, at most `MAX_BATCH`; when bots in
-    their own processes answer for many games in one round trip, later batches hold as many as
-    fill their tables (`tables_filled`) as far as each worker still gets a batch, and no more: a
-    batch's games all start at once, and a game waiting for a table would ask a bot for more
-    tables than it has."""
+    to play on `workers`: about an eighth of a worker's share, at most `MAX_BATCH`. When bots in
+    their own processes answer for many games in one round trip (`tables_filled`), a batch's
+    tables stay filled while a lane has games (domsim.seat.tables.play_at_once) and thin out
+    only in its last round: later batches then hold up to `TABLE_ROUNDS` rounds of filled
+    tables, as many batches to each worker."""
     size = max(1, min(MAX_BATCH, games // (workers * 8)))
     filled = None if tourney.config.clock() else \
         tables_filled(tourney.config, tourney.entrants, tourney.schedule)
     if filled is None:
         return size, size
-    return size, max(size, min(filled, -(-games // workers)))
+    share = -(-max(0, games - workers - window(workers) * size) // workers)
+    each = max(1, -(-share // (TABLE_ROUNDS * filled)))  # batches a worker plays
+    return size, max(size, -(-share // each))
 
 
 def games_to_play(tourney: Tourney, done: set[int], workers: int,

@@ -119,13 +119,13 @@ def _play_in_session(session: int, play: Callable[[Batch], BatchResult],
 
 
 def let_earlier_runs_go(batch: Batch) -> None:
-    """Forget what the worker learnt of the bots in earlier runs, and kill its bots of the
-    commands `batch`'s run does not play, and of those it had learnt to ask one move at a
-    time (a fresh worker's would ask several)."""
+    """Forget what the worker learnt of the bots in earlier runs (their lanes among it), and
+    kill its bots of the commands `batch`'s run does not play, and of those it had learnt to
+    ask one move at a time (a fresh worker's would ask several)."""
     config = batch.config
     commands = {bot_command(spec, config.isolate) for entrant in batch.entrants
                 for spec in entrant.members}
     asked_alone = forget_asked_alone()
-    worker_bots(run_confinement(config)).close_all_but(commands - asked_alone)
+    worker_bots(run_confinement(config)).keep_for_run(commands - asked_alone)
     forget_hung_games()
     LogBudget.new_run()

@@ -80,28 +80,44 @@ def games_at_once(config: TourneyConfig, entrants: Sequence[Entrant],
 def tables_filled(config: TourneyConfig, entrants: Sequence[Entrant],
                   schedule: Schedule) -> int | None:
     """When every bot in its own process is domsim's seat host, the games that give each of
-    them a game at every table but one: a round's worth for each table, since a process meets a
-    deal once (the games of a batch that starts mid-round span one round more). A process then
+    them a game at every table but one: a game of each lane (Schedule.lanes) for each table, as
+    a process meets a deal once and a lane's games never share one. A process then
     answers for all its tables in one round trip (domsim.seat.tables). None when no bot plays
     in its own process, or one is not domsim's host."""
     commands = [command for entrant in entrants for spec in entrant.members
                 if (command := bot_command(spec, config.isolate)) is not None]
     if commands and all(command.hosted for command in commands):
-        return (TABLES - 1) * schedule.round_games
+        return (TABLES - 1) * schedule.lanes
     return None
+
+
+def lanes(batch: Batch) -> list[int] | None:
+    """Each game's lane (Schedule.lane) where the batch fills the
+    tables of its hosted bots (`tables_filled`), else None."""
+    config, schedule = batch.config, batch.schedule
+    if config.clock() or tables_filled(config, batch.entrants, schedule) is None:
+        return None
+    return [schedule.lane(game_id) for game_id in batch.game_ids]
 
 
 def play_batch(batch: Batch) -> BatchResult:
     """The batch's games, `games_at_once` at a time: a bot process that plays several tables
-    answers for all of them in one round trip (domsim.seat.tables)."""
+    answers for all of them in one round trip (domsim.seat.tables). Where that fills the tables
+    of hosted bots, each lane plays `TABLES - 1` games at once, each in the lane's processes,
+    and a game that ends makes way for the next of its lane: the tables stay filled until the
+    batch's last round."""
     config = batch.config
     limit = config.move_time_limit or None
     bots = worker_bots(run_confinement(config))
     rules = config.rules()
+    lane_of = lanes(batch)
     with MoveAlarm(limit) as alarm:
-        games = [functools.partial(_play_one, batch, rules, i, game_id, bots, alarm)
+        games = [functools.partial(_play_one, batch, rules, i, game_id, bots, alarm,
+                                   None if lane_of is None else lane_of[i])
                  for i, game_id in enumerate(batch.game_ids)]
-        played = play_at_once(games, games_at_once(config, batch.entrants, batch.schedule))
+        at_once = TABLES - 1 if lane_of else \
+            games_at_once(config, batch.entrants, batch.schedule)
+        played = play_at_once(games, at_once, lane_of)
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     rows = [row for row, _, _ in played]
     records = [record for _, record, _ in played if record is not None]
@@ -109,7 +125,7 @@ def play_batch(batch: Batch) -> BatchResult:
 
 
 def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
-              alarm: MoveAlarm) -> tuple[dict, str | None, GameResult]:
+              alarm: MoveAlarm, lane: int | None) -> tuple[dict, str | None, GameResult]:
     """The table row of the batch's `i`th game, `game_id`, its record (None: none kept) and
     its result."""
     config = batch.config
@@ -118,7 +134,7 @@ def _play_one(batch: Batch, rules: Rules, i: int, game_id: int, bots: BotPool,
     game = play(rules, place.specs, slot.seed, move_time_limit=alarm.seconds,
                 time_control=config.clock(), keep_hands=config.records, isolate=config.isolate,
                 bots=bots, on_fault=config.on_fault, alarm=alarm, game_id=game_id,
-                first_deal=batch.first_deals[i] if batch.first_deals else None)
+                first_deal=batch.first_deals[i] if batch.first_deals else None, lane=lane)
     if not config.records:
         return game_row(place, game), None, game.result
     return game_row(place, game), json.dumps(seal({

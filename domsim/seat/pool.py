@@ -27,21 +27,27 @@ class BotPool:
         self._all: list[BotProcess] = []
         self._lock = threading.Lock()  # a Dask worker's threads share their process's pool
 
-    def take(self, command: BotCommand, deal: frozenset = frozenset()
+    def take(self, command: BotCommand, deal: frozenset = frozenset(), lane: object = None
              ) -> tuple[BotProcess, int | None]:
         """A bot of `command` and the table its seat plays at (None: it plays one game): one
         never given a game of `deal` (the keys of the game's deals: `deal_keys`), so that no
-        bot process meets a deal twice, in any pairing or seating (docs/seat-protocol.md)."""
+        bot process meets a deal twice, in any pairing or seating (docs/seat-protocol.md).
+        With a `lane` (of a batch's games: domsim.seat.tables), a process given that lane's
+        games or none: a lane's games never share a deal, so its processes never wait for a
+        deal-free table while another lane's hold them."""
         thread = threading.get_ident()
         with self._lock:
             for bot in self._all:
                 free = self._free.get(bot)
                 if (bot.command == command and bot.thread == thread and free and bot.alive
-                        and bot.deals.isdisjoint(deal)):
+                        and bot.deals.isdisjoint(deal)
+                        and (lane is None or bot.lane in (lane, None))):
                     bot.deals |= deal
+                    bot.lane = bot.lane if lane is None else lane
                     return bot, free.pop(0)
         bot = BotProcess(command, self.confinement)
         bot.deals |= deal
+        bot.lane = lane
         tables = [None] if bot.tables == 1 else list(range(bot.tables))
         with self._lock:
             self._all = [known for known in self._all if not known.closed] + [bot]
@@ -59,14 +65,17 @@ class BotPool:
             with self._lock:
                 self._free.setdefault(bot, []).append(table)
 
-    def close_all_but(self, commands: Collection[BotCommand]) -> None:
-        """Kill the bots of every command but `commands` (a study's worker starting a run that
-        plays none of them: domsim.runner.studypool)."""
+    def keep_for_run(self, commands: Collection[BotCommand]) -> None:
+        """Ready the pool for a new run (a study's worker starting one: domsim.runner.studypool):
+        kill the bots of every command but `commands`, and free the others of their lanes, which
+        were the last run's."""
         with self._lock:
             gone = [bot for bot in self._all if bot.command not in commands]
             self._all = [bot for bot in self._all if bot.command in commands]
             for bot in gone:
                 self._free.pop(bot, None)
+            for bot in self._all:
+                bot.lane = None
         for bot in gone:
             bot.close()
 

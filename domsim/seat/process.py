@@ -231,6 +231,7 @@ class BotProcess:
         self.most_at_once = 1  # asks a round trip may ever send
         self.thread = threading.get_ident()  # whose games may share its tables
         self.deals: set = set()  # the keys of every deal it has been given (BotPool.take)
+        self.lane: object = None  # the lane whose games it is given, if any (BotPool.take)
         self.log = LogBudget(self.label)
         self._junk = 0  # bytes of this game that answered nothing
         self._last_junk: str | None = None  # what the last such line was

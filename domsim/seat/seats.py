@@ -311,7 +311,8 @@ class BotSeat(GuardedSeat):
 
     def __init__(self, seat: int, command: BotCommand, pool: BotPool, seed: int,
                  stand_in: Callable[[], Strategy], limit: float | None, game: str,
-                 clock: GameClock | None = None, deal: frozenset = frozenset()) -> None:
+                 clock: GameClock | None = None, deal: frozenset = frozenset(),
+                 lane: object = None) -> None:
         super().__init__(seat, command.spec, stand_in, limit, game, clock)
         self.pool = pool
         self.seed = seed
@@ -325,7 +326,7 @@ class BotSeat(GuardedSeat):
             return
         watchdog.allow(time.perf_counter(), STARTUP_SECONDS + GRACE_SECONDS)
         try:
-            self.bot, self.table = pool.take(command, deal)
+            self.bot, self.table = pool.take(command, deal, lane)
         except BotFault as exc:
             kind = TIMEOUT if isinstance(exc, BotTimeout) else EXCEPTION
             self._fault(kind, f"the bot could not start: {exc}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -79,21 +79,28 @@ def answer(bot: BotProcess, ask: Ask) -> tuple[dict | int, float]:
     return reply, time.perf_counter() - started
 
 
-def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
-    """Every game's result, in order, played `at_once` at a time (1: one after the other). An
-    exception of a game ends the others (their seats closed) and is raised."""
+def play_at_once(games: Sequence[Callable[[], T]], at_once: int,
+                 lanes: Sequence[Hashable] | None = None) -> list[T]:
+    """Every game's result, in order, played `at_once` at a time (1: one after the other). With
+    `lanes` (each game's), `at_once` a lane, and a game that ends makes way for the next of its
+    lane: its bots' tables go to a game of the same seats (BotPool.take), and the tables stay
+    filled until a lane runs out of games. An exception of a game ends the others (their seats
+    closed) and is raised."""
     if at_once <= 1 or len(games) <= 1 or getattr(_local, "hub", None) is not None:
         return [game() for game in games]
     hub, results = Hub(), [None] * len(games)
     ready: deque[tuple[greenlet, Any, BaseException | None]] = deque()
-    playing: set[greenlet] = set()
-    queue = iter(range(len(games)))
+    playing: dict[greenlet, Hashable] = {}  # each game playing, and its lane
+    queues: dict[Hashable, deque[int]] = {}  # each lane's games to play, in order
+    for index in range(len(games)):
+        queues.setdefault(None if lanes is None else lanes[index], deque()).append(index)
 
-    def start_next() -> None:
-        index = next(queue, None)
-        if index is not None:
+    def start_next(lane: Hashable) -> None:
+        queue = queues[lane]
+        if queue:
+            index = queue.popleft()
             game = greenlet(lambda *_: _play_into(results, index, games[index]))
-            playing.add(game)
+            playing[game] = lane
             ready.append((game, None, None))
 
     def play_ready() -> None:
@@ -105,13 +112,13 @@ def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
             else:
                 game.throw(error)
             if game.dead:
-                playing.discard(game)
-                start_next()
+                start_next(playing.pop(game))
 
     _local.hub = hub
     try:
-        for _ in range(at_once):
-            start_next()
+        for lane in queues:
+            for _ in range(at_once):
+                start_next(lane)
         play_ready()
         while hub.waiting:
             swept: set[BotProcess] = set()
@@ -120,7 +127,7 @@ def play_at_once(games: Sequence[Callable[[], T]], at_once: int) -> list[T]:
                 _exchange(hub, bot, ready)
                 play_ready()
     except BaseException:
-        for game in playing:
+        for game in list(playing):
             if not game.dead:
                 game.throw(GreenletExit)  # its seats close, its bots go back to the pool
         raise

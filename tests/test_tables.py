@@ -4,20 +4,23 @@ would alone but where the bot fails: a process that fails in a round trip faults
 was asked in, and none is played again (R-SEAT-FAULT)."""
 
 import functools
+import json
 import os
 import random
 import re
 import threading
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
+from clitools import invoke
 
 from domsim import __version__
 from domsim.game import play
 from domsim.plan.config import TourneyConfig
 from domsim.rules import make_rules
 from domsim.runner import worker as worker_module
-from domsim.runner.play import MAX_BATCH, TABLE_ROUNDS, batch_sizes, window
+from domsim.runner.play import MAX_BATCH, TABLE_ROUNDS, batch_sizes, by_pairing, window
 from domsim.runner.tourney import Tourney
 from domsim.runner.worker import games_at_once, play_batch
 from domsim.seat import pool as pool_module
@@ -263,8 +266,8 @@ ROUND_ROBIN = (GREEDY, str(ROOT / "strategies" / "example_counter.py"),
 
 
 def round_robin(games: int, *entrants: str, **settings) -> Tourney:
-    return Tourney.of(TourneyConfig("block", games=games, entrants=entrants, isolate=True,
-                                    **settings), Path())
+    return Tourney.of(TourneyConfig("block", games=games, entrants=entrants,
+                                    **{"isolate": True, **settings}), Path())
 
 
 def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_a_seat(
@@ -299,18 +302,20 @@ def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_
     assert sum(asks) / len(asks) >= 3
 
 
-@pytest.mark.parametrize("entrants, settings, filled", [
-    (ROUND_ROBIN, {}, (TABLES - 1) * 12),
-    (ROUND_ROBIN[:2], {}, (TABLES - 1) * 2),  # a duel: two seatings a deal
-    (("easy", "medium"), {}, None),  # every bot in process
-    ((GREEDY, f"exec:python3 {ROOT / 'strategies' / 'example_external.py'}"), {}, None),
-    (ROUND_ROBIN[:2], {"time_control": "10+0.1"}, None),  # a clock: one game at a time
+@pytest.mark.parametrize("entrants, settings, filled, at_once", [
+    (ROUND_ROBIN, {}, (TABLES - 1) * 2, (TABLES - 1) * 12),  # a batch holds one pairing
+    (ROUND_ROBIN[:2], {}, (TABLES - 1) * 2, (TABLES - 1) * 2),  # a duel: two seatings a deal
+    (("easy", "medium"), {}, None, GAMES_AT_ONCE),  # every bot in process
+    ((GREEDY, f"exec:python3 {ROOT / 'strategies' / 'example_external.py'}"), {}, None,
+     GAMES_AT_ONCE),
+    (ROUND_ROBIN[:2], {"time_control": "10+0.1"}, None, None),  # a clock: one game at a time
 ])
-def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settings, filled):
+def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settings, filled,
+                                                                 at_once):
     """Batches of hosted bots grow past the first window to up to `TABLE_ROUNDS` rounds of
-    filled tables (a lane's next game takes a finished one's tables), as many to each worker;
-    a run with an `exec:` program (it may play one game a process), or all in process, or under
-    a clock, keeps the batches it had."""
+    filled tables (a lane's next game takes a finished one's tables; in a round robin, of one
+    pairing's lanes), as many to each worker; a run with an `exec:` program (it may play one
+    game a process), or all in process, or under a clock, keeps the batches it had."""
     tourney = round_robin(20000, *entrants, **settings)
     for games, first in ((20000, MAX_BATCH), (100, 6)):
         size, most = batch_sizes(tourney, games, 2)
@@ -321,9 +326,8 @@ def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settin
         later = games - 2 - window(2) * size  # past the two single games and the window
         assert most <= TABLE_ROUNDS * filled and (most >= filled or most >= later / 2)
         assert -(-later // most) % 2 == 0  # each worker as many
-    if not settings:
-        assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == \
-            (filled or GAMES_AT_ONCE)
+    if at_once:
+        assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == at_once
 
 
 def test_a_sweep_answers_a_game_twice_a_round_of_its_two_processes(monkeypatch, round_trips):
@@ -416,3 +420,28 @@ def test_a_lane_keeps_to_its_own_processes_whatever_order_its_games_end_in(monke
     assert len(pool._all) == 6
     assert sorted(bot.lane for bot in pool._all) == list(range(6))
     assert all(len(bot.deals) == 60 for bot in pool._all)
+
+
+def test_a_round_robin_played_a_pairing_a_batch_writes_what_one_in_process_writes(tmp_path):
+    """Batches of one pairing each (runner.play.by_pairing) finish out of game-id order; the
+    games table and records are written in game-id order all the same, and the summary is the
+    one the same run (its seed and key) in process writes: its games are the same."""
+    entrants = ROUND_ROBIN[:3]
+    assert by_pairing(round_robin(60, *entrants), None)
+    assert not by_pairing(round_robin(60, *entrants, isolate=False), None)
+    runs = {}
+    for way in ("--isolate", "--in-process"):
+        out = runs[way] = tmp_path / way.strip("-")
+        result = invoke("tourney", "--variant", "block", *(a for e in entrants for a in ("-p", e)),
+                        "--games", "60", "--seed", "5", "--run-key", "ab" * 16, "-j", "2",
+                        "--records", "--silent", way, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    isolated = pq.read_table(runs["--isolate"] / "games.parquet")
+    assert isolated.column("game_id").to_pylist() == list(range(60))
+    records = (runs["--isolate"] / "records.jsonl").read_text().splitlines()
+    assert [json.loads(line)["game_id"] for line in records] == list(range(60))
+    in_process = pq.read_table(runs["--in-process"] / "games.parquet")
+    for column in ("entrant_0", "entrant_1", "winners", "score_0", "score_1", "hands"):
+        assert isolated.column(column).to_pylist() == in_process.column(column).to_pylist()
+    assert (runs["--isolate"] / "summary.csv").read_text() == \
+        (runs["--in-process"] / "summary.csv").read_text()

@@ -18,7 +18,7 @@ from domsim.cli import main
 from domsim.plan.config import TourneyConfig
 from domsim.plan.games import Plan
 from domsim.plan.pairings import make_pairings, parse_entrants, seat_specs
-from domsim.plan.schedule import Schedule, batches
+from domsim.plan.schedule import Schedule, batches, pairing_batches
 from domsim.results import table as table_module
 from domsim.results.sides import Sides, per_side
 from domsim.rules import make_rules
@@ -151,6 +151,21 @@ def test_batches_cut_runs_of_consecutive_ids():
     sizes = [len(batch) for batch in batches(range(40), 3, singles=1, small=2, most=10)]
     assert sizes == [1, 3, 3, 10, 10, 10, 3]
     assert list(batches(range(5), 2, small=1)) == [[0, 1], [2, 3], [4]]  # nothing bigger given
+
+
+def test_pairing_batches_hold_one_pairing_each_every_pairing_from_the_start():
+    """A round robin of three pairings, duplicate deals (two seatings: six games a round):
+    after the single first games, each batch holds one pairing's games of a block of rounds
+    (the window's small, the rest big), each pairing in turn; every id once, the done left
+    out."""
+    schedule = Schedule(games=40, pairings=3, sides=2, duplicate=True, seed=1)
+    made = list(pairing_batches(schedule, 40, {13}, 4, singles=2, small=3, most=8))
+    assert made[:2] == [[0], [1]]
+    assert made[2:5] == [[6, 7], [2, 3, 8, 9], [4, 5, 10, 11]]  # two rounds, pairing by pairing
+    assert made[5:8] == [[12, 18, 19, 24, 25, 30, 31], [14, 15, 20, 21, 26, 27, 32, 33],
+                         [16, 17, 22, 23, 28, 29, 34, 35]]
+    assert all(len({schedule.slot(g).pairing for g in batch}) == 1 for batch in made)
+    assert sorted(g for batch in made for g in batch) == sorted(set(range(40)) - {13})
 
 
 def test_shares_and_margins_of_the_sides():

@@ -9,7 +9,8 @@ spread evenly over the pairings, and `games` need not be a multiple of anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -110,3 +111,25 @@ def batches(game_ids: Iterable[int], size: int, singles: int = 0, small: int | N
         batch.append(game_id)
     if batch:
         yield batch
+
+
+def pairing_batches(schedule: Schedule, games: int, done: Container[int], size: int,
+                    singles: int, small: int, most: int) -> Iterator[list[int]]:
+    """The ids below `games` not in `done` in batches of one pairing each (every seating of its
+    deals, in id order), made as they are asked for: the first `singles` batches hold one game
+    each (the first ids), the next `small` up to `size` and the rest up to `most`; each pairing
+    in turn over a block of rounds, so every pairing is played from the start."""
+    per_deal, round_games = schedule.seatings_per_deal, schedule.round_games
+    first = list(itertools.islice((g for g in range(games) if g not in done), singles))
+    yield from ([game_id] for game_id in first)
+    rounds, start, made = -(-games // round_games), 0, singles
+    while start < rounds:
+        end = min(rounds, start + max(1, (size if made < singles + small else most) // per_deal))
+        for pairing in range(schedule.pairings):
+            ids = [game_id for r in range(start, end) for seating in range(per_deal)
+                   if (game_id := r * round_games + pairing * per_deal + seating) < games
+                   and game_id not in done and game_id not in first]
+            if ids:
+                yield ids
+                made += 1
+        start = end

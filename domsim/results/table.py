@@ -5,11 +5,15 @@ list of seats, `winner_entrants` a list of names, `hand_points` a list (per hand
 side) and each seat's decision-time histogram a map from bucket to count. games.parquet carries
 the manifest as its key-value metadata (`domsim.manifest`). CSV cannot hold lists or maps:
 there those columns are JSON text, and `read_games` turns them back into the same typed table.
-Both are written one part at a time (memory stays flat) through a temporary file."""
+Both are written in game-id order through a temporary file, one part at a time (memory stays
+flat), or sorted whole when the parts' games interleave (a run whose batches each held one
+pairing: domsim.runner.play.by_pairing)."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -33,22 +37,57 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
     The Parquet file carries the manifest as metadata; CSV holds lists and maps as JSON."""
     path = games_file(out, output_format)
     parquet = output_format == "parquet"
+    parts = game_parts(out)
+    in_order = _parts_in_order(parts)
     with replacing(path) as temp, _writer(temp, schema, parquet, manifest) as writer:
-        group: list[pa.Table] = []
-        rows = 0
-        for part in game_parts(out):
-            group.append(pq.read_table(part, schema=schema))
-            rows += len(group[-1])
-            if rows >= ROW_GROUP_ROWS:
-                writer.write_table(_for_file(pa.concat_tables(group), parquet))
-                group, rows = [], 0
-        if group:
-            writer.write_table(_for_file(pa.concat_tables(group), parquet))
+        for group in (_row_groups(parts, schema) if in_order else _sorted(parts, schema)):
+            writer.write_table(_for_file(group, parquet))
     if records:
         with replacing(out / RECORDS) as temp, temp.open("w", encoding="utf-8") as target:
-            for part in records_parts(out):
-                target.write(part.read_text(encoding="utf-8"))
+            if in_order:
+                for part in records_parts(out):
+                    target.write(part.read_text(encoding="utf-8"))
+            else:
+                target.writelines(sorted(
+                    (line for part in records_parts(out)
+                     for line in part.read_text(encoding="utf-8").splitlines(keepends=True)),
+                    key=_record_game_id))
     return path
+
+
+def _parts_in_order(parts: list[Path]) -> bool:
+    """Whether each part's games all come before the next part's."""
+    bounds = []
+    for part in parts:
+        ids = pq.read_table(part, columns=["game_id"]).column("game_id")
+        bounds.append((ids[0].as_py(), ids[-1].as_py()) if len(ids) else None)
+    bounds = [bound for bound in bounds if bound is not None]
+    return all(last < first for (_, last), (first, _) in itertools.pairwise(bounds))
+
+
+def _row_groups(parts: list[Path], schema: pa.Schema) -> Iterator[pa.Table]:
+    group: list[pa.Table] = []
+    rows = 0
+    for part in parts:
+        group.append(pq.read_table(part, schema=schema))
+        rows += len(group[-1])
+        if rows >= ROW_GROUP_ROWS:
+            yield pa.concat_tables(group)
+            group, rows = [], 0
+    if group:
+        yield pa.concat_tables(group)
+
+
+def _sorted(parts: list[Path], schema: pa.Schema) -> Iterator[pa.Table]:
+    table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts) \
+        .sort_by("game_id")
+    for start in range(0, len(table), ROW_GROUP_ROWS):
+        yield table.slice(start, ROW_GROUP_ROWS)
+
+
+def _record_game_id(line: str) -> int:
+    """The game id of a record line as the worker writes it, `{"game_id": N, ...`."""
+    return int(line.split(",", 1)[0].split(":", 1)[1])
 
 
 def with_manifest(schema: pa.Schema, manifest: dict) -> pa.Schema:

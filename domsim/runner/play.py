@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 import pyarrow as pa
 
-from ..plan.schedule import batches
+from ..plan.schedule import batches, pairing_batches
 from ..record import GameResult
 from ..results.finish import finish
 from ..results.manifest import Outcome, begin_session, now, read_manifest
@@ -134,8 +134,9 @@ def run_tourney(tourney: Tourney, executor_factory: Callable[[], Executor], *, w
         outcome = Outcome(completed, completed if decided else config.games, played, stopped)
         if watch is not None:
             manifest["compare"] = watch.section()
-        # The tally holds every row in game-id order unless a resume filled gaps.
-        in_order = not done or watch is not None
+        # The tally holds every row in game-id order unless a resume filled gaps or the
+        # batches each held a pairing.
+        in_order = watch is not None or not (done or by_pairing(tourney, watch))
         try:
             with stops_ignored():
                 finish(tourney, manifest, session, outcome, tally if in_order else None,
@@ -173,18 +174,33 @@ def window(workers: int) -> int:
     return 2 * workers + 2
 
 
+def by_pairing(tourney: Tourney, watch: Watch | None) -> bool:
+    """Whether a run's batches each hold one pairing's games (every seating of its deals)
+    rather than runs of game ids: where bots answer for many tables at once (`tables_filled`)
+    and every pairing plays every deal, a worker then keeps the few processes of one pairing
+    busy at a time (four in a duel's two seatings) instead of all it holds (six an entrant in a
+    round robin of four): fewer processes taking turns on a CPU keep their memory in its
+    caches. Not with a watch, which reads the games in game-id order."""
+    schedule = tourney.schedule
+    return (watch is None and schedule.pairings > 1 and schedule.deal_groups == 1
+            and not tourney.config.clock()
+            and tables_filled(tourney.config, tourney.entrants, schedule) is not None)
+
+
 def batch_sizes(tourney: Tourney, games: int, workers: int) -> tuple[int, int]:
     """The games of the first batches (a window's) and of the later ones when `games` are left
     to play on `workers`: about an eighth of a worker's share, at most `MAX_BATCH`. When bots in
     their own processes answer for many games in one round trip (`tables_filled`), a batch's
     tables stay filled while a lane has games (domsim.seat.tables.play_at_once) and thin out
     only in its last round: later batches then hold up to `TABLE_ROUNDS` rounds of filled
-    tables, as many batches to each worker."""
+    tables (of one pairing's lanes, `by_pairing`), as many batches to each worker."""
     size = max(1, min(MAX_BATCH, games // (workers * 8)))
     filled = None if tourney.config.clock() else \
         tables_filled(tourney.config, tourney.entrants, tourney.schedule)
     if filled is None:
         return size, size
+    if by_pairing(tourney, None):
+        filled //= tourney.schedule.pairings
     share = -(-max(0, games - workers - window(workers) * size) // workers)
     each = max(1, -(-share // (TABLE_ROUNDS * filled)))  # batches a worker plays
     return size, max(size, -(-share // each))
@@ -192,15 +208,20 @@ def batch_sizes(tourney: Tourney, games: int, workers: int) -> tuple[int, int]:
 
 def games_to_play(tourney: Tourney, done: set[int], workers: int,
                   watch: Watch | None) -> Iterator[Batch]:
-    """The batches of the games not yet played, in game-id order, made as the stream asks for
-    them (lazily: memory stays flat); the first `workers` hold one game (a watched run's, one
-    deal), so the progress bar has a rate at once."""
+    """The batches of the games not yet played, in game-id order (each of one pairing where
+    `by_pairing`), made as the stream asks for them (lazily: memory stays flat); the first
+    `workers` hold one game (a watched run's, one deal), so the progress bar has a rate at
+    once."""
     games = tourney.config.games
     if watch is None:
-        missing = (g for g in range(games) if g not in done)
         size, most = batch_sizes(tourney, games - len(done), workers)
-        yield from (tourney.batch(ids) for ids in
-                    batches(missing, size, singles=workers, small=window(workers), most=most))
+        if by_pairing(tourney, watch):
+            id_batches = pairing_batches(tourney.schedule, games, done, size, singles=workers,
+                                   small=window(workers), most=most)
+        else:
+            id_batches = batches((g for g in range(games) if g not in done), size, singles=workers,
+                           small=window(workers), most=most)
+        yield from (tourney.batch(ids) for ids in id_batches)
         return
     first, made = len(done), 0
     while first < games and not watch.decided:

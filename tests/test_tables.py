@@ -9,6 +9,7 @@ import os
 import random
 import re
 import threading
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -20,6 +21,7 @@ from domsim.game import play
 from domsim.plan.config import TourneyConfig
 from domsim.rules import make_rules
 from domsim.runner import worker as worker_module
+from domsim.runner.local import SPARE, local_executor
 from domsim.runner.play import MAX_BATCH, TABLE_ROUNDS, batch_sizes, by_pairing, window
 from domsim.runner.tourney import Tourney
 from domsim.runner.worker import games_at_once, play_batch
@@ -445,3 +447,30 @@ def test_a_round_robin_played_a_pairing_a_batch_writes_what_one_in_process_write
         assert isolated.column(column).to_pylist() == in_process.column(column).to_pylist()
     assert (runs["--isolate"] / "summary.csv").read_text() == \
         (runs["--in-process"] / "summary.csv").read_text()
+
+
+class _Homed:
+    def __init__(self, home):
+        self.home = home
+
+
+def _worker_pid(batch, seconds=0.0):
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_homes_batches_go_to_one_worker_unless_it_is_far_behind():
+    """A run played a pairing a batch sends each pairing's batches to one worker, which holds
+    that pairing's bots (a worker would otherwise start every pairing's in turn: 52 starts in
+    a round robin of four on two workers, 28 so); a worker `SPARE` batches behind the least
+    busy gives the next to it."""
+    pool = local_executor(2, homes=True)
+    try:
+        ran = {home: {pool.submit(_worker_pid, _Homed(home)).result() for _ in range(4)}
+               for home in range(4)}
+        assert all(len(pids) == 1 for pids in ran.values())
+        assert ran[0] == ran[2] != ran[1] == ran[3]
+        behind = [pool.submit(_worker_pid, _Homed(0), 0.2) for _ in range(2 + SPARE + 2)]
+        assert len({future.result() for future in behind}) == 2
+    finally:
+        pool.shutdown()

@@ -216,12 +216,13 @@ def games_to_play(tourney: Tourney, done: set[int], workers: int,
     if watch is None:
         size, most = batch_sizes(tourney, games - len(done), workers)
         if by_pairing(tourney, watch):
-            id_batches = pairing_batches(tourney.schedule, games, done, size, singles=workers,
-                                   small=window(workers), most=most)
-        else:
-            id_batches = batches((g for g in range(games) if g not in done), size, singles=workers,
-                           small=window(workers), most=most)
-        yield from (tourney.batch(ids) for ids in id_batches)
+            for ids in pairing_batches(tourney.schedule, games, done, size, singles=workers,
+                                       small=window(workers), most=most):
+                yield tourney.batch(ids, home=tourney.schedule.slot(ids[0]).pairing)
+            return
+        yield from (tourney.batch(ids) for ids in batches(
+            (g for g in range(games) if g not in done), size, singles=workers,
+            small=window(workers), most=most))
         return
     first, made = len(done), 0
     while first < games and not watch.decided:

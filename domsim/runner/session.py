@@ -25,7 +25,7 @@ from ..strategy import one_line
 from .console import FaultWatch, ProgressBar, Standings, log_header, run_logging, say
 from .local import local_executor
 from .opening import open_tourney, resume_manifest
-from .play import Watch, run_tourney
+from .play import Watch, by_pairing, run_tourney
 from .signals import stops_interrupt
 from .studypool import StudyPool
 from .tourney import Tourney, TourneyError
@@ -191,4 +191,5 @@ def executors(tourney: Tourney, workers: int, cluster: DaskCluster | None,
         with pool.serving() as factory:
             yield factory
     else:
-        yield lambda: local_executor(workers, tourney.config.games)
+        homes = by_pairing(tourney, None)
+        yield lambda: local_executor(workers, tourney.config.games, homes=homes)

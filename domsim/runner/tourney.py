@@ -103,10 +103,10 @@ class Tourney:
         if self.lock:
             self.lock.release()
 
-    def batch(self, game_ids: list[int]) -> Batch:
+    def batch(self, game_ids: list[int], home: int | None = None) -> Batch:
         return Batch(self.config, tuple(self.entrants), tuple(self.pairings), self.schedule,
                      tuple(game_ids),
-                     tuple(self.plan.fixed_deal(g) for g in game_ids if self.deals))
+                     tuple(self.plan.fixed_deal(g) for g in game_ids if self.deals), home)
 
 
 def check_config(config: TourneyConfig) -> None:

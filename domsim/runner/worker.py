@@ -38,6 +38,9 @@ class Batch:
     schedule: Schedule
     game_ids: tuple[int, ...]
     first_deals: tuple[Deal, ...] = ()  # per game id, with fixed deals
+    #: The pairing whose games it holds, in a run played a pairing a batch
+    #: (domsim.runner.play.by_pairing): the local backend plays a home on one worker.
+    home: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,13 @@ pairing: domsim.runner.play.by_pairing)."""
 
 from __future__ import annotations
 
+import contextlib
+import heapq
 import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
@@ -48,10 +51,7 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
                 for part in records_parts(out):
                     target.write(part.read_text(encoding="utf-8"))
             else:
-                target.writelines(sorted(
-                    (line for part in records_parts(out)
-                     for line in part.read_text(encoding="utf-8").splitlines(keepends=True)),
-                    key=_record_game_id))
+                _merge_records(records_parts(out), target)
     return path
 
 
@@ -83,6 +83,14 @@ def _sorted(parts: list[Path], schema: pa.Schema) -> Iterator[pa.Table]:
         .sort_by("game_id")
     for start in range(0, len(table), ROW_GROUP_ROWS):
         yield table.slice(start, ROW_GROUP_ROWS)
+
+
+def _merge_records(parts: list[Path], target: TextIO) -> None:
+    """Write the records of `parts`, each in game-id order, merged into game-id order a line at
+    a time (memory stays flat)."""
+    with contextlib.ExitStack() as opened:
+        files = [opened.enter_context(part.open(encoding="utf-8")) for part in parts]
+        target.writelines(heapq.merge(*files, key=_record_game_id))
 
 
 def _record_game_id(line: str) -> int:

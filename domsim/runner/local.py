@@ -88,6 +88,7 @@ class LocalPool(Executor):
         self._lock = threading.Lock()
 
     def submit(self, fn: Callable, /, *args, **kwargs) -> Future:
+        # The batch is the last argument (domsim.runner.stream, .studypool).
         index = self._pool_for(getattr(args[-1] if args else None, "home", None))
         future = self._pools[index].submit(fn, *args, **kwargs)
         future.add_done_callback(lambda _: self._finished(index))

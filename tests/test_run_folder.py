@@ -413,3 +413,26 @@ def test_games_per_pairing_counts_what_the_schedule_plays(duplicate, pairings, s
 def test_games_per_pairing_of_an_enormous_run_is_immediate():
     counts = Schedule(10**13, 3, 2, True, 1).games_per_pairing()
     assert sum(counts) == 10**13 and max(counts) - min(counts) <= 2
+
+
+def test_a_round_robin_played_a_pairing_a_batch_resumes_to_the_same_games(tmp_path,
+                                                                        monkeypatch):
+    """A round robin of bots in their own processes plays a pairing a batch (out of game-id
+    order: runner.play.by_pairing); cut short after two parts, it resumes to the games and
+    summary of the same run played straight (its key given), in game-id order."""
+    root = Path(__file__).resolve().parent.parent / "strategies"
+    args = ["--variant", "block", "-p", str(root / "example_greedy.py"), "-p",
+            str(root / "example_counter.py"), "-p", "domsim.strategies.easy:Easy",
+            "--isolate", "--seed", "5", "--run-key", "cd" * 16, "--games", "48", "-j", "1",
+            "--silent"]
+    straight, out = tmp_path / "straight", tmp_path / "run"
+    assert tourney(*args, "--out", str(straight)).exit_code == 0
+    with monkeypatch.context() as patch:
+        patch.setattr(tourney_module, "write_part", full_disk_after(3, tourney_module.write_part))
+        assert tourney(*args, "--out", str(out)).exit_code == 1
+    done = parts.done_game_ids(out)
+    assert 0 < len(done) < 48 and done != set(range(len(done)))  # not a prefix of the ids
+    assert tourney("--out", str(out), "--resume", "--silent").exit_code == 0
+    assert [row["game_id"] for row in untimed(out)] == list(range(48))
+    assert untimed(out) == untimed(straight)
+    assert (out / "summary.csv").read_text() == (straight / "summary.csv").read_text()

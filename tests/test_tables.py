@@ -267,13 +267,38 @@ ROUND_ROBIN = (GREEDY, str(ROOT / "strategies" / "example_counter.py"),
                "domsim.strategies.easy:Easy", "domsim.strategies.medium:Medium")
 
 
+@pytest.fixture
+def fresh_worker(monkeypatch):
+    """Plays a batch as a worker with no bot yet: the batch's result, the specs of the bot
+    processes it started and those processes (closed since)."""
+    started = []
+
+    def counted(command, *args):
+        started.append(command.spec.text)
+        return process_module.BotProcess(command, *args)
+
+    monkeypatch.setattr(pool_module, "BotProcess", counted)
+    monkeypatch.setattr(worker_module, "_pools", {})
+
+    def play(batch):
+        try:
+            result = play_batch(batch)
+            return result, started, [bot for pool in worker_module._pools.values()
+                                     for bot in pool._all]
+        finally:
+            for pool in worker_module._pools.values():
+                pool.close()
+
+    return play
+
+
 def round_robin(games: int, *entrants: str, **settings) -> Tourney:
     return Tourney.of(TourneyConfig("block", games=games, entrants=entrants,
                                     **{"isolate": True, **settings}), Path())
 
 
 def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_a_seat(
-        monkeypatch, round_trips):
+        monkeypatch, round_trips, fresh_worker):
     """issue 47: four entrants, each in its own processes, duplicate deals: each holds six
     seats of every deal (three opponents, two seatings), so a worker needs six processes of each
     (no process meets a deal twice) and, playing a round's games for each of their tables at
@@ -285,19 +310,7 @@ def test_a_round_robin_of_hosted_bots_fills_their_tables_and_starts_one_process_
     monkeypatch.setattr(worker_module, "TABLES", 9)
     at_once = games_at_once(tourney.config, tourney.entrants, tourney.schedule)
     assert at_once == 8 * 12
-    started = []
-
-    def counted(command, *args):
-        started.append(command.spec.text)
-        return process_module.BotProcess(command, *args)
-
-    monkeypatch.setattr(pool_module, "BotProcess", counted)
-    monkeypatch.setattr(worker_module, "_pools", {})
-    try:
-        result = play_batch(tourney.batch(list(range(at_once))))
-    finally:
-        for bots in worker_module._pools.values():
-            bots.close()
+    result, started, _ = fresh_worker(tourney.batch(list(range(at_once))))
     assert len(result.rows) == at_once
     assert sorted(started) == sorted(ROUND_ROBIN * 6)
     asks = [asked for asked, _ in round_trips]
@@ -332,7 +345,8 @@ def test_batches_fill_the_tables_of_hosted_bots_and_only_theirs(entrants, settin
         assert games_at_once(tourney.config, tourney.entrants, tourney.schedule) == at_once
 
 
-def test_a_sweep_answers_a_game_twice_a_round_of_its_two_processes(monkeypatch, round_trips):
+def test_a_sweep_answers_a_game_twice_a_round_of_its_two_processes(monkeypatch, round_trips,
+                                                                  fresh_worker):
     """The processes are swept in a fixed order and the games one answered play on at once:
     a duel's game asks its second process in the same sweep as its first, so each process is
     asked for each of its games a round trip, where asking every waiting process before any
@@ -341,19 +355,15 @@ def test_a_sweep_answers_a_game_twice_a_round_of_its_two_processes(monkeypatch, 
     monkeypatch.setattr(worker_module, "TABLES", 9)
     at_once = games_at_once(tourney.config, tourney.entrants, tourney.schedule)
     assert at_once == 8 * 2
-    monkeypatch.setattr(worker_module, "_pools", {})
-    try:
-        result = play_batch(tourney.batch(list(range(at_once))))
-    finally:
-        for bots in worker_module._pools.values():
-            bots.close()
+    result, _, _ = fresh_worker(tourney.batch(list(range(at_once))))
     assert len(result.rows) == at_once
     asks = [asked for asked, _ in round_trips]
     assert sum(asks) / len(asks) >= 4.5  # 5.2 here; 3.5 before the sweep (games end unevenly)
 
 
 def test_a_lanes_next_game_takes_the_tables_of_its_last_so_they_stay_filled(monkeypatch,
-                                                                          round_trips):
+                                                                          round_trips,
+                                                                          fresh_worker):
     """A batch of four rounds of filled tables of a round robin: each lane (a pairing in a
     seating) plays a table's worth at once in processes of its own, and a game that ends makes
     way for the next of its lane, so no process beyond one a seat is started (were tables
@@ -361,22 +371,9 @@ def test_a_lanes_next_game_takes_the_tables_of_its_last_so_they_stay_filled(monk
     holding its deal and start more) and none meets a deal twice."""
     tourney = round_robin(800, *ROUND_ROBIN)
     monkeypatch.setattr(worker_module, "TABLES", 9)
-    started = []
-
-    def counted(command, *args):
-        started.append(command.spec.text)
-        return process_module.BotProcess(command, *args)
-
-    monkeypatch.setattr(pool_module, "BotProcess", counted)
-    monkeypatch.setattr(worker_module, "_pools", {})
     batch = tourney.batch(list(range(4 * 8 * 12)))
     assert worker_module.lanes(batch) == [game_id % 12 for game_id in batch.game_ids]
-    try:
-        result = play_batch(batch)
-        bots = [bot for pool in worker_module._pools.values() for bot in pool._all]
-    finally:
-        for pool in worker_module._pools.values():
-            pool.close()
+    result, started, bots = fresh_worker(batch)
     assert len(result.rows) == 4 * 8 * 12
     assert sorted(started) == sorted(ROUND_ROBIN * 6)
     assert all(len(bot.deals) == 32 for bot in bots)  # a game of every deal, one seat a lane

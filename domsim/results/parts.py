@@ -4,7 +4,6 @@ exactly what `--resume` trusts and what the statistics of an unfinished run read
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -36,12 +35,6 @@ def done_game_ids(out: Path) -> set[int]:
     for part in game_parts(out):
         done.update(pq.read_table(part, columns=["game_id"]).column("game_id").to_pylist())
     return done
-
-
-def read_rows(out: Path) -> Iterator[dict]:
-    """Every finished row, in game-id order, one part in memory at a time."""
-    for part in game_parts(out):
-        yield from pq.read_table(part).to_pylist()
 
 
 def records_parts(out: Path) -> list[Path]:

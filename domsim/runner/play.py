@@ -1,7 +1,8 @@
 """A session's games: every game id not yet in the folder streamed in game-id order (with a
-watch, until it decides), each finished batch kept as a part (domsim.results.parts), then the
-games table, summary.csv and manifest.json written (domsim.results.finish), also when the session
-is interrupted, a worker dies or a write fails."""
+watch, until it decides; a pairing a batch where `by_pairing`), each finished batch kept as a
+part (domsim.results.parts), then the games table, summary.csv and manifest.json written
+(domsim.results.finish), also when the session is interrupted, a worker dies or a write
+fails."""
 
 from __future__ import annotations
 
@@ -208,10 +209,10 @@ def batch_sizes(tourney: Tourney, games: int, workers: int) -> tuple[int, int]:
 
 def games_to_play(tourney: Tourney, done: set[int], workers: int,
                   watch: Watch | None) -> Iterator[Batch]:
-    """The batches of the games not yet played, in game-id order (each of one pairing where
-    `by_pairing`), made as the stream asks for them (lazily: memory stays flat); the first
-    `workers` hold one game (a watched run's, one deal), so the progress bar has a rate at
-    once."""
+    """The batches of the games not yet played, made as the stream asks for them (lazily:
+    memory stays flat): runs of ids in game-id order, or each a pairing's where `by_pairing`;
+    the first `workers` hold one game (a watched run's, one deal), so the progress bar has a
+    rate at once."""
     games = tourney.config.games
     if watch is None:
         size, most = batch_sizes(tourney, games - len(done), workers)

@@ -1,6 +1,6 @@
 """Batches in flight on an executor (local worker processes or Dask), their results handed on in
-game-id order; a stop lets the running batches finish, and a worker that dies has its batches
-played again, isolated."""
+the order they were made (game-id order but where a run plays a pairing a batch); a stop lets
+the running batches finish, and a worker that dies has its batches played again, isolated."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class Abandoned(KeyboardInterrupt):
 
 def stream(executor_factory: Callable[[], Executor], jobs: Iterator[Batch], window: int,
            keep: Callable[[BatchResult], None]) -> bool:
-    """Keep `window` batches in flight and hand results to `keep` in submission (game-id) order;
+    """Keep `window` batches in flight and hand results to `keep` in submission order;
     on any exception, let running batches finish and keep those that did before re-raising (a
     stop signal meanwhile gives them up: Abandoned). Returns whether a worker died (see below).
 

@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
+import select
+import struct
+import termios
+import time
 from collections import deque
 
 from ..printable import printable
@@ -20,6 +25,8 @@ LOG_BYTES_PER_PROCESS = 1 << 20
 LOG_LINE_OVERHEAD = 64
 #: Longest stderr line logged; longer ones are cut.
 LOG_LINE = 1000
+#: Longest wait for a bot's stderr to be logged before its next game's name applies.
+SETTLE_SECONDS = 0.1
 
 
 class LogBudget:
@@ -33,11 +40,25 @@ class LogBudget:
         self.name(label)
         self._game_left = LOG_BYTES_PER_GAME
         self._capped = False
+        self.reading = False  # the stderr reader holds bytes it has not logged yet
 
     def name(self, label: str) -> None:
         """Its lines named `label` from now on (escaped once, not at every line)."""
         if label != self.named:
             self.named, self.label = label, printable(label, lines=False)
+
+    def settle(self, stderr: int, seconds: float = SETTLE_SECONDS) -> None:
+        """Wait, at most `seconds`, until the reader of the `stderr` pipe has logged all that
+        is in it: what the bot wrote before the next game is named by the game it came in."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                pending = struct.unpack("i", fcntl.ioctl(stderr, termios.FIONREAD, b"\0" * 4))[0]
+            except OSError:  # the reader closed it: nothing more comes
+                return
+            if not pending and not self.reading:  # in this order (log_stderr)
+                return
+            time.sleep(0.001)
 
     @classmethod
     def new_run(cls) -> None:
@@ -87,13 +108,23 @@ def log_stderr(stream, budget: LogBudget, renames: tuple[tuple[str, str], ...] =
         budget.write("stderr: " + text)
 
     fd, pending = stream.fileno(), b""
+    readable = select.poll()  # not select(): a worker of many bots may hold fds past 1024
+    readable.register(fd, select.POLLIN)
     with stream:
-        while chunk := os.read(fd, 65536):
-            *lines, pending = (pending + chunk).split(b"\n")
-            if len(pending) > LOG_LINE:
-                lines.append(pending)
-                pending = b""
-            for line in lines:
-                write(line)
-        if pending:
-            write(pending)
+        try:
+            while readable.poll():
+                budget.reading = True  # before the read: `settle` sees the bytes or the flag
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                *lines, pending = (pending + chunk).split(b"\n")
+                if len(pending) > LOG_LINE:
+                    lines.append(pending)
+                    pending = b""
+                for line in lines:
+                    write(line)
+                budget.reading = False
+            if pending:
+                write(pending)
+        finally:
+            budget.reading = False

@@ -236,6 +236,7 @@ class BotProcess:
         self._junk = 0  # bytes of this game that answered nothing
         self._last_junk: str | None = None  # what the last such line was
         self._stderr_tail: deque[str] = deque(maxlen=LAST_WORDS_LINES)
+        self._stderr_fd = self.process.stderr.fileno()
         self._stderr = threading.Thread(
             target=log_stderr, args=(self.process.stderr, self.log, renames, self._stderr_tail),
             daemon=True)
@@ -286,8 +287,11 @@ class BotProcess:
         logged under the game's spec when it plays one game at a time; when several, a line may
         be any of theirs: once their values differ, under the spec without them."""
         self.game = game.replace(" ", "-") or self.game
-        self.log.name(spec.label if self.tables == 1 or spec.label == self.log.named
-                      else self.command.spec.without_parameters().label)
+        label = (spec.label if self.tables == 1 or spec.label == self.log.named
+                 else self.command.spec.without_parameters().label)
+        if label != self.log.named and self._stderr.is_alive():
+            self.log.settle(self._stderr_fd)
+        self.log.name(label)
         self.log.new_game()
         self._junk, self._last_junk = 0, None
 

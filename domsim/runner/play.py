@@ -184,7 +184,6 @@ def by_pairing(tourney: Tourney, watch: Watch | None) -> bool:
     caches. Not with a watch, which reads the games in game-id order."""
     schedule = tourney.schedule
     return (watch is None and schedule.pairings > 1 and schedule.deal_groups == 1
-            and not tourney.config.clock()
             and tables_filled(tourney.config, tourney.entrants, schedule) is not None)
 
 
@@ -196,8 +195,7 @@ def batch_sizes(tourney: Tourney, games: int, workers: int) -> tuple[int, int]:
     only in its last round: later batches then hold up to `TABLE_ROUNDS` rounds of filled
     tables (of one pairing's lanes, `by_pairing`), as many batches to each worker."""
     size = max(1, min(MAX_BATCH, games // (workers * 8)))
-    filled = None if tourney.config.clock() else \
-        tables_filled(tourney.config, tourney.entrants, tourney.schedule)
+    filled = tables_filled(tourney.config, tourney.entrants, tourney.schedule)
     if filled is None:
         return size, size
     if by_pairing(tourney, None):

@@ -85,8 +85,10 @@ def tables_filled(config: TourneyConfig, entrants: Sequence[Entrant],
     """When every bot in its own process is domsim's seat host, the games that give each of
     them a game at every table but one: a game of each lane (Schedule.lanes) for each table, as
     a process meets a deal once and a lane's games never share one. A process then
-    answers for all its tables in one round trip (domsim.seat.tables). None when no bot plays
-    in its own process, or one is not domsim's host."""
+    answers for all its tables in one round trip (domsim.seat.tables). None under a clock
+    (`games_at_once`), when no bot plays in its own process, or when one is not domsim's host."""
+    if config.clock():
+        return None
     commands = [command for entrant in entrants for spec in entrant.members
                 if (command := bot_command(spec, config.isolate)) is not None]
     if commands and all(command.hosted for command in commands):
@@ -98,7 +100,7 @@ def lanes(batch: Batch) -> list[int] | None:
     """Each game's lane (Schedule.lane) where the batch fills the
     tables of its hosted bots (`tables_filled`), else None."""
     config, schedule = batch.config, batch.schedule
-    if config.clock() or tables_filled(config, batch.entrants, schedule) is None:
+    if tables_filled(config, batch.entrants, schedule) is None:
         return None
     return [schedule.lane(game_id) for game_id in batch.game_ids]
 

@@ -7,6 +7,7 @@ attack with --no-sandbox shows that the test can fail."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -318,6 +319,47 @@ def test_a_probe_reads_writes_and_reaches_nothing(tmp_path):
             "probe asked if a file's pages are cached"} <= set(opened)
     if os.getuid() == 0:
         assert "probe read /etc/shadow" in opened
+
+
+def run_wrapped(argv: tuple[str, ...], cwd: Path) -> str:
+    """The output of `argv` run in a bot's sandbox."""
+    wrapped = sandbox.wrap(argv, str(cwd), (), 0)
+    try:
+        done = subprocess.run(wrapped.argv, env=wrapped.env, pass_fds=wrapped.fds,
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        for fd in wrapped.fds:
+            os.close(fd)
+        sandbox.remove_cgroups(wrapped.cgroups.groups)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="only root drops a bot to a uid of its own")
+@pytest.mark.parametrize("setpriv", [True, False], ids=["setpriv", "python"])
+def test_as_root_a_bot_runs_as_a_uid_of_its_own_in_no_group(tmp_path, monkeypatch, setpriv):
+    """util-linux's setpriv drops the bot to its uid where the system has it; a Python
+    does where it does not: the same uid, gid and groups either way."""
+    if setpriv and sandbox._setpriv() is None:
+        pytest.skip("no setpriv on this system")
+    if not setpriv:
+        monkeypatch.setattr(sandbox, "_setpriv", lambda: None)
+    uid, gid, groups = run_wrapped(("/bin/sh", "-c", "id -u; id -g; id -G"),
+                                   tmp_path).splitlines()
+    assert int(uid) >= sandbox.BOT_UID_BASE and gid == uid and groups == uid
+
+
+@pytest.mark.skipif(not os.access(sandbox.PACKAGE, os.W_OK), reason="domsim is read-only here")
+def test_a_sandboxed_start_finds_domsims_bytecode_written(tmp_path, monkeypatch):
+    """A bot's process cannot write bytecode (its files are read-only): domsim writes its own
+    before the first start of a process, so that no start compiles the seat host afresh."""
+    from domsim.seat import host
+
+    cached = Path(importlib.util.cache_from_source(host.__file__))
+    cached.unlink(missing_ok=True)
+    sandbox._write_bytecode.cache_clear()
+    run_wrapped(("/bin/true",), tmp_path)
+    assert cached.stat().st_mtime >= Path(host.__file__).stat().st_mtime
 
 
 def victim_run(out: Path, opponent: str, *extra: str, games: int = 2) -> tuple[int, float]:

@@ -22,7 +22,6 @@ from .seat.command import bot_command, run_key_for
 from .seat.pool import BotPool, deal_keys
 from .seat.process import DEFAULT_CONFINEMENT, Confinement
 from .seat.seats import BotSeat, GuardedSeat, Seat
-from .seat.watchdog import stop_watchdog
 from .seeding import deal_rng, derive_seed, game_seed, run_seed, seat_rng
 from .spec import Spec
 from .strategy import Strategy, StrategyError, StrategyFactory, load_strategy
@@ -202,7 +201,6 @@ def play(rules: Rules, specs: Sequence[Spec | str], seed: int, *,
                          clock))
             state, hands = _play(rules, seats, seed, keep_hands, first_deal)
         finally:
-            stop_watchdog()
             for seat in seats:
                 seat.close()
     faults, timing = zip(*(seat.report() for seat in seats), strict=True)

@@ -3,6 +3,7 @@ table in each and answers all of them in one round trip, and no game plays other
 would alone but where the bot fails: a process that fails in a round trip faults every game it
 was asked in, and none is played again (R-SEAT-FAULT)."""
 
+import faulthandler
 import functools
 import json
 import os
@@ -35,6 +36,7 @@ from domsim.seat.pool import BotPool, deal_keys
 from domsim.seat.process import BotFault
 from domsim.seat.protocol import decode, encode, game_message
 from domsim.seat.tables import GAMES_AT_ONCE, current_hub, play_at_once
+from domsim.seat.watchdog import watchdog
 from domsim.spec import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -290,6 +292,21 @@ def fresh_worker(monkeypatch):
                 pool.close()
 
     return play
+
+
+def test_a_workers_watchdog_is_armed_once_a_batch_not_once_a_game(monkeypatch):
+    """Arming the watchdog starts faulthandler's timer thread and stopping it joins that
+    thread: a batch's games keep it armed (the headline tourney spent ~5% of its wall time
+    stopping and arming it a game), and it is stopped once the batch is played."""
+    armed, stopped = [], []
+    monkeypatch.setattr(faulthandler, "dump_traceback_later", lambda *a, **k: armed.append(a))
+    monkeypatch.setattr(faulthandler, "cancel_dump_traceback_later", lambda: stopped.append(1))
+    monkeypatch.setattr(watchdog, "enabled", True)
+    monkeypatch.setattr(watchdog, "_fires_at", 0.0)
+    tourney = round_robin(24, "easy", "medium", isolate=False)
+    result = play_batch(tourney.batch(list(range(24))))
+    assert len(result.rows) == 24
+    assert (len(armed), len(stopped), watchdog._fires_at) == (1, 1, 0.0)
 
 
 def round_robin(games: int, *entrants: str, **settings) -> Tourney:

@@ -26,6 +26,7 @@ from ..seat.host import TABLES
 from ..seat.pool import BotPool
 from ..seat.process import Confinement
 from ..seat.tables import GAMES_AT_ONCE, play_at_once
+from ..seat.watchdog import stop_watchdog
 
 log = logging.getLogger("domsim.runner")
 
@@ -122,7 +123,10 @@ def play_batch(batch: Batch) -> BatchResult:
                  for i, game_id in enumerate(batch.game_ids)]
         at_once = TABLES - 1 if lane_of else \
             games_at_once(config, batch.entrants, batch.schedule)
-        played = play_at_once(games, at_once, lane_of)
+        try:
+            played = play_at_once(games, at_once, lane_of)
+        finally:
+            stop_watchdog()  # a batch's games keep it armed: re-arming costs a thread start
     log.info("games %d-%d played", batch.game_ids[0], batch.game_ids[-1])
     rows = [row for row, _, _ in played]
     records = [record for _, record, _ in played if record is not None]

@@ -35,7 +35,8 @@ class Watchdog:
             self._fires_at = now + 2 * seconds
 
     def stop(self) -> None:
-        """Between games: nothing may fire while no strategy plays."""
+        """After a batch (domsim.runner.worker.play_batch): nothing may fire while the worker
+        waits for the next."""
         if self.enabled and self._fires_at:
             faulthandler.cancel_dump_traceback_later()
             self._fires_at = 0.0

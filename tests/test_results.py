@@ -5,7 +5,9 @@ schema page that names every column."""
 from __future__ import annotations
 
 import json
+import random
 import re
+import resource
 from pathlib import Path
 
 import pyarrow as pa
@@ -15,7 +17,9 @@ from clitools import invoke
 from handrun import write_run
 
 from domsim.plan.schedule import Schedule
+from domsim.results import table as table_module
 from domsim.results.columns import SCHEDULED, cells, games_schema, winning_names
+from domsim.results.parts import records_parts
 from domsim.results.run import load_run
 from domsim.results.summary import COLUMNS
 from domsim.results.table import MANIFEST_KEY, read_games
@@ -139,3 +143,28 @@ def test_a_games_table_of_another_format_is_a_one_line_error(tmp_path):
     result = invoke("stats", str(run))
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
     assert "cannot read the games in" in result.stderr
+
+
+def test_more_records_parts_than_a_process_may_open_merge_in_game_id_order(tmp_path):
+    """A long run played a pairing a batch (runner.play.by_pairing) has a records part a batch,
+    their games interleaved: they merge into game-id order under a limit of open files below
+    their number (a run of 2,000 batches against the common 1,024), and no merge file is left."""
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    ids = list(range(3000))
+    random.Random(1).shuffle(ids)
+    for start in range(0, len(ids), 10):
+        chunk = sorted(ids[start:start + 10])
+        (parts / f"records-{chunk[0]:09d}.jsonl").write_text(
+            "".join(f'{{"game_id": {game_id}, "moves": []}}\n' for game_id in chunk))
+    names = sorted(path.name for path in parts.iterdir())
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (128, hard))
+    try:
+        with (tmp_path / "records.jsonl").open("w", encoding="utf-8") as target:
+            table_module._merge_records(records_parts(tmp_path), target)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    merged = (tmp_path / "records.jsonl").read_text().splitlines()
+    assert [json.loads(line)["game_id"] for line in merged] == list(range(3000))
+    assert sorted(path.name for path in parts.iterdir()) == names

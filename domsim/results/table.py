@@ -32,6 +32,9 @@ MANIFEST_KEY = "domsim.manifest"
 #: Rows per row group of games.parquet. One per part would do, but a writer keeps every row
 #: group's metadata (with column statistics) until it closes: memory would grow with the games.
 ROW_GROUP_ROWS = 5_000
+#: Records files merged at once (`_merge_records`): well under the 1,024 files a process may
+#: commonly hold open.
+MERGED_AT_ONCE = 64
 
 
 def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
@@ -87,7 +90,27 @@ def _sorted(parts: list[Path], schema: pa.Schema) -> Iterator[pa.Table]:
 
 def _merge_records(parts: list[Path], target: TextIO) -> None:
     """Write the records of `parts`, each in game-id order, merged into game-id order a line at
-    a time (memory stays flat)."""
+    a time (memory stays flat), `MERGED_AT_ONCE` files at a time: a long run has a part a batch,
+    more than a process may hold open. Merges of merges are kept beside the parts as temporary
+    files (a resume sweeps what a crash leaves) and removed."""
+    scratch = parts[0].parent if parts else None
+    made: list[Path] = []
+    try:
+        while len(parts) > MERGED_AT_ONCE:
+            merged = []
+            for start in range(0, len(parts), MERGED_AT_ONCE):
+                merged.append(scratch / f".merged-{len(made):06d}.jsonl.tmp")
+                made.append(merged[-1])
+                with merged[-1].open("w", encoding="utf-8") as into:
+                    _merge_into(parts[start:start + MERGED_AT_ONCE], into)
+            parts = merged
+        _merge_into(parts, target)
+    finally:
+        for path in made:
+            path.unlink(missing_ok=True)
+
+
+def _merge_into(parts: list[Path], target: TextIO) -> None:
     with contextlib.ExitStack() as opened:
         files = [opened.enter_context(part.open(encoding="utf-8")) for part in parts]
         target.writelines(heapq.merge(*files, key=_record_game_id))

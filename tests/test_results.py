@@ -5,6 +5,7 @@ schema page that names every column."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import resource
@@ -149,9 +150,10 @@ def test_more_records_parts_than_a_process_may_open_merge_in_game_id_order(tmp_p
     """A long run played a pairing a batch (runner.play.by_pairing) has a records part a batch,
     their games interleaved: they merge into game-id order under a limit of open files below
     their number (a run of 2,000 batches against the common 1,024), and no merge file is left."""
+    limit = len(os.listdir("/proc/self/fd")) + table_module.MERGED_AT_ONCE + 8
     parts = tmp_path / "parts"
     parts.mkdir()
-    ids = list(range(3000))
+    ids = list(range(10 * (limit + 50)))
     random.Random(1).shuffle(ids)
     for start in range(0, len(ids), 10):
         chunk = sorted(ids[start:start + 10])
@@ -159,12 +161,12 @@ def test_more_records_parts_than_a_process_may_open_merge_in_game_id_order(tmp_p
             "".join(f'{{"game_id": {game_id}, "moves": []}}\n' for game_id in chunk))
     names = sorted(path.name for path in parts.iterdir())
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (128, hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
     try:
         with (tmp_path / "records.jsonl").open("w", encoding="utf-8") as target:
             table_module._merge_records(records_parts(tmp_path), target)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     merged = (tmp_path / "records.jsonl").read_text().splitlines()
-    assert [json.loads(line)["game_id"] for line in merged] == list(range(3000))
+    assert [json.loads(line)["game_id"] for line in merged] == list(range(len(ids)))
     assert sorted(path.name for path in parts.iterdir()) == names

@@ -350,7 +350,7 @@ def test_as_root_a_bot_runs_as_a_uid_of_its_own_in_no_group(tmp_path, monkeypatc
 
 
 @pytest.mark.skipif(not os.access(sandbox.PACKAGE, os.W_OK), reason="domsim is read-only here")
-def test_a_sandboxed_start_finds_domsims_bytecode_written(tmp_path, monkeypatch):
+def test_a_sandboxed_start_finds_domsims_bytecode_written(tmp_path):
     """A bot's process cannot write bytecode (its files are read-only): domsim writes its own
     before the first start of a process, so that no start compiles the seat host afresh."""
     from domsim.seat import host

@@ -482,13 +482,14 @@ class StrategyInfo:
 
 
 def parameter_list(cls: type[Strategy]) -> tuple[str, ...]:
-    """The spec parameters of a strategy class, each as `name: type = default`."""
+    """The spec parameters of a strategy class, each as `name: type = default`, or
+    `name: type (required)` when every spec of it must give one."""
     defaults = {param.name: param.default for param in inspect.signature(cls).parameters.values()}
     out = []
     for name, kind in _accepted_parameters(cls).items():
         kind_name = getattr(kind, "__name__", str(kind))
         default = defaults[name]
-        out.append(f"{name}: {kind_name}" if default is inspect.Parameter.empty
+        out.append(f"{name}: {kind_name} (required)" if default is inspect.Parameter.empty
                    else f"{name}: {kind_name} = {default!r}")
     return tuple(out)
 
@@ -512,8 +513,8 @@ def strategy_catalog(paths: Iterable[Path] = ()) -> list[StrategyInfo]:
 
 
 def _info(spec: str, origin: str | None = None) -> StrategyInfo:
-    try:
-        factory = load_strategy(spec)
+    try:  # listed whatever parameters its specs must give (`parameter_list` names them)
+        factory = load_strategy(spec, values_per_game=True)
     except StrategyError as exc:
         return StrategyInfo(spec, origin or "entry point", f"error: {exc}", failed=True)
     return StrategyInfo(spec, origin or factory.origin, factory.description,

@@ -170,3 +170,20 @@ def test_more_records_parts_than_a_process_may_open_merge_in_game_id_order(tmp_p
     merged = (tmp_path / "records.jsonl").read_text().splitlines()
     assert [json.loads(line)["game_id"] for line in merged] == list(range(len(ids)))
     assert sorted(path.name for path in parts.iterdir()) == names
+
+
+def test_interleaved_parts_are_sorted_a_block_of_rounds_at_a_time(tmp_path):
+    """A run played a pairing a batch interleaves its parts' games only within the block of
+    rounds its batches share: those parts are sorted together, a block at a time, never the
+    whole table (memory stays flat); a part whose games all come first is a run of its own."""
+    def part(ids: list[int]) -> Path:
+        path = tmp_path / f"games-{ids[0]:09d}.parquet"
+        pq.write_table(pa.table({"game_id": pa.array(ids, pa.int64())}), path)
+        return path
+
+    singles = [part([0]), part([1])]  # the first batches: a game each
+    blocks = [[part([r * 6 + pairing * 2 + seating for r in (2 * block, 2 * block + 1)
+                     for seating in (0, 1) if r * 6 + pairing * 2 + seating > 1])
+               for pairing in range(3)] for block in range(3)]
+    runs = table_module._overlapping_runs(sorted(tmp_path.glob("games-*.parquet")))
+    assert [set(run) for run in runs] == [{singles[0]}, {singles[1]}, *map(set, blocks)]

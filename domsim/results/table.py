@@ -5,21 +5,21 @@ list of seats, `winner_entrants` a list of names, `hand_points` a list (per hand
 side) and each seat's decision-time histogram a map from bucket to count. games.parquet carries
 the manifest as its key-value metadata (`domsim.manifest`). CSV cannot hold lists or maps:
 there those columns are JSON text, and `read_games` turns them back into the same typed table.
-Both are written in game-id order through a temporary file, one part at a time (memory stays
-flat), or sorted whole when the parts' games interleave (a run whose batches each held one
-pairing: domsim.runner.play.by_pairing)."""
+Both are written in game-id order through a temporary file, a part at a time, or where the
+parts' games interleave (a run whose batches each held one pairing: domsim.runner.play.
+by_pairing) a block of rounds' parts at a time, sorted: memory stays flat."""
 
 from __future__ import annotations
 
 import contextlib
 import heapq
-import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
@@ -43,14 +43,13 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
     The Parquet file carries the manifest as metadata; CSV holds lists and maps as JSON."""
     path = games_file(out, output_format)
     parquet = output_format == "parquet"
-    parts = game_parts(out)
-    in_order = _parts_in_order(parts)
+    runs = _overlapping_runs(game_parts(out))
     with replacing(path) as temp, _writer(temp, schema, parquet, manifest) as writer:
-        for group in (_row_groups(parts, schema) if in_order else _sorted(parts, schema)):
+        for group in _row_groups(runs, schema):
             writer.write_table(_for_file(group, parquet))
     if records:
         with replacing(out / RECORDS) as temp, temp.open("w", encoding="utf-8") as target:
-            if in_order:
+            if all(len(run) == 1 for run in runs):
                 for part in records_parts(out):
                     target.write(part.read_text(encoding="utf-8"))
             else:
@@ -58,34 +57,40 @@ def assemble(out: Path, schema: pa.Schema, output_format: str, records: bool,
     return path
 
 
-def _parts_in_order(parts: list[Path]) -> bool:
-    """Whether each part's games all come before the next part's."""
-    bounds = []
+def _overlapping_runs(parts: list[Path]) -> list[list[Path]]:
+    """The parts (none empty) in runs whose game ids overlap, each run's games after the last
+    run's: one part a run where each part's games come before the next part's; the parts of
+    one block of rounds a run where batches of one pairing each interleave (runner.play.
+    by_pairing), so that a run, not the whole table, is what is sorted in memory."""
+    spans = []
     for part in parts:
         ids = pq.read_table(part, columns=["game_id"]).column("game_id")
-        bounds.append((ids[0].as_py(), ids[-1].as_py()) if len(ids) else None)
-    bounds = [bound for bound in bounds if bound is not None]
-    return all(last < first for (_, last), (first, _) in itertools.pairwise(bounds))
+        if len(ids):
+            spans.append((pc.min(ids).as_py(), pc.max(ids).as_py(), part))
+    runs: list[list[Path]] = []
+    reach = -1
+    for first, last, part in sorted(spans, key=lambda span: span[0]):
+        if runs and first <= reach:
+            runs[-1].append(part)
+        else:
+            runs.append([part])
+        reach = max(reach, last)
+    return runs
 
 
-def _row_groups(parts: list[Path], schema: pa.Schema) -> Iterator[pa.Table]:
+def _row_groups(runs: list[list[Path]], schema: pa.Schema) -> Iterator[pa.Table]:
+    """The games of `runs` in game-id order, in groups of at least `ROW_GROUP_ROWS` rows."""
     group: list[pa.Table] = []
     rows = 0
-    for part in parts:
-        group.append(pq.read_table(part, schema=schema))
-        rows += len(group[-1])
+    for run in runs:
+        table = pa.concat_tables(pq.read_table(part, schema=schema) for part in run)
+        group.append(table if len(run) == 1 else table.sort_by("game_id"))
+        rows += len(table)
         if rows >= ROW_GROUP_ROWS:
             yield pa.concat_tables(group)
             group, rows = [], 0
     if group:
         yield pa.concat_tables(group)
-
-
-def _sorted(parts: list[Path], schema: pa.Schema) -> Iterator[pa.Table]:
-    table = pa.concat_tables(pq.read_table(part, schema=schema) for part in parts) \
-        .sort_by("game_id")
-    for start in range(0, len(table), ROW_GROUP_ROWS):
-        yield table.slice(start, ROW_GROUP_ROWS)
 
 
 def _merge_records(parts: list[Path], target: TextIO) -> None:

@@ -352,14 +352,20 @@ def test_as_root_a_bot_runs_as_a_uid_of_its_own_in_no_group(tmp_path, monkeypatc
 @pytest.mark.skipif(not os.access(sandbox.PACKAGE, os.W_OK), reason="domsim is read-only here")
 def test_a_sandboxed_start_finds_domsims_bytecode_written(tmp_path):
     """A bot's process cannot write bytecode (its files are read-only): domsim writes its own
-    before the first start of a process, so that no start compiles the seat host afresh."""
+    before the first start of a process, the built-in levels' included (outside the package in
+    an editable install), so that no start compiles the seat host or a level afresh."""
+    from domsim.strategies import medium
+
     from domsim.seat import host
 
-    cached = Path(importlib.util.cache_from_source(host.__file__))
-    cached.unlink(missing_ok=True)
+    sources = [Path(host.__file__), Path(medium.__file__)]
+    cached = [Path(importlib.util.cache_from_source(str(source))) for source in sources]
+    for path in cached:
+        path.unlink(missing_ok=True)
     sandbox._write_bytecode.cache_clear()
     run_wrapped(("/bin/true",), tmp_path)
-    assert cached.stat().st_mtime >= Path(host.__file__).stat().st_mtime
+    assert all(path.stat().st_mtime >= source.stat().st_mtime
+               for path, source in zip(cached, sources, strict=True))
 
 
 def victim_run(out: Path, opponent: str, *extra: str, games: int = 2) -> tuple[int, float]:

@@ -242,8 +242,9 @@ def _write_bytecode() -> None:
     ~2 ms when none is). A bot's process can write none (its files are read-only), so without
     it every start compiles the seat host afresh, ~10 ms of a ~55 ms start: pip writes it at
     install, but an editable install run under PYTHONDONTWRITEBYTECODE never does."""
-    if os.access(PACKAGE, os.W_OK):  # else each file would be tried, and fail, a process
-        compileall.compile_dir(PACKAGE, quiet=2)
+    for folder in _domsim_folders():
+        if os.access(folder, os.W_OK):  # else each file would be tried, and fail, a process
+            compileall.compile_dir(folder, quiet=2)
 
 
 def _drop_to(uid: int) -> list[str]:
@@ -333,12 +334,19 @@ def _absolute(program: str, cwd: str) -> str:
 
 
 @functools.cache
+def _domsim_folders() -> tuple[Path, ...]:
+    """domsim's package and the folder of its built-in strategies (outside the package in an
+    editable install)."""
+    levels = importlib.util.find_spec("domsim.strategies").submodule_search_locations
+    return (PACKAGE, *(Path(level) for level in levels if not Path(level).is_relative_to(PACKAGE)))
+
+
+@functools.cache
 def _python_and_domsim() -> tuple[Path, ...]:
     """What every bot may read besides the system: Python (its prefixes and site folders) and
     domsim (its package and the built-in strategies), each at its own path."""
-    levels = importlib.util.find_spec("domsim.strategies").submodule_search_locations
-    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix), PACKAGE,
-             *map(Path, levels), Path(sys.executable).parent}
+    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix),
+             *_domsim_folders(), Path(sys.executable).parent}
     paths |= {Path(entry) for entry in sys.path if entry.endswith(("-packages", ".zip"))}
     found = sorted({p.resolve() for p in paths if p.exists()} | {p for p in paths if p.exists()})
     return tuple(p for p in found if not any(p != q and p.is_relative_to(q) for q in found))

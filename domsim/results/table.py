@@ -98,13 +98,12 @@ def _merge_records(parts: list[Path], target: TextIO) -> None:
     a time (memory stays flat), `MERGED_AT_ONCE` files at a time: a long run has a part a batch,
     more than a process may hold open. Merges of merges are kept beside the parts as temporary
     files (a resume sweeps what a crash leaves) and removed."""
-    scratch = parts[0].parent if parts else None
     made: list[Path] = []
     try:
         while len(parts) > MERGED_AT_ONCE:
             merged = []
             for start in range(0, len(parts), MERGED_AT_ONCE):
-                merged.append(scratch / f".merged-{len(made):06d}.jsonl.tmp")
+                merged.append(parts[0].parent / f".merged-{len(made):06d}.jsonl.tmp")
                 made.append(merged[-1])
                 with merged[-1].open("w", encoding="utf-8") as into:
                     _merge_into(parts[start:start + MERGED_AT_ONCE], into)
